@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Burrow",
+    products: [
+        .library(name: "Burrow", targets: ["Burrow"]),
+        .executable(name: "burrow-demo", targets: ["BurrowDemo"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "Burrow", dependencies: ["LMDB"]),
+        .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

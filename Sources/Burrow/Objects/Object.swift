@@ -1,0 +1,102 @@
+import Foundation
+
+/// A class whose `@Persisted` properties are stored in a realm.
+///
+/// ```swift
+/// final class Dog: Object {
+///     @Persisted var name = ""
+///     @Persisted var age = 0
+/// }
+/// let dog = Dog(value: ["name": "Rex", "age": 1])
+/// try realm.write { realm.add(dog) }
+/// dog.realm === realm        // true: the same instance is now managed
+/// ```
+///
+/// An unmanaged object is a plain Swift object. Once added, its getters read the realm's
+/// current version and its setters write, which is allowed only inside a write transaction.
+/// A managed object belongs to its realm's thread.
+open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
+    /// Creates an unmanaged object with the declared defaults.
+    public required init() {
+        super.init()
+    }
+
+    /// Creates an unmanaged object from `value`: a dictionary of property names to values, an
+    /// array of values in property order, or another object with the same property names.
+    /// Properties the value does not mention keep their defaults.
+    ///
+    /// Traps on a value of the wrong type or an unknown property name.
+    public convenience init(value: Any) {
+        self.init()
+        ObjectValueReader(info: ClassInfo.of(Swift.type(of: self))).apply(value, to: self, isNew: true)
+    }
+
+    /// The realm managing this object, or `nil` while unmanaged.
+    public var realm: Realm? { management.map { Realm(core: $0.realm) } }
+
+    /// Whether the object was deleted, or its realm's write that created it was cancelled.
+    public var isInvalidated: Bool {
+        guard let management else { return false }
+        management.realm.verifyThread()
+        return (try? management.bound.layout.row(management.key, in: management.realm.transaction)) == nil
+    }
+
+    /// Whether the object is a frozen snapshot. Always `false` until frozen objects exist.
+    public var isFrozen: Bool { false }
+
+    /// The schema of the object's class.
+    public var objectSchema: ObjectSchema { ClassInfo.of(Swift.type(of: self)).objectSchema }
+
+    /// The name under which the class is stored: its unqualified Swift name.
+    open class func className() -> String { ClassInfo.storedName(of: self) }
+
+    /// Reads or writes a property by name: the dynamic accessor.
+    ///
+    /// ```swift
+    /// dog["age"] = 3
+    /// let name = dog["name"] as? String
+    /// ```
+    /// Traps on an unknown name or a value of the wrong type.
+    public subscript(key: String) -> Any? {
+        get {
+            let info = ClassInfo.of(Swift.type(of: self))
+            let index = info.field(named: key)
+            let field = info.fields[index]
+            if let management {
+                let value = RowReader(currentRow(management)).value(management.bound.fieldColumns[index], kind: field.kind)
+                return field.accessor.swiftValue(value)
+            }
+            return field.accessor.unmanagedValue(at: info.pointer(to: index, in: self)).flatMap(field.accessor.swiftValue)
+        }
+        set {
+            let info = ClassInfo.of(Swift.type(of: self))
+            ObjectValueReader(info: info).set(newValue as Any, field: info.field(named: key), on: self)
+        }
+    }
+
+    /// Whether `object` is this same stored object (the same row of the same realm file), even
+    /// through another accessor. Unmanaged objects are only the same as themselves.
+    public func isSameObject(as object: Object?) -> Bool {
+        guard let object else { return false }
+        if object === self { return true }
+        guard let mine = management, let theirs = object.management else { return false }
+        return mine.realm.coordinator === theirs.realm.coordinator
+            && mine.bound.layout.classID == theirs.bound.layout.classID
+            && mine.key == theirs.key
+    }
+
+    /// `ClassName { property = value; ... }`.
+    open var description: String {
+        if management != nil && isInvalidated { return "[invalid object]" }
+        let info = ClassInfo.of(Swift.type(of: self))
+        let body = info.fields.map { field in
+            let value = self[field.name]
+            let text = value.map { $0 is String ? "\"\($0)\"" : "\($0)" } ?? "nil"
+            return "\t\(field.name) = \(text);"
+        }.joined(separator: "\n")
+        return "\(info.className) {\n\(body)\n}"
+    }
+}
+
+/// A value that can be an element of a realm collection such as ``Results``.
+public protocol RealmCollectionValue {}

@@ -1,0 +1,76 @@
+import Foundation
+import LMDB
+
+/// The root of every stored class: it holds the state of an object's link to its realm.
+///
+/// Declare models as subclasses of ``Object``; `ObjectBase` is public only so that
+/// configurations can name model types (`objectTypes: [ObjectBase.Type]`).
+open class ObjectBase {
+    /// Where a managed object's data lives; `nil` while unmanaged.
+    final var management: Management?
+
+    /// The link of a managed object to its row.
+    final class Management {
+        let realm: RealmCore
+        let bound: BoundClass
+        let key: ObjectKey
+        /// The row as last read, valid while `rowGeneration` is the realm's generation.
+        var row: UnsafeRawBufferPointer?
+        var rowGeneration: UInt64 = 0
+
+        init(realm: RealmCore, bound: BoundClass, key: ObjectKey) {
+            self.realm = realm
+            self.bound = bound
+            self.key = key
+        }
+    }
+
+    /// Creates an unmanaged object whose properties hold their declared defaults.
+    public required init() {}
+
+    /// The row of a managed object in the realm's current version. Traps when the object is
+    /// used from the wrong thread or was deleted.
+    final func currentRow(_ management: Management) -> UnsafeRawBufferPointer {
+        let realm = management.realm
+        realm.verifyThread()
+        if management.rowGeneration == realm.generation, let row = management.row { return row }
+        let row: UnsafeRawBufferPointer?
+        do {
+            row = try management.bound.layout.row(management.key, in: realm.transaction)
+        } catch {
+            preconditionFailure("Cannot read object of type '\(management.bound.info.className)' from '\(realm.coordinator.path)': \(error)")
+        }
+        guard let row else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        management.row = row
+        management.rowGeneration = realm.generation
+        return row
+    }
+
+    /// Reads column `column` of a managed object.
+    final func managedValue(column: Int, kind: _StorageKind) -> _PersistedValue {
+        guard let management else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        return RowReader(currentRow(management)).value(column, kind: kind)
+    }
+
+    /// Writes column `column` of a managed object (inside a write transaction).
+    final func setManagedValue(_ value: _PersistedValue, column: Int) {
+        guard let management else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        management.realm.update(self, management: management, column: column, to: value)
+    }
+
+    /// Points every `@Persisted` field at its column: the object is now managed.
+    final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
+        let management = Management(realm: realm, bound: bound, key: key)
+        self.management = management
+        let info = bound.info
+        for (index, field) in info.fields.enumerated() {
+            field.accessor.manage(column: bound.fieldColumns[index], at: info.pointer(to: index, in: self))
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// Applies loosely typed input (dictionaries, arrays, other objects) to an object's
+/// properties, for `Object(value:)`, `create(_:value:update:)` and dynamic subscripts.
+struct ObjectValueReader {
+    let info: ClassInfo
+
+    /// Sets the properties `value` mentions. With `isNew`, an array must not be longer than
+    /// the property list.
+    func apply(_ value: Any, to object: ObjectBase, isNew: Bool) {
+        switch value {
+        case let dictionary as [String: Any]:
+            for (name, propertyValue) in dictionary {
+                set(propertyValue, field: info.field(named: name), on: object)
+            }
+        case let array as [Any]:
+            precondition(array.count <= info.fields.count,
+                         "Invalid array input: \(array.count) values for \(info.fields.count) properties of '\(info.className)'.")
+            for (index, propertyValue) in array.enumerated() {
+                set(propertyValue, field: index, on: object)
+            }
+        case let other as Object:
+            for (index, field) in info.fields.enumerated() {
+                guard other.objectSchema[field.name] != nil else { continue }
+                set(other[field.name] as Any, field: index, on: object)
+            }
+        default:
+            preconditionFailure("Invalid value '\(value)' to initialize an object of type '\(info.className)': expected a dictionary, an array or an object.")
+        }
+    }
+
+    /// The primary key named in `value`, if it names one.
+    func primaryKey(in value: Any) -> _PersistedValue? {
+        guard let index = info.primaryKeyField else { return nil }
+        let field = info.fields[index]
+        let raw: Any? = switch value {
+        case let dictionary as [String: Any]: dictionary[field.name]
+        case let array as [Any]: index < array.count ? array[index] : nil
+        case let other as Object: other.objectSchema[field.name] == nil ? nil : other[field.name] as Any
+        default: nil
+        }
+        return raw.map { convert($0, field: index) }
+    }
+
+    /// Sets field `index` of `object` from a loosely typed value; traps when it does not fit.
+    func set(_ value: Any, field index: Int, on object: ObjectBase) {
+        let converted = convert(value, field: index)
+        if let management = object.management {
+            object.setManagedValue(converted, column: management.bound.fieldColumns[index])
+        } else {
+            info.fields[index].accessor.setUnmanagedValue(converted, at: info.pointer(to: index, in: object))
+        }
+    }
+
+    /// `value` in the storage form of field `index`; traps when it does not fit.
+    func convert(_ value: Any, field index: Int) -> _PersistedValue {
+        let field = info.fields[index]
+        guard let converted = field.accessor.convert(value) else {
+            preconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+        }
+        return converted
+    }
+}

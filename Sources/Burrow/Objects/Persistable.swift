@@ -1,0 +1,204 @@
+import Foundation
+
+/// A type that a `@Persisted` property can store. Burrow conforms the stored scalar types
+/// (`Bool`, the integers, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `Decimal`,
+/// ``ObjectId``), their optionals and every ``PersistableEnum``; conform your enums through
+/// ``PersistableEnum`` rather than directly.
+public protocol _Persistable {
+    /// How values are laid out in rows and index keys.
+    static var _storageKind: _StorageKind { get }
+    /// Whether `nil` is a value of the type.
+    static var _isOptional: Bool { get }
+    /// The value of a `@Persisted` property declared without one.
+    static var _defaultValue: Self { get }
+    /// The value in storage form.
+    var _persistedValue: _PersistedValue { get }
+    /// A value back from storage form. Traps on a value of another kind (a corrupt row).
+    static func _fromPersisted(_ value: _PersistedValue) -> Self
+    /// A value from a loosely typed input (`Object(value:)`, dynamic subscripts), or `nil`
+    /// when the input does not fit.
+    static func _fromAny(_ value: Any) -> Self?
+}
+
+extension _Persistable {
+    public static var _isOptional: Bool { false }
+    public static func _fromAny(_ value: Any) -> Self? { value as? Self }
+
+    static func mismatch(_ value: _PersistedValue) -> Never {
+        preconditionFailure("Stored value \(value.displayText) is not a \(Self.self): the file is damaged or its schema does not match.")
+    }
+}
+
+extension Bool: _Persistable {
+    public static var _storageKind: _StorageKind { .bool }
+    public static var _defaultValue: Bool { false }
+    public var _persistedValue: _PersistedValue { .bool(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Bool {
+        guard case .bool(let v) = value else { mismatch(value) }
+        return v
+    }
+}
+
+/// Shared conformance of every integer width: all are stored as 64-bit integers.
+public protocol _PersistableInteger: _Persistable, FixedWidthInteger {}
+
+extension _PersistableInteger {
+    public static var _storageKind: _StorageKind { .int }
+    public static var _defaultValue: Self { 0 }
+    public var _persistedValue: _PersistedValue { .int(Int64(self)) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Self {
+        guard case .int(let v) = value else { mismatch(value) }
+        return Self(truncatingIfNeeded: v)
+    }
+    public static func _fromAny(_ value: Any) -> Self? {
+        if let exact = value as? Self { return exact }
+        if let integer = value as? any BinaryInteger { return Self(exactly: integer) }
+        if let double = value as? Double { return Self(exactly: double) }
+        return nil
+    }
+}
+
+extension Int: _PersistableInteger {}
+extension Int8: _PersistableInteger {}
+extension Int16: _PersistableInteger {}
+extension Int32: _PersistableInteger {}
+extension Int64: _PersistableInteger {}
+
+extension Float: _Persistable {
+    public static var _storageKind: _StorageKind { .float }
+    public static var _defaultValue: Float { 0 }
+    public var _persistedValue: _PersistedValue { .float(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Float {
+        guard case .float(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> Float? {
+        if let v = value as? Float { return v }
+        if let v = value as? Double { return Float(v) }
+        if let v = value as? any BinaryInteger { return Float(v) }
+        return nil
+    }
+}
+
+extension Double: _Persistable {
+    public static var _storageKind: _StorageKind { .double }
+    public static var _defaultValue: Double { 0 }
+    public var _persistedValue: _PersistedValue { .double(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Double {
+        guard case .double(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> Double? {
+        if let v = value as? Double { return v }
+        if let v = value as? Float { return Double(v) }
+        if let v = value as? any BinaryInteger { return Double(v) }
+        return nil
+    }
+}
+
+extension String: _Persistable {
+    public static var _storageKind: _StorageKind { .string }
+    public static var _defaultValue: String { "" }
+    public var _persistedValue: _PersistedValue { .string(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> String {
+        guard case .string(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> String? {
+        if let v = value as? String { return v }
+        if let v = value as? Substring { return String(v) }
+        return nil
+    }
+}
+
+extension Data: _Persistable {
+    public static var _storageKind: _StorageKind { .data }
+    public static var _defaultValue: Data { Data() }
+    public var _persistedValue: _PersistedValue { .data(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Data {
+        guard case .data(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> Data? {
+        if let v = value as? Data { return v }
+        if let v = value as? [UInt8] { return Data(v) }
+        return nil
+    }
+}
+
+extension Date: _Persistable {
+    public static var _storageKind: _StorageKind { .date }
+    public static var _defaultValue: Date { Date(timeIntervalSince1970: 0) }
+    public var _persistedValue: _PersistedValue { .date(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Date {
+        guard case .date(let v) = value else { mismatch(value) }
+        return v
+    }
+}
+
+extension UUID: _Persistable {
+    public static var _storageKind: _StorageKind { .uuid }
+    public static var _defaultValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    public var _persistedValue: _PersistedValue { .uuid(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> UUID {
+        guard case .uuid(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> UUID? {
+        if let v = value as? UUID { return v }
+        if let v = value as? String { return UUID(uuidString: v) }
+        return nil
+    }
+}
+
+extension ObjectId: _Persistable {
+    public static var _storageKind: _StorageKind { .objectId }
+    public static var _defaultValue: ObjectId { ObjectId() }
+    public var _persistedValue: _PersistedValue { .objectId(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> ObjectId {
+        guard case .objectId(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> ObjectId? {
+        if let v = value as? ObjectId { return v }
+        if let v = value as? String { return try? ObjectId(string: v) }
+        return nil
+    }
+}
+
+extension Decimal: _Persistable {
+    public static var _storageKind: _StorageKind { .decimal }
+    public static var _defaultValue: Decimal { 0 }
+    public var _persistedValue: _PersistedValue { .decimal(self) }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Decimal {
+        guard case .decimal(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> Decimal? {
+        if let v = value as? Decimal { return v }
+        if let v = value as? Int { return Decimal(v) }
+        if let v = value as? Double { return Decimal(v) }
+        if let v = value as? String { return Decimal(string: v, locale: Locale(identifier: "en_US_POSIX")) }
+        return nil
+    }
+}
+
+extension Optional: _Persistable where Wrapped: _Persistable {
+    public static var _storageKind: _StorageKind { Wrapped._storageKind }
+    public static var _isOptional: Bool { true }
+    public static var _defaultValue: Wrapped? { nil }
+    public var _persistedValue: _PersistedValue {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): wrapped._persistedValue
+        }
+    }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Wrapped? {
+        value == .null ? nil : Wrapped._fromPersisted(value)
+    }
+    public static func _fromAny(_ value: Any) -> Wrapped?? {
+        if value is NSNull { return .some(nil) }
+        if let optional = value as? Wrapped? { return .some(optional) }
+        return Wrapped._fromAny(value).map { .some($0) }
+    }
+}

@@ -1,0 +1,34 @@
+/// An enum that a `@Persisted` property can store, by its raw value.
+///
+/// ```swift
+/// enum Mood: String, PersistableEnum { case calm, excited }
+/// final class Person: Object {
+///     @Persisted var mood: Mood = .calm
+///     @Persisted var previousMood: Mood?
+/// }
+/// ```
+///
+/// A property declared without a default holds the first case. Reading a stored raw value
+/// that no case has (written by a newer program) traps.
+public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable where RawValue: _Persistable {}
+
+extension PersistableEnum {
+    public static var _storageKind: _StorageKind { RawValue._storageKind }
+    public static var _defaultValue: Self {
+        guard let first = allCases.first else {
+            preconditionFailure("PersistableEnum \(Self.self) has no cases.")
+        }
+        return first
+    }
+    public var _persistedValue: _PersistedValue { rawValue._persistedValue }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Self {
+        guard let result = Self(rawValue: RawValue._fromPersisted(value)) else {
+            preconditionFailure("Stored value \(value.displayText) is not a case of \(Self.self).")
+        }
+        return result
+    }
+    public static func _fromAny(_ value: Any) -> Self? {
+        if let exact = value as? Self { return exact }
+        return RawValue._fromAny(value).flatMap(Self.init(rawValue:))
+    }
+}

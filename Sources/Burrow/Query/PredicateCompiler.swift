@@ -1,0 +1,258 @@
+import Foundation
+
+/// A predicate bound to a class: tests one encoded row, reading only the columns it needs
+/// straight from the row's bytes.
+typealias RowPredicate = (RowReader) -> Bool
+
+/// Binds a ``PredicateNode`` to a stored class's columns, checking names and types.
+struct PredicateCompiler {
+    let storedClass: StoredClass
+
+    /// - Throws: ``Realm/Error/Code/invalidQuery`` for an unknown property or a comparison the
+    ///   property's type does not allow.
+    func compile(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
+        switch node {
+        case .constant(let value):
+            return { _ in value }
+        case .and(let lhs, let rhs):
+            let left = try compile(lhs), right = try compile(rhs)
+            return { left($0) && right($0) }
+        case .or(let lhs, let rhs):
+            let left = try compile(lhs), right = try compile(rhs)
+            return { left($0) || right($0) }
+        case .not(let inner):
+            let compiled = try compile(inner)
+            return { !compiled($0) }
+        case .comparison(let comparison):
+            return try compile(comparison)
+        }
+    }
+
+    private func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        switch (comparison.lhs, comparison.rhs) {
+        case (.keyPath(let name, let position), .literal(let value, _)):
+            return try compare(column: column(named: name, at: position), comparison.op, value, comparison)
+        case (.literal(let value, _), .keyPath(let name, let position)):
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
+            }
+            return try compare(column: column(named: name, at: position), comparison.op.mirrored, value, comparison)
+        case (.keyPath(let leftName, let leftPosition), .keyPath(let rightName, let rightPosition)):
+            let left = try column(named: leftName, at: leftPosition)
+            let right = try column(named: rightName, at: rightPosition)
+            return try compareColumns(left, right, comparison)
+        case (.literal(let left, _), .literal(let right, _)):
+            let result = Self.test(comparison.op, ValueComparator.compare(left, right), lhsNull: left == .null, rhsNull: right == .null)
+            return { _ in result }
+        }
+    }
+
+    private func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
+        if let index = storedClass.properties.firstIndex(where: { $0.name == name }) { return index }
+        var message = "unknown property '\(name)' on \(storedClass.name)"
+        if let suggestion = closestName(to: name) { message += "; did you mean '\(suggestion)'?" }
+        throw QueryError.at(position, message)
+    }
+
+    private func closestName(to name: String) -> String? {
+        let scored = storedClass.properties.map { ($0.name, editDistance($0.name.lowercased(), name.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    private func typeName(_ column: Int) -> String {
+        let property = storedClass.properties[column]
+        let base: String = switch property.kind {
+        case .bool: "Bool"
+        case .int: "Int"
+        case .float: "Float"
+        case .double: "Double"
+        case .string: "String"
+        case .data: "Data"
+        case .date: "Date"
+        case .uuid: "UUID"
+        case .objectId: "ObjectId"
+        case .decimal: "Decimal"
+        }
+        return property.isOptional ? base + "?" : base
+    }
+
+    /// Whether a literal of this value can be compared with a column of `kind` using `op`.
+    private func check(_ value: _PersistedValue, against column: Int, _ comparison: Comparison) throws(Realm.Error) {
+        let kind = storedClass.kinds(column)
+        let name = storedClass.properties[column].name
+        if comparison.op.isStringOperator {
+            guard kind == .string || kind == .data else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a string, '\(name)' is \(typeName(column))")
+            }
+        }
+        if value == .null { return }
+        let fits: Bool = switch (kind, value) {
+        case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.float, .int), (.float, .double),
+             (.float, .float), (.double, .float), (.int, .float),
+             (.decimal, .int), (.decimal, .double), (.decimal, .decimal),
+             (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date),
+             (.uuid, .uuid), (.objectId, .objectId): true
+        default: false
+        }
+        guard fits else {
+            throw QueryError.at(comparison.position, "'\(name)' is \(typeName(column)), it cannot be compared with \(value.displayText)")
+        }
+        if kind == .bool || kind == .uuid || kind == .objectId, ![.equal, .notEqual].contains(comparison.op) {
+            throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' cannot compare \(typeName(column)) property '\(name)'; use == or !=")
+        }
+    }
+
+    private func compare(column: Int, _ op: ComparisonOperator, _ value: _PersistedValue, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        try check(value, against: column, comparison)
+        let kind = storedClass.kinds(column)
+        if value == .null {
+            let result = Self.test(op, nil, lhsNull: false, rhsNull: true)
+            let bothNull = Self.test(op, nil, lhsNull: true, rhsNull: true)
+            return { $0.isNull(column) ? bothNull : result }
+        }
+        let nullResult = Self.test(op, nil, lhsNull: true, rhsNull: false)
+        switch (kind, value) {
+        case (.int, .int(let constant)):
+            return { row in row.isNull(column) ? nullResult : Self.test(op, ValueComparator.sign(row.int(column), constant)) }
+        case (.int, .double(let constant)):
+            return { row in row.isNull(column) ? nullResult : Self.test(op, ValueComparator.sign(Double(row.int(column)), constant)) }
+        case (.double, .int), (.double, .double), (.double, .float):
+            let constant = Self.double(value)
+            return { row in row.isNull(column) ? nullResult : Self.test(op, ValueComparator.sign(row.double(column), constant)) }
+        case (.date, .date(let date)):
+            let constant = date.timeIntervalSinceReferenceDate
+            return { row in row.isNull(column) ? nullResult : Self.test(op, ValueComparator.sign(row.double(column), constant)) }
+        case (.string, .string(let text)) where !comparison.caseInsensitive && !comparison.diacriticInsensitive:
+            return stringPredicate(column: column, op, Array(text.utf8), nullResult: nullResult)
+        case (.string, .string(let text)):
+            let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+            let constant = Array(fold(text).utf8)
+            return { row in
+                guard !row.isNull(column) else { return nullResult }
+                let folded = Array(fold(String(decoding: row.columnBytes(column), as: UTF8.self)).utf8)
+                return folded.withUnsafeBytes { bytes in constant.withUnsafeBytes { Self.testBytes(op, bytes, $0) } }
+            }
+        default:
+            return { row in
+                guard !row.isNull(column) else { return nullResult }
+                return Self.test(op, ValueComparator.compare(row.value(column, kind: kind), value))
+            }
+        }
+    }
+
+    private func stringPredicate(column: Int, _ op: ComparisonOperator, _ constant: [UInt8], nullResult: Bool) -> RowPredicate {
+        { row in
+            guard !row.isNull(column) else { return nullResult }
+            return constant.withUnsafeBytes { Self.testBytes(op, row.columnBytes(column), $0) }
+        }
+    }
+
+    private func compareColumns(_ left: Int, _ right: Int, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        let leftKind = storedClass.kinds(left), rightKind = storedClass.kinds(right)
+        let op = comparison.op
+        let probe: _PersistedValue = switch rightKind {
+        case .int: .int(0)
+        case .double: .double(0)
+        case .float: .float(0)
+        case .string: .string("")
+        case .data: .data(Data())
+        case .bool: .bool(false)
+        case .date: .date(Date())
+        case .uuid: .uuid(UUID())
+        case .objectId: .objectId(ObjectId())
+        case .decimal: .decimal(0)
+        }
+        try check(probe, against: left, comparison)
+        return { row in
+            let lhs = row.value(left, kind: leftKind), rhs = row.value(right, kind: rightKind)
+            return Self.test(op, ValueComparator.compare(lhs, rhs), lhsNull: lhs == .null, rhsNull: rhs == .null)
+        }
+    }
+
+    // MARK: Tests
+
+    /// The outcome of `op` given the order of the two sides (`nil`: incomparable or null).
+    @inline(__always)
+    static func test(_ op: ComparisonOperator, _ order: Int?, lhsNull: Bool = false, rhsNull: Bool = false) -> Bool {
+        if lhsNull || rhsNull {
+            let bothNull = lhsNull && rhsNull
+            switch op {
+            case .equal: return bothNull
+            case .notEqual: return !bothNull
+            case .lessOrEqual, .greaterOrEqual: return bothNull
+            default: return false
+            }
+        }
+        guard let order else { return op == .notEqual }
+        switch op {
+        case .equal: return order == 0
+        case .notEqual: return order != 0
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .greater: return order > 0
+        case .greaterOrEqual: return order >= 0
+        case .beginsWith, .endsWith, .contains: return false
+        }
+    }
+
+    @inline(__always)
+    static func testBytes(_ op: ComparisonOperator, _ value: UnsafeRawBufferPointer, _ constant: UnsafeRawBufferPointer) -> Bool {
+        switch op {
+        case .beginsWith:
+            return value.count >= constant.count
+                && ValueComparator.bytes(UnsafeRawBufferPointer(rebasing: value[0..<constant.count]), constant) == 0
+        case .endsWith:
+            return value.count >= constant.count
+                && ValueComparator.bytes(UnsafeRawBufferPointer(rebasing: value[(value.count - constant.count)...]), constant) == 0
+        case .contains:
+            if constant.isEmpty { return true }
+            guard value.count >= constant.count else { return false }
+            for start in 0...(value.count - constant.count)
+            where memcmp(value.baseAddress! + start, constant.baseAddress!, constant.count) == 0 {
+                return true
+            }
+            return false
+        default:
+            return test(op, ValueComparator.bytes(value, constant))
+        }
+    }
+
+    private static func double(_ value: _PersistedValue) -> Double {
+        switch value {
+        case .int(let v): Double(v)
+        case .double(let v): v
+        case .float(let v): Double(v)
+        default: .nan
+        }
+    }
+
+    /// Folds case and diacritics (Unicode-aware: "Ä" becomes "a").
+    static func folding(caseInsensitive: Bool, diacriticInsensitive: Bool) -> @Sendable (String) -> String {
+        var flags: String.CompareOptions = []
+        if caseInsensitive { flags.insert(.caseInsensitive) }
+        if diacriticInsensitive { flags.insert(.diacriticInsensitive) }
+        let options = flags
+        return { $0.folding(options: options, locale: nil) }
+    }
+}
+
+extension StoredClass {
+    func kinds(_ column: Int) -> _StorageKind { properties[column].kind }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + [Int](repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Orders stored values the way queries and indexes do: numbers by value across integer and
+/// floating kinds, strings and data by their bytes (UTF-8 for strings: "é" and "e\u{301}"
+/// differ, as in Realm), dates by time, `false` before `true`.
+enum ValueComparator {
+    /// -1, 0 or 1; `nil` when the two values cannot be compared (different families, or null).
+    static func compare(_ a: _PersistedValue, _ b: _PersistedValue) -> Int? {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return sign(x, y)
+        case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
+        case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
+        case (.data(let x), .data(let y)): return bytes(Array(x), Array(y))
+        case (.date(let x), .date(let y)): return sign(x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
+        case (.uuid(let x), .uuid(let y)):
+            return withUnsafeBytes(of: x.uuid) { xb in withUnsafeBytes(of: y.uuid) { yb in bytes(Array(xb), Array(yb)) } }
+        case (.objectId(let x), .objectId(let y)): return bytes(x.byteArray, y.byteArray)
+        case (.decimal(let x), .decimal(let y)): return sign(x, y)
+        case (.decimal(let x), _): return number(b).map { sign(x, Decimal($0)) }
+        case (_, .decimal(let y)): return number(a).map { sign(Decimal($0), y) }
+        default:
+            guard let x = number(a), let y = number(b) else { return nil }
+            return sign(x, y)
+        }
+    }
+
+    private static func number(_ value: _PersistedValue) -> Double? {
+        switch value {
+        case .int(let v): Double(v)
+        case .double(let v): v
+        case .float(let v): Double(v)
+        default: nil
+        }
+    }
+
+    @inline(__always)
+    static func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
+
+    /// Lexicographic order of two byte strings.
+    static func bytes(_ x: [UInt8], _ y: [UInt8]) -> Int {
+        x.withUnsafeBytes { xb in y.withUnsafeBytes { yb in bytes(xb, yb) } }
+    }
+
+    /// Lexicographic order of two byte buffers, with `memcmp`.
+    @inline(__always)
+    static func bytes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Int {
+        let common = min(x.count, y.count)
+        if common > 0 {
+            let result = memcmp(x.baseAddress!, y.baseAddress!, common)
+            if result != 0 { return result < 0 ? -1 : 1 }
+        }
+        return sign(x.count, y.count)
+    }
+}

@@ -1,0 +1,394 @@
+import Foundation
+import LMDB
+import Synchronization
+
+/// Everything one process shares about one realm file, whichever threads use it: the LMDB
+/// environment, the schema catalog and the databases' handles.
+///
+/// Coordinators come from ``open(_:)``, which returns the live one for the same file or
+/// in-memory identifier. The file is closed when the last ``Realm`` using it is released.
+final class Coordinator: @unchecked Sendable {
+    let environment: Environment
+    let path: String
+    let isInMemory: Bool
+    let isReadOnly: Bool
+    let metadata: Database
+    let configuredMapLimit: Int?
+
+    private let catalogState: Mutex<Catalog>
+    /// Counters of object keys handed out by this process, so that a cancelled write never
+    /// lets a key be used again for another object while stale accessors might still hold it.
+    private let keyHighWater = Mutex<[UInt32: UInt64]>([:])
+    /// Cache of field-to-column maps, by class id and model type.
+    private let columnMaps = Mutex<[ColumnMapKey: [Int]]>([:])
+    /// LMDB allows one transaction at a time to open databases, until it ends; a write that
+    /// opens one holds this lock until it commits or aborts.
+    let openingLock = NSLock()
+
+    private struct ColumnMapKey: Hashable {
+        let classID: UInt32
+        let type: ObjectIdentifier
+    }
+
+    private struct WeakCoordinator { weak var coordinator: Coordinator? }
+    private static let registry = Mutex<[String: WeakCoordinator]>([:])
+
+    private init(environment: Environment, path: String, isInMemory: Bool, isReadOnly: Bool, metadata: Database,
+                 catalog: Catalog, mapLimit: Int?) {
+        self.environment = environment
+        self.path = path
+        self.isInMemory = isInMemory
+        self.isReadOnly = isReadOnly
+        self.metadata = metadata
+        self.catalogState = Mutex(catalog)
+        self.configuredMapLimit = mapLimit
+    }
+
+    deinit {
+        if isInMemory {
+            // The data of an in-memory realm dies with its last instance.
+            unlink(path)
+            unlink(path + "-lock")
+        }
+    }
+
+    var catalog: Catalog { catalogState.withLock { $0 } }
+
+    /// Whether this process has the realm of `configuration` open.
+    static func isOpen(_ configuration: Realm.Configuration) -> Bool {
+        registry.withLock { $0[configuration.identity]?.coordinator != nil }
+    }
+
+    // MARK: Opening
+
+    /// The coordinator of `configuration`'s file, opening the file if this process has not.
+    static func open(_ configuration: Realm.Configuration) throws -> Coordinator {
+        try registry.withLock { entries throws -> Coordinator in
+            if let open = entries[configuration.identity]?.coordinator {
+                if open.isReadOnly && !configuration.readOnly {
+                    throw Realm.Error(.fail, "Realm at '\(open.path)' is already open read-only in this process; it cannot also be opened for writing.",
+                                      fileURL: URL(fileURLWithPath: open.path))
+                }
+                return open
+            }
+            let coordinator = try openFile(configuration)
+            entries[configuration.identity] = WeakCoordinator(coordinator: coordinator)
+            return coordinator
+        }
+    }
+
+    private static func openFile(_ configuration: Realm.Configuration) throws -> Coordinator {
+        let isInMemory = configuration.inMemoryIdentifier != nil
+        let path = try prepareLocation(configuration)
+        let url = URL(fileURLWithPath: path)
+        let lockPath = path + "-lock"
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        let dataExisted = FileManager.default.fileExists(atPath: path)
+        if configuration.readOnly && !dataExisted {
+            throw Realm.Error(.fileNotFound, "Cannot open '\(path)' read-only: the file does not exist.", fileURL: url)
+        }
+        var options = Environment.Options()
+        options.readOnly = configuration.readOnly
+        options.noSync = isInMemory
+        options.fileMode = configuration.filePermissions
+        if let limit = configuration.maximumFileSize { options.mapSize = limit }
+        let result = Result { () throws -> Coordinator in
+            let environment: Environment
+            switch Result(catching: { () throws(LMDBError) in try Environment.open(path: path, options: options) }) {
+            case .success(let opened): environment = opened
+            case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
+            }
+            let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
+            return Coordinator(environment: environment, path: path, isInMemory: isInMemory,
+                               isReadOnly: configuration.readOnly, metadata: metadata, catalog: catalog,
+                               mapLimit: configuration.maximumFileSize)
+        }
+        if case .failure = result {
+            // Leave a file that is not ours exactly as it was: remove only what we created.
+            if !lockExisted && !Environment.isOpen(path: path) { unlink(lockPath) }
+            if !dataExisted && !isInMemory { unlink(path) }
+        }
+        return try result.get()
+    }
+
+    /// The data file's path, creating the default or in-memory folder when needed.
+    private static func prepareLocation(_ configuration: Realm.Configuration) throws -> String {
+        if let identifier = configuration.inMemoryIdentifier {
+            let shm = "/dev/shm"
+            let folder = access(shm, W_OK) == 0 ? shm : NSTemporaryDirectory()
+            var hasher = FNV1a()
+            hasher.add(identifier)
+            let name = "burrow-memory-\(getpid())-\(String(hasher.value, radix: 16)).realm"
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            unlink(path)
+            unlink(path + "-lock")
+            return path
+        }
+        guard let url = configuration.fileURL else {
+            throw Realm.Error(.fail, "The configuration has neither a fileURL nor an inMemoryIdentifier.")
+        }
+        let folder = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            let defaultFolder = Realm.Configuration.defaultDirectory.standardizedFileURL.path
+            guard folder.standardizedFileURL.path == defaultFolder, !configuration.readOnly else {
+                throw Realm.Error(.fileNotFound, "Cannot open '\(url.path)': the folder '\(folder.path)' does not exist.", fileURL: url)
+            }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw Realm.Error(.fileAccess, "Cannot create the folder '\(folder.path)': \(error.localizedDescription)", fileURL: url)
+            }
+        }
+        return url.standardizedFileURL.path
+    }
+
+    /// Reads (or, for a new file, writes) the metadata, and opens every class's databases.
+    private static func loadCatalog(_ environment: Environment, configuration: Realm.Configuration) throws -> (Database, Catalog) {
+        let path = environment.path
+        do {
+            return try readOrInitializeCatalog(environment, configuration: configuration)
+        } catch let error as Realm.Error {
+            throw error
+        } catch let error as LMDBError {
+            throw Realm.Error(error, path: path, doing: "open")
+        } catch {
+            throw Realm.Error(.invalidDatabase, "Cannot read the metadata of '\(path)': \(error)", fileURL: URL(fileURLWithPath: path))
+        }
+    }
+
+    private static func readOrInitializeCatalog(_ environment: Environment, configuration: Realm.Configuration) throws -> (Database, Catalog) {
+        let path = environment.path
+        let url = URL(fileURLWithPath: path)
+        let probe = try environment.beginReadTransaction()
+        let isNew = try probe.count(in: probe.openDatabase(named: nil)) == 0
+        probe.abort()
+        if isNew {
+            guard !configuration.readOnly else {
+                throw Realm.Error(.invalidDatabase, "'\(path)' is empty: not a Burrow file.", fileURL: url)
+            }
+            try initialize(environment, schemaVersion: configuration.schemaVersion)
+        }
+        let txn = try environment.beginReadTransaction()
+        guard let metadata = try? txn.openDatabase(named: FileHeader.metadataDatabaseName) else {
+            throw Realm.Error(.invalidDatabase, "'\(path)' is an LMDB file but not a Burrow file.", fileURL: url)
+        }
+        switch FileHeader.check(try txn.value(for: FileHeader.headerKey, in: metadata)) {
+        case .valid: break
+        case .notBurrow:
+            throw Realm.Error(.invalidDatabase, "'\(path)' is not a Burrow file.", fileURL: url)
+        case .unsupportedVersion(let version):
+            throw Realm.Error(.unsupportedFileFormatVersion,
+                              "'\(path)' has file format version \(version); this build reads version \(FileHeader.formatVersion).",
+                              fileURL: url)
+        }
+        let loaded = try readCatalog(in: txn, metadata: metadata, path: path)
+        try txn.commit()  // keeps the database handles opened by this transaction
+        try reconcileSchemaVersion(stored: loaded.schemaVersion, configuration: configuration, environment: environment,
+                                   metadata: metadata)
+        return (metadata, loaded.catalog)
+    }
+
+    /// Refuses a lower schema version than the file's; records a higher one.
+    private static func reconcileSchemaVersion(stored: UInt64, configuration: Realm.Configuration, environment: Environment,
+                                               metadata: Database) throws {
+        if stored > configuration.schemaVersion {
+            throw Realm.Error(.schemaMismatch,
+                              "Provided schema version \(configuration.schemaVersion) is less than last set version \(stored).",
+                              fileURL: URL(fileURLWithPath: environment.path))
+        }
+        if stored < configuration.schemaVersion && !configuration.readOnly {
+            let write = try environment.beginTransaction()
+            try write.put(FileHeader.schemaVersionKey, FileHeader.encodeUInt64(configuration.schemaVersion), in: metadata)
+            try write.commit()
+        }
+    }
+
+    private static func initialize(_ environment: Environment, schemaVersion: UInt64) throws {
+        let txn = try environment.beginTransaction()
+        // Another process may have initialised the file since we looked.
+        if try txn.count(in: txn.openDatabase(named: nil)) != 0 {
+            txn.abort()
+            return
+        }
+        let metadata = try txn.openDatabase(named: FileHeader.metadataDatabaseName, create: true)
+        try txn.put(FileHeader.headerKey, FileHeader.newHeader(), in: metadata)
+        try txn.put(FileHeader.schemaVersionKey, FileHeader.encodeUInt64(schemaVersion), in: metadata)
+        try txn.put(FileHeader.schemaKey, Array(StoredSchema().encoded()), in: metadata)
+        try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(0), in: metadata)
+        try txn.commit()
+    }
+
+    private struct LoadedCatalog {
+        let catalog: Catalog
+        let schemaVersion: UInt64
+    }
+
+    /// Reads the stored schema in `txn` and opens its databases (without creating any).
+    private static func readCatalog(in txn: Transaction, metadata: Database, path: String) throws -> LoadedCatalog {
+        guard let schemaBytes = try txn.value(for: FileHeader.schemaKey, in: metadata) else {
+            throw Realm.Error(.invalidDatabase, "'\(path)' has no schema record.", fileURL: URL(fileURLWithPath: path))
+        }
+        var catalog = Catalog()
+        catalog.schema = try StoredSchema.decode(schemaBytes)
+        catalog.generation = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
+        for storedClass in catalog.schema.classes {
+            catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false)
+        }
+        let version = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
+        return LoadedCatalog(catalog: catalog, schemaVersion: version)
+    }
+
+    /// The schema version stored in the file.
+    func schemaVersion(in txn: Transaction) throws -> UInt64 {
+        FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
+    }
+
+    // MARK: Catalog changes from other processes
+
+    /// Picks up classes another process added, when the stored schema generation moved past
+    /// ours. Called at open and refresh, outside write transactions.
+    func synchronizeCatalog(seenBy txn: Transaction) throws {
+        let stored = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
+        guard stored > catalogState.withLock({ $0.generation }) else { return }
+        openingLock.lock()
+        defer { openingLock.unlock() }
+        let reader = try environment.beginReadTransaction()
+        let loaded = try Self.readCatalog(in: reader, metadata: metadata, path: path)
+        try reader.commit()
+        catalogState.withLock { current in
+            if loaded.catalog.generation > current.generation { current = loaded.catalog }
+        }
+    }
+
+    // MARK: Binding classes
+
+    /// `info` resolved for reading, or `nil` when the file has no table for it (yet).
+    func bound(_ info: ClassInfo) -> BoundClass? {
+        guard let layout = catalogState.withLock({ $0.layouts[info.className] }) else { return nil }
+        return BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
+    }
+
+    /// `info` resolved for writing in `write`, creating its table when the file has none.
+    func boundForWriting(_ info: ClassInfo, in write: WriteState) throws -> BoundClass {
+        if let known = write.boundClasses[ObjectIdentifier(info.type)] { return known }
+        let known = catalogState.withLock { $0.layouts[info.className] }
+        let layout = if let known { known } else { try createTable(for: info, in: write) }
+        let bound = BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
+        write.boundClasses[ObjectIdentifier(info.type)] = bound
+        return bound
+    }
+
+    /// Where each field of `info` lives in `layout`'s rows; traps when the stored class differs.
+    func columns(of info: ClassInfo, in layout: TableLayout) -> [Int] {
+        let key = ColumnMapKey(classID: layout.classID, type: ObjectIdentifier(info.type))
+        if let known = columnMaps.withLock({ $0[key] }) { return known }
+        let differences = layout.storedClass.differences(from: info)
+        precondition(differences.isEmpty, Self.mismatchMessage(differences, path: path))
+        let stored = layout.storedClass.properties
+        let map = info.fields.map { field in stored.firstIndex { $0.name == field.name }! }
+        columnMaps.withLock { $0[key] = map }
+        return map
+    }
+
+    /// Checks model classes against the stored schema.
+    ///
+    /// - Throws: ``Realm/Error/Code/schemaMismatch`` listing every difference.
+    func verify(_ infos: [ClassInfo]) throws {
+        let catalog = self.catalog
+        let differences = infos.flatMap { info in
+            catalog.schema.storedClass(named: info.className)?.differences(from: info) ?? []
+        }
+        guard differences.isEmpty else {
+            throw Realm.Error(.schemaMismatch, Self.mismatchMessage(differences, path: path), fileURL: URL(fileURLWithPath: path))
+        }
+    }
+
+    private static func mismatchMessage(_ differences: [String], path: String) -> String {
+        "Migration is required for '\(path)' due to the following errors:\n- " + differences.joined(separator: "\n- ")
+    }
+
+    /// Adds `info`'s class to the file inside `write`.
+    private func createTable(for info: ClassInfo, in write: WriteState) throws -> TableLayout {
+        let txn = write.transaction
+        if !write.holdsOpeningLock {
+            openingLock.lock()
+            write.holdsOpeningLock = true
+        }
+        // Another process may have changed the schema since we read it: start from the file.
+        let loaded = try Self.readCatalog(in: txn, metadata: metadata, path: path)
+        var catalog = loaded.catalog
+        if write.catalogBeforeChange == nil { write.catalogBeforeChange = self.catalog }
+        if let existing = catalog.layouts[info.className] {
+            catalogState.withLock { $0 = catalog }
+            return existing
+        }
+        let storedClass = StoredClass(id: catalog.schema.nextClassID, info: info)
+        catalog.schema.nextClassID += 1
+        catalog.schema.classes.append(storedClass)
+        catalog.generation += 1
+        let layout = try TableLayout.open(storedClass, in: txn, create: true)
+        catalog.layouts[storedClass.name] = layout
+        try txn.put(FileHeader.schemaKey, Array(catalog.schema.encoded()), in: metadata)
+        try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(catalog.generation), in: metadata)
+        catalogState.withLock { $0 = catalog }
+        return layout
+    }
+
+    // MARK: Object keys
+
+    /// A fresh object key for `layout`'s class, never handed out before.
+    func nextObjectKey(for layout: TableLayout, in write: WriteState) throws -> ObjectKey {
+        let id = layout.classID
+        let next: UInt64
+        if let pending = write.nextKeys[id] {
+            next = pending
+        } else {
+            let stored = FileHeader.decodeUInt64(try write.transaction.value(for: FileHeader.nextObjectKeyKey(classID: id), in: metadata)) ?? 1
+            next = max(stored, keyHighWater.withLock { $0[id] ?? 1 })
+        }
+        write.nextKeys[id] = next + 1
+        return ObjectKey(next)
+    }
+
+    // MARK: Ending writes
+
+    /// Persists what the write changed in the metadata; the caller then commits.
+    func prepareCommit(_ write: WriteState) throws {
+        for (id, next) in write.nextKeys {
+            try write.transaction.put(FileHeader.nextObjectKeyKey(classID: id), FileHeader.encodeUInt64(next), in: metadata)
+        }
+    }
+
+    /// Settles process state after `write` committed (`committed`) or aborted.
+    func finish(_ write: WriteState, committed: Bool) {
+        keyHighWater.withLock { highWater in
+            for (id, next) in write.nextKeys { highWater[id] = max(highWater[id] ?? 1, next) }
+        }
+        if !committed, let before = write.catalogBeforeChange {
+            // LMDB closed the handles this write opened; forget them.
+            catalogState.withLock { $0 = before }
+        }
+        if write.holdsOpeningLock {
+            write.holdsOpeningLock = false
+            openingLock.unlock()
+        }
+    }
+
+    /// Grows the map ahead of a write when the file nears it and nothing else reads.
+    func growMapIfNeeded() {
+        guard configuredMapLimit == nil else { return }
+        let size = environment.mapSize
+        if environment.usedBytes > size / 4 * 3 {
+            try? environment.growMap(to: size * 2)
+        }
+    }
+}
+
+/// FNV-1a, for short stable names.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ text: String) {
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+extension Realm {
+    /// Where a realm lives and how to open it.
+    ///
+    /// ```swift
+    /// var config = Realm.Configuration()
+    /// config.fileURL = directory.appendingPathComponent("users.realm")
+    /// config.objectTypes = [Person.self, Dog.self]
+    /// Realm.Configuration.defaultConfiguration = config
+    /// let realm = try Realm()
+    /// ```
+    public struct Configuration: Sendable {
+        private static let storedDefault = DefaultConfigurationBox()
+
+        /// The configuration `Realm()` uses: `default.realm` in ``defaultDirectory`` unless set.
+        public static var defaultConfiguration: Configuration {
+            get { storedDefault.value ?? Configuration() }
+            set { storedDefault.value = newValue }
+        }
+
+        /// The folder of the default file: `$BURROW_HOME` if set, else
+        /// `$XDG_DATA_HOME/burrow`, else `~/.local/share/burrow`. Created when first opened.
+        public static var defaultDirectory: URL {
+            let environment = ProcessInfo.processInfo.environment
+            if let home = environment["BURROW_HOME"], !home.isEmpty {
+                return URL(fileURLWithPath: home, isDirectory: true)
+            }
+            if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+                return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("burrow", isDirectory: true)
+            }
+            return FileManager.default.homeDirectoryForCurrentUser
+                .appendingPathComponent(".local/share/burrow", isDirectory: true)
+        }
+
+        private var storedFileURL: URL?
+        private var storedInMemoryIdentifier: String?
+
+        /// The file of the realm. Setting it clears ``inMemoryIdentifier``.
+        public var fileURL: URL? {
+            get { storedFileURL }
+            set {
+                storedFileURL = newValue
+                if newValue != nil { storedInMemoryIdentifier = nil }
+            }
+        }
+
+        /// The name of an in-memory realm, shared by every instance in this process that uses it
+        /// and gone when the last one is released. Setting it clears ``fileURL``.
+        public var inMemoryIdentifier: String? {
+            get { storedInMemoryIdentifier }
+            set {
+                storedInMemoryIdentifier = newValue
+                if newValue != nil { storedFileURL = nil }
+            }
+        }
+
+        /// Open without writing: the file must exist, and writes trap.
+        public var readOnly: Bool
+        /// The version of the model classes; stored in the file.
+        public var schemaVersion: UInt64
+        /// The classes this realm stores; `nil` means every class used with it. Listing them
+        /// checks their schema against the file when the realm opens.
+        public var objectTypes: [ObjectBase.Type]?
+        /// Largest size the file may grow to, in bytes; `nil` lets it grow as needed.
+        public var maximumFileSize: Int?
+        /// Mode of every file Burrow creates for this realm.
+        public var filePermissions: mode_t
+
+        /// A configuration; every argument has RealmSwift's default.
+        public init(fileURL: URL? = nil,
+                    inMemoryIdentifier: String? = nil,
+                    readOnly: Bool = false,
+                    schemaVersion: UInt64 = 0,
+                    objectTypes: [ObjectBase.Type]? = nil,
+                    maximumFileSize: Int? = nil,
+                    filePermissions: mode_t = 0o644) {
+            if let inMemoryIdentifier {
+                storedInMemoryIdentifier = inMemoryIdentifier
+            } else {
+                storedFileURL = fileURL ?? Self.defaultDirectory.appendingPathComponent("default.realm")
+            }
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.objectTypes = objectTypes
+            self.maximumFileSize = maximumFileSize
+            self.filePermissions = filePermissions
+        }
+
+        /// The identity of the realm in this process: its file path, or its in-memory name.
+        var identity: String {
+            if let storedInMemoryIdentifier { return "memory:" + storedInMemoryIdentifier }
+            return "file:" + (storedFileURL?.standardizedFileURL.path ?? "")
+        }
+    }
+}
+
+/// The process-wide default configuration, behind a lock.
+private final class DefaultConfigurationBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Realm.Configuration?
+
+    var value: Realm.Configuration? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import LMDB
+
+extension Realm {
+    /// An error caused by the outside world: files, disk, keys, other processes, schema on disk,
+    /// or a query taken from a person.
+    ///
+    /// ```swift
+    /// do { let realm = try Realm(configuration: config) }
+    /// catch Realm.Error.fileNotFound { print("no such realm") }
+    /// catch let error as Realm.Error { print(error.code, error.localizedDescription) }
+    /// ```
+    public struct Error: Swift.Error, Equatable, CustomStringConvertible, LocalizedError, Sendable {
+        /// What went wrong, in categories RealmSwift names.
+        public enum Code: Int, Sendable, CustomStringConvertible {
+            /// An error with no more precise category.
+            case fail
+            /// The file could not be read or written.
+            case fileAccess
+            /// The process may not open the file in the requested mode.
+            case filePermissionDenied
+            /// A file that should not exist does.
+            case fileExists
+            /// A file that should exist does not.
+            case fileNotFound
+            /// The lock file was made by an incompatible library version.
+            case incompatibleLockFile
+            /// No address space is left to map the file.
+            case addressSpaceExhausted
+            /// The schema in the file differs from the model classes.
+            case schemaMismatch
+            /// Not a Burrow file, a wrong or missing encryption key, or a corrupt file.
+            case invalidDatabase
+            /// The disk is full, or the file reached `maximumFileSize`.
+            case outOfDiskSpace
+            /// The file was written by a newer format version.
+            case unsupportedFileFormatVersion
+            /// A file operation (copy, delete, compact) failed.
+            case fileOperationFailed
+            /// A query could not be parsed or does not fit the schema.
+            case invalidQuery
+            /// The realm was used from a thread that does not own it.
+            case wrongThread
+            /// Too many versions are pinned or too many readers are open.
+            case limitExceeded
+
+            public var description: String {
+                switch self {
+                case .fail: "fail"
+                case .fileAccess: "fileAccess"
+                case .filePermissionDenied: "filePermissionDenied"
+                case .fileExists: "fileExists"
+                case .fileNotFound: "fileNotFound"
+                case .incompatibleLockFile: "incompatibleLockFile"
+                case .addressSpaceExhausted: "addressSpaceExhausted"
+                case .schemaMismatch: "schemaMismatch"
+                case .invalidDatabase: "invalidDatabase"
+                case .outOfDiskSpace: "outOfDiskSpace"
+                case .unsupportedFileFormatVersion: "unsupportedFileFormatVersion"
+                case .fileOperationFailed: "fileOperationFailed"
+                case .invalidQuery: "invalidQuery"
+                case .wrongThread: "wrongThread"
+                case .limitExceeded: "limitExceeded"
+                }
+            }
+        }
+
+        /// The category.
+        public let code: Code
+        /// What happened, for people.
+        public let message: String
+        /// The file concerned, when there is one.
+        public let fileURL: URL?
+
+        /// An error of `code` with `message`.
+        public init(_ code: Code, _ message: String, fileURL: URL? = nil) {
+            self.code = code
+            self.message = message
+            self.fileURL = fileURL
+        }
+
+        public var description: String { "Realm.Error.\(code): \(message)" }
+        public var errorDescription: String? { message }
+
+        public static let fail = Code.fail
+        public static let fileAccess = Code.fileAccess
+        public static let filePermissionDenied = Code.filePermissionDenied
+        public static let fileExists = Code.fileExists
+        public static let fileNotFound = Code.fileNotFound
+        public static let incompatibleLockFile = Code.incompatibleLockFile
+        public static let addressSpaceExhausted = Code.addressSpaceExhausted
+        public static let schemaMismatch = Code.schemaMismatch
+        public static let invalidDatabase = Code.invalidDatabase
+        public static let outOfDiskSpace = Code.outOfDiskSpace
+        public static let unsupportedFileFormatVersion = Code.unsupportedFileFormatVersion
+        public static let fileOperationFailed = Code.fileOperationFailed
+        public static let invalidQuery = Code.invalidQuery
+        public static let wrongThread = Code.wrongThread
+        public static let limitExceeded = Code.limitExceeded
+    }
+}
+
+/// Lets `catch Realm.Error.fileNotFound` match a thrown ``Realm/Error`` by its code.
+public func ~= (code: Realm.Error.Code, error: any Swift.Error) -> Bool {
+    (error as? Realm.Error)?.code == code
+}
+
+extension Realm.Error {
+    /// Translates a storage error into the category a Realm user handles.
+    init(_ error: LMDBError, path: String, doing action: String) {
+        let url = URL(fileURLWithPath: path)
+        let detail = "\(action) '\(path)': \(error.description)"
+        switch error {
+        case .noSuchFile: self.init(.fileNotFound, "Cannot \(detail)", fileURL: url)
+        case .permissionDenied, LMDBError(code: EPERM), LMDBError(code: EROFS):
+            self.init(.filePermissionDenied, "Permission denied to \(detail)", fileURL: url)
+        case .invalid, .corrupted, .pageNotFound, .panic:
+            self.init(.invalidDatabase, "Not a valid Burrow file, or damaged: \(detail)", fileURL: url)
+        case .versionMismatch: self.init(.incompatibleLockFile, "Incompatible lock file: \(detail)", fileURL: url)
+        case .noSpace, .mapFull, LMDBError(code: EDQUOT), LMDBError(code: EFBIG):
+            self.init(.outOfDiskSpace, "Out of space: \(detail)", fileURL: url)
+        case LMDBError(code: ENOMEM): self.init(.addressSpaceExhausted, "No address space left to \(detail)", fileURL: url)
+        case .readersFull: self.init(.limitExceeded, "Too many open readers: \(detail)", fileURL: url)
+        case LMDBError.fileExists: self.init(.fileExists, "File exists: \(detail)", fileURL: url)
+        default: self.init(.fileAccess, "Cannot \(detail)", fileURL: url)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import LMDB
+
+/// What `add` and `create` do when an object with the same primary key exists.
+public enum UpdatePolicy: Int, Sendable {
+    /// Trap: adding a duplicate primary key is a programmer error.
+    case error = 1
+    /// Overwrite every property of the existing object.
+    case all = 2
+    /// Overwrite the properties whose values differ.
+    case modified = 3
+}
+
+extension Realm {
+    /// Whether the realm is inside a write transaction.
+    public var isInWriteTransaction: Bool {
+        core.verifyThread()
+        return core.writeState != nil
+    }
+
+    /// Runs `block` in a write transaction and commits it; returns what the block returns.
+    ///
+    /// ```swift
+    /// try realm.write { realm.add(dog) }
+    /// let count = try realm.write { realm.objects(Dog.self).count }
+    /// ```
+    /// If the block throws, the transaction is cancelled and the error rethrown. A write never
+    /// suspends: it begins and commits on the calling thread.
+    /// - Throws: what `block` throws, or ``Realm/Error`` from the commit (`outOfDiskSpace`, …).
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if core.writeState != nil { cancelWrite() }
+            throw error
+        }
+        if core.writeState != nil { try commitWrite() }
+        return result
+    }
+
+    /// Begins a write transaction, waiting for writers in other threads and processes.
+    ///
+    /// The realm moves to the latest version first. Traps inside a write or on a read-only realm.
+    public func beginWrite() {
+        core.verifyThread()
+        precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
+        precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        core.pauseReading()
+        core.coordinator.growMapIfNeeded()
+        let transaction: Transaction
+        do {
+            transaction = try core.coordinator.environment.beginTransaction()
+        } catch {
+            core.resumeReading()
+            preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
+        }
+        core.writeState = WriteState(transaction: transaction)
+        core.advanceGeneration()
+    }
+
+    /// Commits the write transaction: its changes become durable and visible to others.
+    ///
+    /// - Throws: ``Realm/Error``: `outOfDiskSpace` (disk full or `maximumFileSize` reached),
+    ///   `fileAccess`; the transaction is then cancelled.
+    public func commitWrite() throws {
+        core.verifyThread()
+        guard let write = core.writeState else {
+            preconditionFailure("Can't commit a non-existing write transaction")
+        }
+        core.writeState = nil
+        if let failure = write.failure {
+            write.transaction.abort()
+            core.coordinator.finish(write, committed: false)
+            core.resumeReading()
+            throw failure
+        }
+        do {
+            try core.coordinator.prepareCommit(write)
+            try write.transaction.commit()
+        } catch {
+            write.transaction.abort()
+            core.coordinator.finish(write, committed: false)
+            core.resumeReading()
+            throw (error as? LMDBError).map { Realm.Error($0, path: core.coordinator.path, doing: "commit to") } ?? error
+        }
+        core.coordinator.finish(write, committed: true)
+        core.resumeReading()
+    }
+
+    /// Cancels the write transaction: every change in it is undone, and objects it added are
+    /// invalidated.
+    public func cancelWrite() {
+        core.verifyThread()
+        guard let write = core.writeState else {
+            preconditionFailure("Can't cancel a non-existing write transaction")
+        }
+        core.writeState = nil
+        write.transaction.abort()
+        core.coordinator.finish(write, committed: false)
+        core.resumeReading()
+    }
+
+    // MARK: Adding
+
+    /// Adds an unmanaged object (the same instance becomes managed).
+    ///
+    /// ```swift
+    /// try realm.write { realm.add(person, update: .modified) }
+    /// ```
+    /// Adding an object already managed by this realm does nothing. Traps outside a write, for
+    /// an object of another realm, and for a duplicate primary key under `.error`.
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        let write = core.verifyWrite(doing: "add an object to")
+        if let management = object.management {
+            precondition(management.realm === core,
+                         "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            precondition(!object.isInvalidated, "Adding a deleted or invalidated object to a Realm is not permitted.")
+            return
+        }
+        core.insert(object, update: update, in: write)
+    }
+
+    /// Adds every object of `objects`.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for object in objects { add(object, update: update) }
+    }
+
+    /// Creates a managed object from `value` (a dictionary, an array in property order, or an
+    /// object) and returns it.
+    ///
+    /// ```swift
+    /// let jane = realm.create(Person.self, value: ["id": 1, "name": "Jane"])
+    /// realm.create(Person.self, value: ["id": 1, "age": 28], update: .modified)  // keeps the name
+    /// ```
+    /// With `.modified` or `.all`, an existing object with the value's primary key gets the
+    /// properties the value names; the others keep their values.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        let write = core.verifyWrite(doing: "create an object in")
+        let info = ClassInfo.of(type)
+        let reader = ObjectValueReader(info: info)
+        if update != .error {
+            precondition(info.primaryKeyField != nil, "'\(info.className)' does not have a primary key and can not be updated")
+            if let key = reader.primaryKey(in: value), let existing = object(ofType: type, primaryKeyValue: key) {
+                reader.apply(value, to: existing, isNew: false)
+                return existing
+            }
+        }
+        let object = T()
+        reader.apply(value, to: object, isNew: true)
+        core.insert(object, update: update, in: write)
+        return object
+    }
+
+    // MARK: Deleting
+
+    /// Deletes a managed object; the accessor becomes invalidated.
+    ///
+    /// Traps outside a write, for an unmanaged object or one of another realm, and for an
+    /// object already deleted.
+    public func delete(_ object: ObjectBase) {
+        let write = core.verifyWrite(doing: "delete an object from")
+        guard let management = object.management, management.realm === core else {
+            preconditionFailure("Can only delete an object from the Realm it belongs to.")
+        }
+        core.remove(management, in: write)
+    }
+
+    /// Deletes every object of `objects`.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
+        for object in Array(objects) { delete(object) }
+    }
+
+    /// Deletes every object in `results`.
+    public func delete<Element: Object>(_ results: Results<Element>) {
+        let write = core.verifyWrite(doing: "delete objects from")
+        results.core.deleteAll(in: write)
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        let write = core.verifyWrite(doing: "delete objects from")
+        for layout in core.coordinator.catalog.layouts.values {
+            core.perform(in: write) { try layout.removeAll(in: write.transaction) }
+        }
+        core.advanceGeneration()
+    }
+}

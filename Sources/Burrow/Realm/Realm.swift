@@ -1,0 +1,134 @@
+import Foundation
+import LMDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A realm: one database file (or in-memory store) seen from one thread, at one version.
+///
+/// ```swift
+/// let realm = try Realm()
+/// let puppies = realm.objects(Dog.self).filter("age < 2")
+/// try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+/// puppies.count   // 1: results are live
+/// ```
+///
+/// A realm reads a snapshot: commits from other threads and processes become visible after
+/// ``refresh()`` or at the start of a write. `Realm()` returns the calling thread's cached
+/// instance for the configuration (copies of a `Realm` value are the same realm). A realm and
+/// its objects belong to the thread that opened them; using them from another thread traps.
+public struct Realm: Equatable {
+    let core: RealmCore
+
+    init(core: RealmCore) { self.core = core }
+
+    /// The realm for ``Configuration/defaultConfiguration``.
+    ///
+    /// - Throws: ``Realm/Error``: `fileNotFound`, `filePermissionDenied`, `invalidDatabase`
+    ///   (not a Burrow file), `schemaMismatch`, `unsupportedFileFormatVersion`, …
+    public init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// The realm for the file at `fileURL`, otherwise configured by default.
+    public init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    /// The realm for `configuration`: this thread's cached instance, or a new one.
+    ///
+    /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing, or missing folder),
+    ///   `filePermissionDenied`, `invalidDatabase` (not a Burrow file; the file is left as it
+    ///   was), `schemaMismatch` (stored schema differs from `objectTypes`, or a lower
+    ///   `schemaVersion`), `unsupportedFileFormatVersion`, `outOfDiskSpace`.
+    public init(configuration: Configuration) throws {
+        let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
+        if let cached = ThreadRealmCache.realm(for: identity) {
+            self.init(core: cached)
+            return
+        }
+        let coordinator = try Coordinator.open(configuration)
+        if let types = configuration.objectTypes {
+            try coordinator.verify(types.map { ClassInfo.of($0) })
+        }
+        let core = try RealmCore(configuration: configuration, coordinator: coordinator)
+        ThreadRealmCache.store(core, for: identity)
+        self.init(core: core)
+    }
+
+    /// Two values are equal when they are the same realm instance (same file, same thread).
+    public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.core === rhs.core }
+
+    /// The configuration the realm was opened with.
+    public var configuration: Configuration { core.configuration }
+
+    /// Every class stored in the file.
+    public var schema: Schema {
+        core.verifyThread()
+        return core.coordinator.catalog.schema.publicSchema
+    }
+
+    /// Moves the realm to the latest committed version; returns whether anything changed.
+    ///
+    /// ```swift
+    /// realm.refresh()      // see what other threads and processes committed
+    /// ```
+    @discardableResult
+    public func refresh() -> Bool { core.refresh() }
+
+    // MARK: Files
+
+    /// Whether the file of `config` exists (for an in-memory realm: whether it is open).
+    public static func fileExists(for config: Configuration) -> Bool {
+        if config.inMemoryIdentifier != nil { return Coordinator.isOpen(config) }
+        guard let path = config.fileURL?.path else { return false }
+        return FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Deletes the file of `config` and every auxiliary file; returns whether the main file
+    /// existed.
+    ///
+    /// ```swift
+    /// try Realm.deleteFiles(for: config)
+    /// ```
+    /// - Throws: ``Realm/Error/Code/fileOperationFailed`` when the realm is open in this process
+    ///   or a file cannot be removed.
+    @discardableResult
+    public static func deleteFiles(for config: Configuration) throws -> Bool {
+        guard let url = config.fileURL, config.inMemoryIdentifier == nil else { return false }
+        let path = url.standardizedFileURL.path
+        if Coordinator.isOpen(config) {
+            throw Realm.Error(.fileOperationFailed, "Cannot delete the files of '\(path)': it is open in this process.", fileURL: url)
+        }
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        let existed = FileManager.default.fileExists(atPath: path)
+        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for sibling in siblings where sibling == name || sibling == name + "-lock" || sibling.hasPrefix(name + ".") {
+            let siblingPath = URL(fileURLWithPath: folder).appendingPathComponent(sibling).path
+            if unlink(siblingPath) != 0 && errno != ENOENT {
+                throw Realm.Error(.fileOperationFailed, "Cannot delete '\(siblingPath)': \(String(cString: strerror(errno)))",
+                                  fileURL: url)
+            }
+        }
+        return existed
+    }
+
+    /// The schema version stored in the file at `fileURL`.
+    ///
+    /// ```swift
+    /// let version = try Realm.schemaVersion(at: url)
+    /// ```
+    /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase`.
+    public static func schemaVersion(at fileURL: URL) throws -> UInt64 {
+        let configuration = Configuration(fileURL: fileURL, readOnly: true, schemaVersion: .max)
+        let coordinator = try Coordinator.open(configuration)
+        let txn = try coordinator.environment.beginReadTransaction()
+        return try coordinator.schemaVersion(in: txn)
+    }
+}

@@ -1,0 +1,112 @@
+import LMDB
+
+extension RealmCore {
+    /// The open write transaction; traps with a precise message when there is none.
+    func verifyWrite(doing action: String) -> WriteState {
+        verifyThread()
+        guard let writeState else {
+            preconditionFailure("Cannot \(action) a Realm outside of a write transaction - call beginWrite() or write {} first.")
+        }
+        return writeState
+    }
+
+    /// Runs a storage step of `write`. A failure (disk full, map full, I/O) is kept and thrown by
+    /// `commitWrite`; the steps after it are skipped, since LMDB has poisoned the transaction.
+    /// Returns whether the step ran and succeeded.
+    @discardableResult
+    func perform(in write: WriteState, _ step: () throws -> Void) -> Bool {
+        guard write.failure == nil else { return false }
+        do {
+            try step()
+            return true
+        } catch let error as Realm.Error {
+            write.failure = error
+        } catch let error as LMDBError {
+            write.failure = Realm.Error(error, path: coordinator.path, doing: "write to")
+        } catch {
+            write.failure = Realm.Error(.fail, "Cannot write to '\(coordinator.path)': \(error)")
+        }
+        return false
+    }
+
+    /// Stores an unmanaged object and makes it managed.
+    func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
+        let info = ClassInfo.of(type(of: object))
+        perform(in: write) {
+            let bound = try coordinator.boundForWriting(info, in: write)
+            let layout = bound.layout
+            var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
+            for (index, field) in info.fields.enumerated() {
+                values[bound.fieldColumns[index]] = field.accessor.unmanagedValue(at: info.pointer(to: index, in: object)) ?? .null
+            }
+            let key: ObjectKey
+            if let column = layout.primaryKeyColumn {
+                let primaryKey = values[column]
+                if let existing = try layout.objectKey(forPrimaryKey: primaryKey, in: write.transaction) {
+                    precondition(update != .error,
+                                 "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
+                    let old = try currentValues(of: existing, in: layout, transaction: write.transaction)
+                    try layout.replace(existing, old: old, new: values, in: write)
+                    key = existing
+                } else {
+                    key = layout.usesPrimaryKeyAsObjectKey ? ObjectKey(primaryKey: integer(primaryKey))
+                                                           : try coordinator.nextObjectKey(for: layout, in: write)
+                    try layout.insert(values, key: key, appending: true, in: write)
+                }
+            } else {
+                precondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
+                key = try coordinator.nextObjectKey(for: layout, in: write)
+                try layout.insert(values, key: key, appending: true, in: write)
+            }
+            object.becomeManaged(by: self, bound: bound, key: key)
+        }
+        advanceGeneration()
+    }
+
+    private func integer(_ value: _PersistedValue) -> Int64 {
+        guard case .int(let integer) = value else { preconditionFailure("Integer primary key expected, got \(value.displayText).") }
+        return integer
+    }
+
+    /// Every column of the row of `key`.
+    func currentValues(of key: ObjectKey, in layout: TableLayout, transaction: Transaction) throws -> [_PersistedValue] {
+        guard let row = try layout.row(key, in: transaction) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        let reader = RowReader(row)
+        return layout.kinds.enumerated().map { reader.value($0, kind: $1) }
+    }
+
+    /// Writes one column of a managed object.
+    func update(_ object: ObjectBase, management: ObjectBase.Management, column: Int, to value: _PersistedValue) {
+        verifyThread()
+        guard let write = writeState else {
+            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        }
+        let layout = management.bound.layout
+        let row = object.currentRow(management)
+        if column == layout.primaryKeyColumn {
+            precondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
+                         "Primary key can't be changed after an object is inserted.")
+            return
+        }
+        perform(in: write) {
+            if try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write) { return }
+            let old = try currentValues(of: management.key, in: layout, transaction: write.transaction)
+            var new = old
+            new[column] = value
+            try layout.replace(management.key, old: old, new: new, in: write)
+        }
+        advanceGeneration()
+    }
+
+    /// Deletes a managed object's row.
+    func remove(_ management: ObjectBase.Management, in write: WriteState) {
+        var existed = true
+        perform(in: write) {
+            existed = try management.bound.layout.delete(management.key, in: write)
+        }
+        precondition(existed, "Object has been deleted or invalidated.")
+        advanceGeneration()
+    }
+}

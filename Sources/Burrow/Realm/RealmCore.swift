@@ -1,0 +1,98 @@
+import Foundation
+import LMDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The state behind a ``Realm`` value: one file seen from one thread at one version.
+///
+/// `Realm` is a struct (as in RealmSwift) so that `Realm()` can hand back the thread's cached
+/// instance; every copy shares this object.
+final class RealmCore {
+    /// The configuration the realm was opened with.
+    let configuration: Realm.Configuration
+    let coordinator: Coordinator
+    /// The pinned snapshot this realm reads outside writes.
+    private let readTransaction: Transaction
+    /// The open write transaction, if any.
+    var writeState: WriteState?
+    private let owningThread: pthread_t
+    /// Moves whenever what the realm reads may have changed (refresh, any write): cached rows and
+    /// results of an older generation are stale.
+    private(set) var generation: UInt64 = 1
+
+    init(configuration: Realm.Configuration, coordinator: Coordinator) throws(Realm.Error) {
+        self.configuration = configuration
+        self.coordinator = coordinator
+        owningThread = pthread_self()
+        do {
+            readTransaction = try coordinator.environment.beginReadTransaction()
+            try coordinator.synchronizeCatalog(seenBy: readTransaction)
+        } catch let error as LMDBError {
+            throw Realm.Error(error, path: coordinator.path, doing: "read")
+        } catch {
+            throw Realm.Error(.invalidDatabase, "Cannot read the schema of '\(coordinator.path)': \(error)")
+        }
+    }
+
+    deinit {
+        if let writeState {
+            writeState.transaction.abort()
+            coordinator.finish(writeState, committed: false)
+        }
+    }
+
+    // MARK: Thread confinement
+
+    /// Traps unless called on the realm's own thread.
+    @inline(__always)
+    func verifyThread() {
+        if pthread_equal(owningThread, pthread_self()) == 0 {
+            preconditionFailure("Realm accessed from incorrect thread.")
+        }
+    }
+
+    /// The transaction reads go through: the write transaction when one is open.
+    @inline(__always)
+    var transaction: Transaction { writeState?.transaction ?? readTransaction }
+
+    // MARK: Versions
+
+    /// Moves the realm to the latest committed version; returns whether anything changed.
+    ///
+    /// Results and managed objects read the new version from then on.
+    @discardableResult
+    func refresh() -> Bool {
+        verifyThread()
+        guard writeState == nil else { return false }
+        let before = readTransaction.id
+        do {
+            try readTransaction.renew()
+            try coordinator.synchronizeCatalog(seenBy: readTransaction)
+        } catch {
+            preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
+        }
+        guard readTransaction.id != before else { return false }
+        generation &+= 1
+        return true
+    }
+
+    /// Moves the realm to a new generation after its view changed.
+    func advanceGeneration() { generation &+= 1 }
+
+    /// Releases the snapshot before a write, and takes the latest one after.
+    func pauseReading() { readTransaction.reset() }
+
+    func resumeReading() {
+        do {
+            try readTransaction.renew()
+        } catch {
+            preconditionFailure("Cannot renew the read transaction of '\(coordinator.path)': \(error)")
+        }
+        generation &+= 1
+    }
+
+}

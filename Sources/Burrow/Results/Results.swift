@@ -1,0 +1,84 @@
+/// The objects of one class that match a query: lazy, and live.
+///
+/// ```swift
+/// let puppies = realm.objects(Dog.self).filter("age < 2")
+/// puppies.count                    // evaluated now
+/// try realm.write { realm.add(Dog(value: ["age": 1])) }
+/// puppies.count                    // one more: results follow the realm's version
+/// for dog in puppies { print(dog.name) }
+/// ```
+///
+/// Nothing is read until the results are used; then the matching keys are kept until the
+/// realm's version moves. `count` of a whole class is read from the table header. Iteration
+/// walks the keys as they were when it began, so deleting objects while iterating is safe.
+public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
+    let core: ResultsCore
+
+    init(core: ResultsCore) { self.core = core }
+
+    /// The realm the results read.
+    public var realm: Realm? { Realm(core: core.realm) }
+
+    /// Whether the results are a frozen snapshot. Always `false` until frozen results exist.
+    public var isFrozen: Bool { false }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The number of matching objects.
+    public var count: Int { core.count }
+
+    /// Whether nothing matches.
+    public var isEmpty: Bool { core.edgeKey(last: false) == nil }
+
+    /// The object at `position`; traps when out of range.
+    public subscript(position: Int) -> Element {
+        let keys = core.keys
+        precondition(position >= 0 && position < keys.count,
+                     "Index \(position) is out of bounds (must be less than \(keys.count)).")
+        return core.object(for: keys[position]) as! Element
+    }
+
+    /// The first object, if any.
+    public var first: Element? { core.edgeKey(last: false).map { core.object(for: $0) as! Element } }
+
+    /// The last object, if any.
+    public var last: Element? { core.edgeKey(last: true).map { core.object(for: $0) as! Element } }
+
+    /// Walks the objects that matched when iteration began.
+    public func makeIterator() -> Iterator {
+        Iterator(core: core, keys: core.keys)
+    }
+
+    /// Yields an accessor for each key of a snapshot.
+    public struct Iterator: IteratorProtocol {
+        let core: ResultsCore
+        let keys: [ObjectKey]
+        var position = 0
+
+        public mutating func next() -> Element? {
+            guard position < keys.count else { return nil }
+            defer { position += 1 }
+            return core.object(for: keys[position]) as? Element
+        }
+    }
+
+    /// The results that also match `predicateFormat`, with `%@` and `%K` arguments.
+    ///
+    /// ```swift
+    /// dogs.filter("age < %@ AND name BEGINSWITH[c] %@", 2, "r")
+    /// ```
+    /// Traps on a malformed query, with the position and reason; take queries from people
+    /// through `QueryPredicate`-style parsing that throws instead.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        let node: PredicateNode
+        do {
+            node = try QueryParser.parse(predicateFormat, arguments: args)
+        } catch {
+            preconditionFailure(error.message)
+        }
+        let filtered = core.filtered(by: node)
+        filtered.validate()
+        return Results(core: filtered)
+    }
+}

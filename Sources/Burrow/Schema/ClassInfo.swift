@@ -1,0 +1,109 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// One `@Persisted` field of a model class: where it sits in an instance and how to reach it.
+struct FieldInfo {
+    /// The property name (the field name without the wrapper's leading underscore).
+    let name: String
+    /// Byte offset of the wrapper inside an instance.
+    let offset: Int
+    /// Typed operations on the wrapper.
+    let accessor: any PersistedField.Type
+    let kind: _StorageKind
+    let isOptional: Bool
+    let isIndexed: Bool
+    let isPrimaryKey: Bool
+    /// The declared Swift type, for messages.
+    let valueType: Any.Type
+
+    var property: Property {
+        Property(name: name, type: kind.propertyType, isOptional: isOptional, isIndexed: isIndexed || isPrimaryKey,
+                 isPrimary: isPrimaryKey)
+    }
+}
+
+/// The schema of a model class, discovered once per type by reflection and cached.
+///
+/// Discovery walks the stored fields of the class and its superclasses (declaration order,
+/// superclass first) and keeps the `@Persisted` ones; plain and computed properties are not
+/// stored.
+final class ClassInfo: @unchecked Sendable {
+    let type: ObjectBase.Type
+    /// The unqualified class name, under which the class is stored.
+    let className: String
+    let fields: [FieldInfo]
+    let fieldIndex: [String: Int]
+    let primaryKeyField: Int?
+    let objectSchema: ObjectSchema
+
+    private static let cache = Mutex<[ObjectIdentifier: ClassInfo]>([:])
+
+    /// The cached schema of `type`, discovering it on first use.
+    static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        if let known = cache.withLock({ $0[ObjectIdentifier(type)] }) { return known }
+        let discovered = ClassInfo(discovering: type)
+        return cache.withLock { entries in
+            if let raced = entries[ObjectIdentifier(type)] { return raced }
+            entries[ObjectIdentifier(type)] = discovered
+            return discovered
+        }
+    }
+
+    private init(discovering type: ObjectBase.Type) {
+        self.type = type
+        className = Self.storedName(of: type)
+        let probe = type.init()
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+        var fields: [FieldInfo] = []
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
+            guard let accessor = fieldType as? any PersistedField.Type else { return true }
+            let fieldName = String(cString: rawName)
+            let name = fieldName.hasPrefix("_") ? String(fieldName.dropFirst()) : fieldName
+            let description = accessor.describe(at: base + offset)
+            fields.append(FieldInfo(name: name, offset: offset, accessor: accessor, kind: description.kind,
+                                    isOptional: description.isOptional, isIndexed: description.isIndexed,
+                                    isPrimaryKey: description.isPrimaryKey, valueType: description.valueType))
+            return true
+        }
+        withExtendedLifetime(probe) {}
+        self.fields = fields
+        fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+        let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
+        precondition(primaryKeys.count <= 1,
+                     "Class '\(className)' declares more than one primary key: \(primaryKeys.map { fields[$0].name }).")
+        primaryKeyField = primaryKeys.first
+        objectSchema = ObjectSchema(className: className, properties: fields.map(\.property))
+        for field in fields { Self.validate(field, of: className) }
+    }
+
+    /// The unqualified Swift name of `type`: `V1.Pet` and `V2.Pet` are both `Pet`.
+    static func storedName(of type: ObjectBase.Type) -> String {
+        let full = String(describing: type)
+        return full.split(separator: ".").last.map(String.init) ?? full
+    }
+
+    private static func validate(_ field: FieldInfo, of className: String) {
+        let typeName = "\(field.valueType)"
+        if field.isPrimaryKey {
+            let allowed: Set<_StorageKind> = [.int, .string, .uuid, .objectId]
+            precondition(allowed.contains(field.kind),
+                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
+        }
+        if field.isIndexed {
+            precondition(field.kind.isIndexable,
+                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot be indexed: only Bool, integers, String, Date, UUID and ObjectId can.")
+        }
+    }
+
+    /// The address of field `index` inside `object`.
+    @inline(__always)
+    func pointer(to index: Int, in object: ObjectBase) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + fields[index].offset
+    }
+
+    /// The field called `name`, or a trap naming the class and the closest property.
+    func field(named name: String) -> Int {
+        if let index = fieldIndex[name] { return index }
+        preconditionFailure("Invalid property name '\(name)' for class '\(className)'.")
+    }
+}

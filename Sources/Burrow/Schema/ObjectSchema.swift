@@ -1,0 +1,26 @@
+/// The stored shape of one object class: its name and properties in declaration order.
+///
+/// ```swift
+/// let schema = Dog().objectSchema
+/// schema.className                   // "Dog"
+/// schema.properties.map(\.name)      // ["name", "age"]
+/// ```
+public struct ObjectSchema: Equatable, Sendable, CustomStringConvertible {
+    /// The class's unqualified name, under which it is stored.
+    public let className: String
+    /// The stored properties, in declaration order.
+    public let properties: [Property]
+
+    /// The primary key property, if the class has one.
+    public var primaryKeyProperty: Property? { properties.first(where: \.isPrimary) }
+
+    /// The property called `propertyName`, if any.
+    public subscript(propertyName: String) -> Property? {
+        properties.first { $0.name == propertyName }
+    }
+
+    public var description: String {
+        let lines = properties.map { "    \($0)" }.joined(separator: "\n")
+        return "\(className) {\n\(lines)\n}"
+    }
+}

@@ -1,0 +1,47 @@
+/// One stored property of an object schema.
+///
+/// ```swift
+/// let age = realm.schema["Dog"]!["age"]!
+/// print(age.name, age.type, age.isOptional)   // age int false
+/// ```
+public struct Property: Equatable, Sendable, CustomStringConvertible {
+    /// The property's name in the model class (without the wrapper's underscore).
+    public let name: String
+    /// The stored type.
+    public let type: PropertyType
+    /// Whether the property can hold `nil`.
+    public let isOptional: Bool
+    /// Whether the property has a secondary index.
+    public let isIndexed: Bool
+    /// Whether the property is the class's primary key.
+    public let isPrimary: Bool
+    /// The linked class's name for `.object` and `.linkingObjects` properties.
+    public let objectClassName: String?
+    /// Whether the property is a `List`.
+    public let isArray: Bool
+    /// Whether the property is a `MutableSet`.
+    public let isSet: Bool
+    /// Whether the property is a `Map`.
+    public let isMap: Bool
+
+    init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isIndexed = isIndexed
+        self.isPrimary = isPrimary
+        objectClassName = nil
+        isArray = false
+        isSet = false
+        isMap = false
+    }
+
+    public var description: String {
+        var flags: [String] = []
+        if isPrimary { flags.append("primary key") }
+        if isIndexed { flags.append("indexed") }
+        if isOptional { flags.append("optional") }
+        let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
+        return "\(name): \(type)\(suffix)"
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The schema as stored in a file's metadata: classes and properties with stable numeric ids.
+///
+/// Databases are named by these ids (`t<class>`, `i<class>.<property>`, `p<class>`), never by
+/// class or property names, so names can change without touching data.
+struct StoredSchema: Codable, Equatable, Sendable {
+    var classes: [StoredClass] = []
+    var nextClassID: UInt32 = 1
+
+    func storedClass(named name: String) -> StoredClass? {
+        classes.first { $0.name == name }
+    }
+
+    /// The public form of every stored class.
+    var publicSchema: Schema {
+        Schema(classes.map(\.objectSchema))
+    }
+
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding plain value types cannot fail.
+        return try! encoder.encode(self)
+    }
+
+    static func decode(_ bytes: some Sequence<UInt8>) throws -> StoredSchema {
+        try JSONDecoder().decode(StoredSchema.self, from: Data(bytes))
+    }
+}
+
+/// One stored class: its id, name and properties in column order.
+struct StoredClass: Codable, Equatable, Sendable {
+    var id: UInt32
+    var name: String
+    var properties: [StoredProperty]
+    var nextPropertyID: UInt32
+
+    /// The schema of a model class, as a new stored class with id `id`.
+    init(id: UInt32, info: ClassInfo) {
+        self.id = id
+        name = info.className
+        properties = info.fields.enumerated().map { index, field in
+            StoredProperty(id: UInt32(index + 1), name: field.name, kind: field.kind, isOptional: field.isOptional,
+                           isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey)
+        }
+        nextPropertyID = UInt32(properties.count + 1)
+    }
+
+    var primaryKeyColumn: Int? { properties.firstIndex(where: \.isPrimary) }
+
+    var objectSchema: ObjectSchema {
+        ObjectSchema(className: name, properties: properties.map {
+            Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
+                     isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary)
+        })
+    }
+
+    /// How the model class `info` differs from this stored class, one line a difference;
+    /// empty when they match (property order may differ).
+    func differences(from info: ClassInfo) -> [String] {
+        var lines: [String] = []
+        for field in info.fields {
+            guard let stored = properties.first(where: { $0.name == field.name }) else {
+                lines.append("Property '\(name).\(field.name)' has been added.")
+                continue
+            }
+            if stored.kind != field.kind {
+                lines.append("Property '\(name).\(field.name)' has been changed from '\(stored.kind.propertyType)' to '\(field.kind.propertyType)'.")
+            }
+            if stored.isOptional != field.isOptional {
+                lines.append("Property '\(name).\(field.name)' has been made \(field.isOptional ? "optional" : "required").")
+            }
+            if stored.isPrimary != field.isPrimaryKey {
+                lines.append(field.isPrimaryKey
+                    ? "Primary key property '\(name).\(field.name)' has been added."
+                    : "Primary key property '\(name).\(field.name)' has been removed.")
+            }
+            if stored.isIndexed != field.isIndexed {
+                lines.append("Property '\(name).\(field.name)' has been made \(field.isIndexed ? "indexed" : "unindexed").")
+            }
+        }
+        for stored in properties where info.fieldIndex[stored.name] == nil {
+            lines.append("Property '\(name).\(stored.name)' has been removed.")
+        }
+        return lines
+    }
+}
+
+/// One stored property.
+struct StoredProperty: Codable, Equatable, Sendable {
+    var id: UInt32
+    var name: String
+    var kind: _StorageKind
+    var isOptional: Bool
+    var isIndexed: Bool
+    var isPrimary: Bool
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The keys and the header record of a file's metadata database.
+///
+/// The metadata database is the named database `0`. Its `header` record starts every Burrow
+/// file: the magic `BURROWDB`, the format version (UInt32, big-endian) and a 16-byte file id.
+enum FileHeader {
+    static let magic = Array("BURROWDB".utf8)
+    /// The format this build writes and reads.
+    static let formatVersion: UInt32 = 1
+    static let metadataDatabaseName = "0"
+
+    static let headerKey = Array("header".utf8)
+    static let schemaKey = Array("schema".utf8)
+    static let schemaVersionKey = Array("schemaVersion".utf8)
+    static let schemaGenerationKey = Array("schemaGeneration".utf8)
+
+    /// The key of a class's next object key counter.
+    static func nextObjectKeyKey(classID: UInt32) -> [UInt8] { Array("nextKey.\(classID)".utf8) }
+
+    /// A new header with a random file id.
+    static func newHeader() -> [UInt8] {
+        var bytes = magic
+        withUnsafeBytes(of: formatVersion.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UUID().uuid) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// What a stored header says.
+    enum Verdict: Equatable {
+        case valid
+        case notBurrow
+        case unsupportedVersion(UInt32)
+    }
+
+    static func check(_ header: [UInt8]?) -> Verdict {
+        guard let header, header.count >= 12, Array(header.prefix(8)) == magic else { return .notBurrow }
+        let version = header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return version == formatVersion ? .valid : .unsupportedVersion(version)
+    }
+
+    static func encodeUInt64(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+
+    static func decodeUInt64(_ bytes: [UInt8]?) -> UInt64? {
+        guard let bytes, bytes.count == 8 else { return nil }
+        return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Database names for a class's tables.
+    static func rowsName(classID: UInt32) -> String { "t\(classID)" }
+    static func indexName(classID: UInt32, propertyID: UInt32) -> String { "i\(classID).\(propertyID)" }
+    static func primaryKeyName(classID: UInt32) -> String { "p\(classID)" }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Encodes values as byte strings whose bytewise order is the values' order, for index and
+/// primary-key databases.
+///
+/// Every key starts with a tag: `0` for null (so null sorts first), `1` for a value, `2` for a
+/// string or data too long to store whole. Then:
+/// - integers: the sign bit flipped, big-endian (8 bytes);
+/// - `Double`, `Float`, `Date`: the IEEE bits, all flipped when negative, else the sign bit
+///   flipped; `-0` is stored as `0` and every NaN as one NaN that sorts after `+infinity`;
+/// - `Bool`: one byte; `UUID` and `ObjectId`: their bytes;
+/// - strings and data: the bytes with `0x00` escaped as `0x00 0xFF`, ended by `0x00 0x00`,
+///   so that a shorter value sorts before any longer value it begins. Values over
+///   ``maximumInlineLength`` bytes keep that prefix, then the tag `2` path's FNV-1a hash of the
+///   whole value: equal values get equal keys, and candidates are re-checked against rows.
+enum IndexKeyEncoder {
+    /// Longest string or data stored whole in a key; LMDB keys are at most 511 bytes.
+    static let maximumInlineLength = 200
+
+    /// Appends the key of `value` to `key`.
+    static func append(_ value: _PersistedValue, to key: inout [UInt8]) {
+        switch value {
+        case .null: key.append(0)
+        case .bool(let v): key.append(1); key.append(v ? 1 : 0)
+        case .int(let v): key.append(1); appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63), to: &key)
+        case .float(let v): key.append(1); appendBigEndian(orderedBits(Double(v)), to: &key)
+        case .double(let v): key.append(1); appendBigEndian(orderedBits(v), to: &key)
+        case .date(let v): key.append(1); appendBigEndian(orderedBits(v.timeIntervalSinceReferenceDate), to: &key)
+        case .uuid(let v): key.append(1); withUnsafeBytes(of: v.uuid) { key.append(contentsOf: $0) }
+        case .objectId(let v): key.append(1); key.append(contentsOf: v.byteArray)
+        case .string(let v): appendBytes(v.utf8, to: &key)
+        case .data(let v): appendBytes(v, to: &key)
+        case .decimal(let v): appendBytes(v.description.utf8, to: &key)
+        }
+    }
+
+    /// The key of `value` alone.
+    static func key(for value: _PersistedValue) -> [UInt8] {
+        var key: [UInt8] = []
+        append(value, to: &key)
+        return key
+    }
+
+    /// Whether a key produced for a string or data value was truncated (its match is a candidate
+    /// to re-check).
+    static func isTruncated(_ key: some Collection<UInt8>) -> Bool { key.first == 2 }
+
+    private static func appendBytes<C: Collection<UInt8>>(_ bytes: C, to key: inout [UInt8]) {
+        let truncated = bytes.count > maximumInlineLength
+        key.append(truncated ? 2 : 1)
+        for byte in bytes.prefix(maximumInlineLength) {
+            key.append(byte)
+            if byte == 0 { key.append(0xFF) }
+        }
+        key.append(0); key.append(0)
+        if truncated {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            appendBigEndian(hash, to: &key)
+        }
+    }
+
+    /// The order-preserving bits of a `Double`.
+    static func orderedBits(_ value: Double) -> UInt64 {
+        if value.isNaN { return UInt64.max }
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+
+    @inline(__always)
+    static func appendBigEndian(_ value: UInt64, to key: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { key.append(contentsOf: $0) }
+    }
+}

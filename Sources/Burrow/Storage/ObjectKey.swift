@@ -1,0 +1,28 @@
+/// The key of one object in its class table: allocated once and never reused for another object
+/// of the class (for classes with an integer primary key, the order-preserving form of the key).
+struct ObjectKey: Hashable, Comparable, Sendable {
+    let rawValue: UInt64
+
+    init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// The object key of an integer primary key: its order-preserving bits.
+    init(primaryKey: Int64) { rawValue = UInt64(bitPattern: primaryKey) ^ (1 << 63) }
+
+    /// Reads a big-endian key from 8 bytes.
+    init(bytes: UnsafeRawBufferPointer) {
+        rawValue = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+    }
+
+    static func < (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Calls `body` with the key's 8 big-endian bytes, the form used in databases.
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: rawValue.bigEndian, body)
+    }
+
+    /// Appends the key's big-endian bytes to `buffer`.
+    func append(to buffer: inout [UInt8]) {
+        IndexKeyEncoder.appendBigEndian(rawValue, to: &buffer)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The storage kind of a property: how its values are laid out in rows and index keys.
+///
+/// Every integer width is stored as a 64-bit integer; `Float` keeps its own width.
+public enum _StorageKind: UInt8, Codable, Sendable {
+    case bool = 1, int, float, double, string, data, date, uuid, objectId, decimal
+
+    /// Bytes a value of this kind takes in a row, or `nil` for variable-length kinds.
+    var fixedWidth: Int? {
+        switch self {
+        case .bool: 1
+        case .int, .double, .date: 8
+        case .float: 4
+        case .uuid: 16
+        case .objectId: 12
+        case .string, .data, .decimal: nil
+        }
+    }
+
+    /// Whether values of this kind can be indexed or be a primary key's type family.
+    var isIndexable: Bool {
+        switch self {
+        case .bool, .int, .string, .date, .uuid, .objectId: true
+        case .float, .double, .data, .decimal: false
+        }
+    }
+
+    /// The public property type for this kind.
+    var propertyType: PropertyType {
+        switch self {
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .uuid: .UUID
+        case .objectId: .objectId
+        case .decimal: .decimal128
+        }
+    }
+}
+
+/// One stored value, the common currency between model properties, rows and index keys.
+public enum _PersistedValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case uuid(UUID)
+    case objectId(ObjectId)
+    case decimal(Decimal)
+
+    /// The value as a plain Swift value (`nil` for null), for dynamic access.
+    var anyValue: Any? {
+        switch self {
+        case .null: nil
+        case .bool(let v): v
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .uuid(let v): v
+        case .objectId(let v): v
+        case .decimal(let v): v
+        }
+    }
+
+    /// Text for messages: strings quoted, others as Swift prints them.
+    var displayText: String {
+        switch self {
+        case .null: "nil"
+        case .string(let v): "'\(v)'"
+        default: "\(anyValue!)"
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import LMDB
+
+/// The databases of one stored class and how its rows are laid out: everything needed to read
+/// and write its objects. Immutable; replaced as a whole when the class's storage changes.
+final class TableLayout: Sendable {
+    let storedClass: StoredClass
+    /// Rows by object key.
+    let rows: Database
+    /// Secondary indexes: composite keys `indexKey(value) ++ objectKey`, empty values.
+    let secondaryIndexes: [(column: Int, database: Database)]
+    /// Primary keys of non-integer (or optional) type: `indexKey(value)` → object key.
+    let primaryKeys: Database?
+    let primaryKeyColumn: Int?
+    /// Whether object keys are the primary key's order-preserving bits (a non-optional
+    /// integer primary key), so a primary-key lookup is a single row read.
+    let usesPrimaryKeyAsObjectKey: Bool
+    let kinds: [_StorageKind]
+    /// The write transaction that created these databases (0: they predate this process's view).
+    /// Readers whose snapshot is older see no table.
+    let createdInTransaction: Int
+
+    init(storedClass: StoredClass, rows: Database, secondaryIndexes: [(column: Int, database: Database)],
+         primaryKeys: Database?, createdInTransaction: Int) {
+        self.storedClass = storedClass
+        self.rows = rows
+        self.secondaryIndexes = secondaryIndexes
+        self.primaryKeys = primaryKeys
+        self.createdInTransaction = createdInTransaction
+        primaryKeyColumn = storedClass.primaryKeyColumn
+        let primary = primaryKeyColumn.map { storedClass.properties[$0] }
+        usesPrimaryKeyAsObjectKey = primary.map { $0.kind == .int && !$0.isOptional } ?? false
+        kinds = storedClass.properties.map(\.kind)
+    }
+
+    var classID: UInt32 { storedClass.id }
+    var className: String { storedClass.name }
+
+    /// Opens (or, with `create`, creates) the databases of `storedClass` in `txn`.
+    static func open(_ storedClass: StoredClass, in txn: Transaction, create: Bool) throws -> TableLayout {
+        let id = storedClass.id
+        let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create)
+        var indexes: [(column: Int, database: Database)] = []
+        var primaryKeys: Database?
+        for (column, property) in storedClass.properties.enumerated() {
+            if property.isPrimary {
+                if property.kind != .int || property.isOptional {
+                    primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
+                }
+            } else if property.isIndexed {
+                let name = FileHeader.indexName(classID: id, propertyID: property.id)
+                indexes.append((column, try txn.openDatabase(named: name, create: create)))
+            }
+        }
+        return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: indexes, primaryKeys: primaryKeys,
+                           createdInTransaction: create ? txn.id : 0)
+    }
+
+    /// Whether a transaction reading snapshot `transactionID` can see these databases.
+    @inline(__always)
+    func isVisible(to txn: Transaction) -> Bool {
+        createdInTransaction == 0 || txn.id >= createdInTransaction
+    }
+
+    // MARK: Reading
+
+    /// The row of `key`, valid until `txn` writes or ends; `nil` when there is no such object.
+    @inline(__always)
+    func row(_ key: ObjectKey, in txn: Transaction) throws -> UnsafeRawBufferPointer? {
+        guard isVisible(to: txn) else { return nil }
+        return try key.withBytes { bytes in try txn.unsafeValue(for: bytes, in: rows) }
+    }
+
+    /// The object key whose primary key is `value`, if such an object exists.
+    func objectKey(forPrimaryKey value: _PersistedValue, in txn: Transaction) throws -> ObjectKey? {
+        guard isVisible(to: txn) else { return nil }
+        if usesPrimaryKeyAsObjectKey {
+            guard case .int(let integer) = value else { return nil }
+            let key = ObjectKey(primaryKey: integer)
+            return try row(key, in: txn) == nil ? nil : key
+        }
+        guard let primaryKeys else { return nil }
+        let indexKey = IndexKeyEncoder.key(for: value)
+        return try indexKey.withUnsafeBytes { bytes throws -> ObjectKey? in
+            guard let found = try txn.unsafeValue(for: bytes, in: primaryKeys) else { return nil }
+            return ObjectKey(bytes: found)
+        }
+    }
+
+    /// Number of objects, from the table's header.
+    func count(in txn: Transaction) throws -> Int {
+        guard isVisible(to: txn) else { return 0 }
+        return try txn.count(in: rows)
+    }
+
+    // MARK: Writing
+
+    /// Writes a new row and its index entries.
+    ///
+    /// - Throws: ``LMDBError/keyExists`` when the primary key is taken.
+    func insert(_ values: [_PersistedValue], key: ObjectKey, appending: Bool, in write: WriteState) throws {
+        let txn = write.transaction
+        if let primaryKeys, let column = primaryKeyColumn {
+            write.keyScratch.removeAll(keepingCapacity: true)
+            IndexKeyEncoder.append(values[column], to: &write.keyScratch)
+            try putKey(write.keyScratch, value: key, in: primaryKeys, txn: txn)
+        }
+        RowCodec.encode(values, into: &write.rowScratch)
+        try key.withBytes { keyBytes in
+            try write.rowScratch.withUnsafeBytes { rowBytes in
+                if appending {
+                    do {
+                        try txn.put(keyBytes, rowBytes, in: rows, flags: .append)
+                        return
+                    } catch .keyExists {
+                        // Not past the last key: fall through to an ordinary insert.
+                    }
+                }
+                try txn.put(keyBytes, rowBytes, in: rows, flags: .noOverwrite)
+            }
+        }
+        for index in secondaryIndexes {
+            try putIndexEntry(values[index.column], key: key, in: index.database, write: write)
+        }
+    }
+
+    /// Replaces the row of `key`, whose current values are `old`, keeping indexes in step.
+    func replace(_ key: ObjectKey, old: [_PersistedValue], new: [_PersistedValue], in write: WriteState) throws {
+        RowCodec.encode(new, into: &write.rowScratch)
+        try key.withBytes { keyBytes in
+            try write.rowScratch.withUnsafeBytes { rowBytes in
+                try write.transaction.put(keyBytes, rowBytes, in: rows)
+            }
+        }
+        for index in secondaryIndexes where old[index.column] != new[index.column] {
+            try deleteIndexEntry(old[index.column], key: key, in: index.database, write: write)
+            try putIndexEntry(new[index.column], key: key, in: index.database, write: write)
+        }
+    }
+
+    /// Replaces a fixed-width column of a row in place when neither old nor new value is null;
+    /// returns `false` when the caller must rewrite the whole row.
+    func patchFixedWidth(_ key: ObjectKey, column: Int, value: _PersistedValue, row: UnsafeRawBufferPointer,
+                         in write: WriteState) throws -> Bool {
+        let reader = RowReader(row)
+        guard kinds[column].fixedWidth != nil, value != .null, !reader.isNull(column),
+              !secondaryIndexes.contains(where: { $0.column == column }) else { return false }
+        let target = reader.columnBytes(column)
+        let offset = target.baseAddress! - row.baseAddress!
+        write.valueScratch.removeAll(keepingCapacity: true)
+        RowCodec.append(value, to: &write.valueScratch)
+        guard write.valueScratch.count == target.count else { return false }
+        write.rowScratch.removeAll(keepingCapacity: true)
+        write.rowScratch.append(contentsOf: row)
+        write.rowScratch.replaceSubrange(offset..<offset + target.count, with: write.valueScratch)
+        try key.withBytes { keyBytes in
+            try write.rowScratch.withUnsafeBytes { rowBytes in
+                try write.transaction.put(keyBytes, rowBytes, in: rows)
+            }
+        }
+        return true
+    }
+
+    /// Removes the row of `key` and its index entries; returns whether it existed.
+    @discardableResult
+    func delete(_ key: ObjectKey, in write: WriteState) throws -> Bool {
+        let txn = write.transaction
+        guard let row = try self.row(key, in: txn) else { return false }
+        let reader = RowReader(row)
+        let indexed = secondaryIndexes.map { reader.value($0.column, kind: kinds[$0.column]) }
+        let primary = primaryKeys == nil ? nil : primaryKeyColumn.map { reader.value($0, kind: kinds[$0]) }
+        try key.withBytes { bytes in _ = try txn.delete(bytes, in: rows) }
+        for (index, value) in zip(secondaryIndexes, indexed) {
+            try deleteIndexEntry(value, key: key, in: index.database, write: write)
+        }
+        if let primaryKeys, let primary {
+            let indexKey = IndexKeyEncoder.key(for: primary)
+            try indexKey.withUnsafeBytes { bytes in _ = try txn.delete(bytes, in: primaryKeys) }
+        }
+        return true
+    }
+
+    /// Empties the table and its indexes.
+    func removeAll(in txn: Transaction) throws {
+        guard isVisible(to: txn) else { return }
+        try txn.drop(rows)
+        for index in secondaryIndexes { try txn.drop(index.database) }
+        if let primaryKeys { try txn.drop(primaryKeys) }
+    }
+
+    private func putIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: WriteState) throws {
+        write.keyScratch.removeAll(keepingCapacity: true)
+        IndexKeyEncoder.append(value, to: &write.keyScratch)
+        key.append(to: &write.keyScratch)
+        try write.keyScratch.withUnsafeBytes { bytes in
+            try write.transaction.put(bytes, UnsafeRawBufferPointer(start: nil, count: 0), in: database)
+        }
+    }
+
+    private func deleteIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: WriteState) throws {
+        write.keyScratch.removeAll(keepingCapacity: true)
+        IndexKeyEncoder.append(value, to: &write.keyScratch)
+        key.append(to: &write.keyScratch)
+        try write.keyScratch.withUnsafeBytes { bytes in
+            _ = try write.transaction.delete(bytes, in: database)
+        }
+    }
+
+    private func putKey(_ indexKey: [UInt8], value key: ObjectKey, in database: Database, txn: Transaction) throws {
+        try indexKey.withUnsafeBytes { indexBytes in
+            try key.withBytes { keyBytes in
+                try txn.put(indexBytes, keyBytes, in: database, flags: .noOverwrite)
+            }
+        }
+    }
+}

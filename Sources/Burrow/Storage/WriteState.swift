@@ -1,0 +1,42 @@
+import LMDB
+
+/// The state of a realm's open write transaction.
+final class WriteState {
+    let transaction: Transaction
+    /// Reused buffers, so that writes allocate nothing per object.
+    var rowScratch: [UInt8] = []
+    var keyScratch: [UInt8] = []
+    var valueScratch: [UInt8] = []
+    /// Next object keys handed out in this transaction, by class id; persisted at commit.
+    var nextKeys: [UInt32: UInt64] = [:]
+    /// Classes resolved for writing in this transaction, by model type.
+    var boundClasses: [ObjectIdentifier: BoundClass] = [:]
+    /// The catalog as it was before this transaction changed it; restored if it aborts.
+    var catalogBeforeChange: Catalog?
+    /// Whether this transaction holds the coordinator's database-opening lock.
+    var holdsOpeningLock = false
+    /// The first storage failure; once set the transaction can only be cancelled, and
+    /// `commitWrite` throws it.
+    var failure: Realm.Error?
+
+    init(transaction: Transaction) {
+        self.transaction = transaction
+        rowScratch.reserveCapacity(256)
+        keyScratch.reserveCapacity(64)
+    }
+}
+
+/// A model class resolved against a file: its layout and where each field's column is.
+struct BoundClass {
+    let info: ClassInfo
+    let layout: TableLayout
+    /// The row column of each field of `info`, by field index.
+    let fieldColumns: [Int]
+}
+
+/// What a coordinator knows of a file's schema and databases.
+struct Catalog: Sendable {
+    var schema = StoredSchema()
+    var generation: UInt64 = 0
+    var layouts: [String: TableLayout] = [:]
+}

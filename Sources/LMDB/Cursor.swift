@@ -1,0 +1,86 @@
+import CLMDB
+
+/// A position in one database of a transaction, for ordered walks and range lookups.
+///
+/// Key and value buffers the cursor returns point into the memory map: they are valid until
+/// the cursor moves, the transaction writes, or it ends.
+///
+/// ```swift
+/// let cursor = try txn.openCursor(db)
+/// var entry = try cursor.first()
+/// while let (key, value) = entry { use(key, value); entry = try cursor.next() }
+/// ```
+public final class Cursor {
+    /// A key and its value, as buffers into the map.
+    public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+    private let handle: OpaquePointer
+    /// The transaction the cursor reads; kept alive by the cursor.
+    public let transaction: Transaction
+
+    init(transaction: Transaction, database: Database) throws(LMDBError) {
+        var raw: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(transaction.liveHandle(), database.handle, &raw))
+        self.handle = raw!
+        self.transaction = transaction
+    }
+
+    deinit {
+        // LMDB frees a write transaction's cursors itself when the transaction ends.
+        if transaction.isReadOnly || transaction.handle != nil { mdb_cursor_close(handle) }
+    }
+
+    @inline(__always)
+    private func get(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
+        var keyVal = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
+        var dataVal = MDB_val()
+        let code = mdb_cursor_get(handle, &keyVal, &dataVal, op)
+        if code == MDB_NOTFOUND { return nil }
+        try LMDBError.check(code)
+        return (UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),
+                UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size))
+    }
+
+    /// Moves to the first entry.
+    public func first() throws(LMDBError) -> Entry? { try get(MDB_FIRST) }
+    /// Moves to the last entry.
+    public func last() throws(LMDBError) -> Entry? { try get(MDB_LAST) }
+    /// Moves to the next entry.
+    public func next() throws(LMDBError) -> Entry? { try get(MDB_NEXT) }
+    /// Moves to the previous entry.
+    public func previous() throws(LMDBError) -> Entry? { try get(MDB_PREV) }
+    /// The entry under the cursor.
+    public func current() throws(LMDBError) -> Entry? { try get(MDB_GET_CURRENT) }
+    /// Moves to `key` exactly.
+    public func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? { try get(MDB_SET_KEY, key: key) }
+    /// Moves to the first entry whose key is at least `key`.
+    public func seek(atLeast key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? { try get(MDB_SET_RANGE, key: key) }
+
+    /// Moves to the first entry whose key is at least `key`.
+    public func seek(atLeast key: [UInt8]) throws -> Entry? {
+        try key.withUnsafeBytes { bytes in try seek(atLeast: bytes) }
+    }
+
+    /// Stores `value` under `key` through the cursor (`.append` and `.current` are cheapest).
+    @inline(__always)
+    public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: PutFlags = []) throws(LMDBError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue))
+    }
+
+    /// Reserves `size` bytes under `key` and lets `fill` write them in place.
+    @inline(__always)
+    package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, flags: PutFlags = [],
+                     fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
+        fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
+    }
+
+    /// Removes the entry under the cursor.
+    public func deleteCurrent() throws(LMDBError) {
+        try LMDBError.check(mdb_cursor_del(handle, 0))
+    }
+}

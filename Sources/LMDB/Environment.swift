@@ -1,0 +1,281 @@
+import CLMDB
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One open LMDB environment: a memory-mapped file and its lock file.
+///
+/// LMDB allows one `MDB_env` per file per process, so environments come from
+/// ``open(path:options:)``, which hands back the environment already open for the same
+/// file (matched by device and inode) instead of opening it twice. The environment is closed
+/// when the last reference goes away.
+///
+/// ```swift
+/// let env = try Environment.open(path: "/tmp/a.mdb", options: .init())
+/// let txn = try env.beginTransaction()
+/// let db = try txn.openDatabase(named: "objects", create: true)
+/// try txn.put(key, value, in: db)
+/// try txn.commit()
+/// ```
+///
+/// Every environment is opened with `MDB_NOTLS` (read transactions are not tied to threads)
+/// and `MDB_NOSUBDIR` (the path names the data file; the lock file is `<path>-lock`).
+public final class Environment: @unchecked Sendable {
+    /// How to open an environment.
+    public struct Options: Sendable {
+        /// Address space reserved for the map, in bytes. The file grows only as pages are used.
+        public var mapSize: Int = 1 << 36
+        /// Reader slots: the most read transactions live at once across all processes.
+        public var maxReaders: UInt32 = 1022
+        /// The most named databases the environment may hold.
+        public var maxDatabases: UInt32 = 4096
+        /// Open without write access (`MDB_RDONLY`); the file must exist.
+        public var readOnly = false
+        /// Skip `fsync` at commit (`MDB_NOSYNC`): a crash may lose the last commits.
+        public var noSync = false
+        /// Mode of the data and lock files when they are created.
+        public var fileMode: mode_t = 0o644
+
+        /// Default options: 64 GiB of address space, 1022 readers, 4096 databases.
+        public init() {}
+    }
+
+    /// The identity of a file on this machine, which survives renames and links.
+    struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    private struct WeakEntry { weak var environment: Environment? }
+
+    /// Environments open in this process, by file identity.
+    private static let registry = Mutex<[FileIdentity: WeakEntry]>([:])
+
+    /// The `MDB_env` handle. Owned by this object; closed in `deinit`.
+    package let handle: OpaquePointer
+    /// The path the environment was opened with.
+    public let path: String
+    /// The options the environment was opened with.
+    public let options: Options
+    private let identity: FileIdentity
+
+    /// Counts live transactions in this process, and guards map resizing: LMDB allows
+    /// `mdb_env_set_mapsize` only while no transaction of the process is active.
+    private let gate = Mutex<Int>(0)
+
+    private init(handle: OpaquePointer, path: String, options: Options, identity: FileIdentity) {
+        self.handle = handle
+        self.path = path
+        self.options = options
+        self.identity = identity
+    }
+
+    deinit {
+        Self.registry.withLock { entries in
+            if entries[identity]?.environment == nil { entries[identity] = nil }
+        }
+        mdb_env_close(handle)
+    }
+
+    /// Opens the environment at `path`, or returns the one this process already has open.
+    ///
+    /// A new environment clears reader slots left by dead processes (`mdb_reader_check`).
+    /// When the file is already open, `options` are ignored and the open one is returned.
+    ///
+    /// - Throws: ``LMDBError`` — ``LMDBError/noSuchFile`` when `readOnly` and the file is
+    ///   missing, ``LMDBError/invalid`` for a file that is not LMDB's,
+    ///   ``LMDBError/permissionDenied``, ``LMDBError/versionMismatch``, or another `errno`.
+    public static func open(path: String, options: Options = Options()) throws(LMDBError) -> Environment {
+        try registry.withLock { entries throws(LMDBError) -> Environment in
+            if let identity = FileIdentity(path: path), let open = entries[identity]?.environment {
+                return open
+            }
+            var raw: OpaquePointer?
+            try LMDBError.check(mdb_env_create(&raw))
+            guard let handle = raw else { throw LMDBError(code: ENOMEM) }
+            do throws(LMDBError) {
+                try LMDBError.check(mdb_env_set_mapsize(handle, options.mapSize))
+                try LMDBError.check(mdb_env_set_maxreaders(handle, options.maxReaders))
+                try LMDBError.check(mdb_env_set_maxdbs(handle, MDB_dbi(options.maxDatabases)))
+                var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+                if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+                if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+                try LMDBError.check(mdb_env_open(handle, path, flags, options.fileMode))
+            } catch {
+                mdb_env_close(handle)
+                throw error
+            }
+            var dead: Int32 = 0
+            mdb_reader_check(handle, &dead)
+            guard let identity = FileIdentity(path: path) else {
+                mdb_env_close(handle)
+                throw LMDBError(code: errno == 0 ? ENOENT : errno)
+            }
+            let environment = Environment(handle: handle, path: path, options: options, identity: identity)
+            entries[identity] = WeakEntry(environment: environment)
+            return environment
+        }
+    }
+
+    /// Whether this process has an environment open for the file at `path`.
+    public static func isOpen(path: String) -> Bool {
+        guard let identity = FileIdentity(path: path) else { return false }
+        return registry.withLock { $0[identity]?.environment != nil }
+    }
+
+    /// How many environments this process has open.
+    public static var openCount: Int {
+        registry.withLock { entries in entries.values.count { $0.environment != nil } }
+    }
+
+    // MARK: Transactions
+
+    /// Begins a read-only transaction: a snapshot of the latest committed version.
+    ///
+    /// - Throws: ``LMDBError/readersFull`` when every reader slot is taken (after clearing
+    ///   slots of dead processes once), or another ``LMDBError``.
+    public func beginReadTransaction() throws(LMDBError) -> Transaction {
+        try Transaction(environment: self, readOnly: true)
+    }
+
+    /// Begins a write transaction, waiting for any other writer (thread or process) to finish.
+    ///
+    /// The transaction belongs to the calling thread: commit or abort it on the same thread.
+    public func beginTransaction() throws(LMDBError) -> Transaction {
+        try Transaction(environment: self, readOnly: false)
+    }
+
+    /// Runs `mdb_txn_begin`, clearing stale readers once on `MDB_READERS_FULL` and adopting
+    /// another process's larger map on `MDB_MAP_RESIZED`.
+    package func rawBegin(flags: UInt32) throws(LMDBError) -> OpaquePointer {
+        var attempt = 0
+        while true {
+            var txn: OpaquePointer?
+            let code = mdb_txn_begin(handle, nil, flags, &txn)
+            if code == MDB_SUCCESS, let txn {
+                gate.withLock { $0 += 1 }
+                return txn
+            }
+            attempt += 1
+            guard attempt < 3 else { throw LMDBError(code: code) }
+            switch code {
+            case MDB_READERS_FULL:
+                var dead: Int32 = 0
+                mdb_reader_check(handle, &dead)
+                if dead == 0 { throw LMDBError(code: code) }
+            case MDB_MAP_RESIZED:
+                try adoptResizedMap()
+            default:
+                throw LMDBError(code: code)
+            }
+        }
+    }
+
+    /// Records that a transaction of this environment ended (commit, abort or reset).
+    package func transactionEnded() {
+        gate.withLock { $0 -= 1 }
+    }
+
+    /// Records that a reset read transaction was renewed.
+    package func transactionRenewed() {
+        gate.withLock { $0 += 1 }
+    }
+
+    /// Live transactions of this process in this environment.
+    public var activeTransactionCount: Int { gate.withLock { $0 } }
+
+    // MARK: Map size
+
+    /// The map size in force, in bytes.
+    public var mapSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_mapsize
+    }
+
+    /// Grows the map to `newSize` bytes.
+    ///
+    /// LMDB allows this only while no transaction of this process is active.
+    /// - Throws: ``LMDBError/busy`` when a transaction is live; the caller ends its
+    ///   transactions and tries again.
+    public func growMap(to newSize: Int) throws(LMDBError) {
+        try gate.withLock { active throws(LMDBError) in
+            guard active == 0 else { throw LMDBError.busy }
+            try LMDBError.check(mdb_env_set_mapsize(handle, max(newSize, mapSize)))
+        }
+    }
+
+    private func adoptResizedMap() throws(LMDBError) {
+        try gate.withLock { active throws(LMDBError) in
+            guard active == 0 else { throw LMDBError.mapResized }
+            try LMDBError.check(mdb_env_set_mapsize(handle, 0))
+        }
+    }
+
+    // MARK: Facts
+
+    /// The database page size, in bytes.
+    public var pageSize: Int {
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        return Int(stat.ms_psize)
+    }
+
+    /// The largest key LMDB accepts in this environment (511 bytes with the default build).
+    public var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
+
+    /// The id of the last committed transaction: it moves with every commit, from any process.
+    public var lastTransactionID: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_last_txnid
+    }
+
+    /// Bytes of the file in use: pages up to the last one written.
+    public var usedBytes: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return (info.me_last_pgno + 1) * pageSize
+    }
+
+    /// Clears reader slots held by processes that died; returns how many were cleared.
+    @discardableResult
+    public func checkReaders() -> Int {
+        var dead: Int32 = 0
+        mdb_reader_check(handle, &dead)
+        return Int(dead)
+    }
+
+    /// Flushes the data to disk, even when opened with `noSync`.
+    public func sync() throws(LMDBError) {
+        try LMDBError.check(mdb_env_sync(handle, 1))
+    }
+
+    /// Writes a copy of the environment to `path`, leaving out free pages when `compact`.
+    ///
+    /// - Throws: ``LMDBError/fileExists`` when `path` exists (LMDB never overwrites), or an
+    ///   `errno` such as ``LMDBError/noSpace``.
+    public func copy(to path: String, compact: Bool) throws(LMDBError) {
+        if access(path, F_OK) == 0 { throw LMDBError.fileExists }
+        let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, options.fileMode)
+        guard fd >= 0 else { throw LMDBError(code: errno) }
+        let code = mdb_env_copyfd2(handle, fd, compact ? UInt32(MDB_CP_COMPACT) : 0)
+        let syncCode = code == MDB_SUCCESS && fsync(fd) != 0 ? errno : 0
+        close(fd)
+        if code != MDB_SUCCESS || syncCode != 0 {
+            unlink(path)
+            throw LMDBError(code: code != MDB_SUCCESS ? code : syncCode)
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import CLMDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An LMDB transaction: a read-only snapshot or the single writer.
+///
+/// A transaction that is neither committed nor aborted is aborted when released.
+/// Byte buffers handed to closures (``withValue(for:in:_:)``) point into the memory map and are
+/// valid only inside the closure.
+///
+/// ```swift
+/// let txn = try env.beginReadTransaction()
+/// let age = try txn.withValue(for: key, in: db) { row in row?.load(as: Int32.self) }
+/// ```
+///
+/// Thread rules: a write transaction belongs to the thread that began it and must end on that
+/// thread (LMDB's writer lock is a thread-owned mutex). Read transactions may move between
+/// threads, but must not be used by two threads at once.
+public final class Transaction {
+    /// The `MDB_txn` handle, or `nil` once the transaction has ended.
+    package private(set) var handle: OpaquePointer?
+    /// The environment this transaction reads or writes.
+    public let environment: Environment
+    /// Whether this is a read-only transaction.
+    public let isReadOnly: Bool
+    /// Whether a read-only transaction is reset (released its snapshot) and may be renewed.
+    public private(set) var isReset = false
+    private let owningThread: pthread_t?
+
+    init(environment: Environment, readOnly: Bool) throws(LMDBError) {
+        self.environment = environment
+        self.isReadOnly = readOnly
+        self.owningThread = readOnly ? nil : pthread_self()
+        handle = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
+    }
+
+    deinit {
+        if let handle {
+            mdb_txn_abort(handle)
+            if !isReset { environment.transactionEnded() }
+        }
+    }
+
+    /// Whether the transaction can still be used.
+    public var isActive: Bool { handle != nil && !isReset }
+
+    /// The id of the snapshot this transaction reads (for a write: the id it will commit as).
+    public var id: Int {
+        guard let handle else { return 0 }
+        return mdb_txn_id(handle)
+    }
+
+    @inline(__always)
+    package func liveHandle() -> OpaquePointer {
+        guard let handle, !isReset else {
+            preconditionFailure("LMDB transaction used after it ended.")
+        }
+        return handle
+    }
+
+    private func checkOwningThread(_ action: String) {
+        if let owningThread, pthread_equal(owningThread, pthread_self()) == 0 {
+            preconditionFailure("A write transaction must \(action) on the thread that began it.")
+        }
+    }
+
+    // MARK: Ending
+
+    /// Commits the transaction. After a failed commit the transaction is gone as well.
+    ///
+    /// - Throws: ``LMDBError/noSpace``, ``LMDBError/mapFull`` or another `errno` from writing.
+    public func commit() throws(LMDBError) {
+        let handle = liveHandle()
+        checkOwningThread("commit")
+        self.handle = nil
+        environment.transactionEnded()
+        try LMDBError.check(mdb_txn_commit(handle))
+    }
+
+    /// Abandons every change and ends the transaction. Does nothing if already ended.
+    public func abort() {
+        guard let handle else { return }
+        checkOwningThread("abort")
+        self.handle = nil
+        mdb_txn_abort(handle)
+        if !isReset { environment.transactionEnded() }
+    }
+
+    /// Releases a read transaction's snapshot and reader slot, keeping the handle for ``renew()``.
+    public func reset() {
+        precondition(isReadOnly, "Only a read transaction can be reset.")
+        guard let handle, !isReset else { return }
+        mdb_txn_reset(handle)
+        isReset = true
+        environment.transactionEnded()
+    }
+
+    /// Moves a reset read transaction to the latest committed version.
+    public func renew() throws(LMDBError) {
+        precondition(isReadOnly, "Only a read transaction can be renewed.")
+        guard let handle else { preconditionFailure("LMDB transaction used after it ended.") }
+        if !isReset { reset() }
+        try LMDBError.check(mdb_txn_renew(handle))
+        isReset = false
+        environment.transactionRenewed()
+    }
+
+    // MARK: Databases
+
+    /// Opens the named database (`nil`: the main one), creating it when `create` is true.
+    ///
+    /// Open each database once per process, early, and keep the handle: LMDB forbids opening
+    /// databases from two transactions at once.
+    /// - Throws: ``LMDBError/notFound`` when it does not exist and `create` is false.
+    public func openDatabase(named name: String?, create: Bool = false) throws(LMDBError) -> Database {
+        var dbi: MDB_dbi = 0
+        let flags = create ? UInt32(MDB_CREATE) : 0
+        let code: Int32 = if let name {
+            mdb_dbi_open(liveHandle(), name, flags, &dbi)
+        } else {
+            mdb_dbi_open(liveHandle(), nil, flags, &dbi)
+        }
+        try LMDBError.check(code)
+        return Database(handle: dbi)
+    }
+
+    /// Number of entries in `database`, read from its header (O(1)).
+    public func count(in database: Database) throws(LMDBError) -> Int {
+        var stat = MDB_stat()
+        try LMDBError.check(mdb_stat(liveHandle(), database.handle, &stat))
+        return stat.ms_entries
+    }
+
+    /// Removes every entry of `database`; with `delete`, removes the database itself.
+    public func drop(_ database: Database, delete: Bool = false) throws(LMDBError) {
+        try LMDBError.check(mdb_drop(liveHandle(), database.handle, delete ? 1 : 0))
+    }
+
+    // MARK: Reading
+
+    /// The bytes stored under `key`, valid only until this transaction writes or ends.
+    ///
+    /// Internal to the package: callers decode or copy before either happens.
+    @inline(__always)
+    package func unsafeValue(for key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val()
+        let code = mdb_get(liveHandle(), database.handle, &keyVal, &dataVal)
+        if code == MDB_NOTFOUND { return nil }
+        try LMDBError.check(code)
+        return UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+    }
+
+    /// Calls `body` with the bytes stored under `key`, or `nil` when there are none.
+    ///
+    /// The buffer points into the memory map; it is valid only inside `body`.
+    public func withValue<Result>(
+        for key: [UInt8], in database: Database,
+        _ body: (UnsafeRawBufferPointer?) throws -> Result
+    ) throws -> Result {
+        let value = try key.withUnsafeBytes { keyBytes in
+            try unsafeValue(for: keyBytes, in: database)
+        }
+        return try body(value)
+    }
+
+    /// A copy of the bytes stored under `key`, or `nil`.
+    public func value(for key: [UInt8], in database: Database) throws -> [UInt8]? {
+        try withValue(for: key, in: database) { bytes in bytes.map { Array($0) } }
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` under `key`.
+    ///
+    /// - Throws: ``LMDBError/keyExists`` with `.noOverwrite` or `.append` out of order,
+    ///   ``LMDBError/mapFull``, ``LMDBError/badValueSize`` for a key over ``Environment/maxKeySize``.
+    @inline(__always)
+    package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in database: Database, flags: PutFlags = []) throws(LMDBError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
+    }
+
+    /// Stores `value` under `key` (see ``PutFlags`` for the modes).
+    public func put(_ key: [UInt8], _ value: [UInt8], in database: Database, flags: PutFlags = []) throws {
+        try key.withUnsafeBytes { keyBytes in
+            try value.withUnsafeBytes { valueBytes in
+                try put(keyBytes, valueBytes, in: database, flags: flags)
+            }
+        }
+    }
+
+    /// Reserves `size` bytes under `key` and lets `fill` write them in place (`MDB_RESERVE`).
+    @inline(__always)
+    package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database, flags: PutFlags = [],
+                     fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
+        fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
+    }
+
+    /// Removes `key`; returns whether it was there.
+    @inline(__always)
+    @discardableResult
+    package func delete(_ key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> Bool {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let code = mdb_del(liveHandle(), database.handle, &keyVal, nil)
+        if code == MDB_NOTFOUND { return false }
+        try LMDBError.check(code)
+        return true
+    }
+
+    /// Removes `key`; returns whether it was there.
+    @discardableResult
+    public func delete(_ key: [UInt8], in database: Database) throws -> Bool {
+        try key.withUnsafeBytes { keyBytes in try delete(keyBytes, in: database) }
+    }
+
+    /// Opens a cursor over `database`, valid while this transaction lives.
+    public func openCursor(_ database: Database) throws(LMDBError) -> Cursor {
+        try Cursor(transaction: self, database: database)
+    }
+}
+
+/// Flags for ``Transaction/put(_:_:in:flags:)``.
+public struct PutFlags: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Fail with ``LMDBError/keyExists`` instead of replacing a value (`MDB_NOOVERWRITE`).
+    public static let noOverwrite = PutFlags(rawValue: UInt32(MDB_NOOVERWRITE))
+    /// The key sorts after every existing key: skip the search (`MDB_APPEND`).
+    public static let append = PutFlags(rawValue: UInt32(MDB_APPEND))
+    /// Replace the item under the cursor (`MDB_CURRENT`, cursors only).
+    public static let current = PutFlags(rawValue: UInt32(MDB_CURRENT))
+}
+
+/// A handle to a named database inside an environment; cheap to copy, valid for the
+/// environment's lifetime once the transaction that opened it has committed.
+public struct Database: Hashable, Sendable {
+    /// The `MDB_dbi` value.
+    public let handle: UInt32
+    /// Wraps a raw `MDB_dbi` value.
+    public init(handle: UInt32) { self.handle = handle }
+}
