@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "Burrow", dependencies: ["LMDB"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,90 @@
+#ifndef BURROW_BENCHMARKS_BASELINES_H
+#define BURROW_BENCHMARKS_BASELINES_H
+
+/// The workload of Burrow's benchmark on raw LMDB and on SQLite, one C function per step.
+///
+/// Each step returns the seconds it took (monotonic clock) and a check value: a count, a sum or
+/// a number of hits that must equal Burrow's for the same step, so that the three engines are
+/// seen to do the same work. Steps run in the order they are declared, on one handle, the way
+/// `lmdb_anchor.c` and `sqlite_anchor.c` run them. Any failure prints the library's message
+/// and ends the process.
+///
+///     LMDBBaseline *lmdb = lmdb_baseline_create("/tmp/bench.mdb");
+///     BaselineStep insert = lmdb_baseline_insert(lmdb, 1000000);
+///     BaselineStep get = lmdb_baseline_random_get(lmdb, 1000000);
+///     lmdb_baseline_close(lmdb);
+
+/// The outcome of one step.
+typedef struct {
+    /// Seconds the step took.
+    double seconds;
+    /// What the step found or did: objects stored, sum of ages, matches, hits…
+    long long check;
+} BaselineStep;
+
+// MARK: Raw LMDB
+
+/// An LMDB environment holding the workload: records keyed by 8-byte big-endian id in `objs`,
+/// and the name index (`name` → id, `MDB_DUPSORT`) in `idx_name`.
+typedef struct LMDBBaseline LMDBBaseline;
+
+/// Creates a fresh environment at `path` (removing any file there), with default (durable)
+/// flags plus `MDB_NOSUBDIR | MDB_NOTLS`.
+LMDBBaseline *lmdb_baseline_create(const char *path);
+/// Closes the environment.
+void lmdb_baseline_close(LMDBBaseline *baseline);
+
+/// Stores objects 1…`count` and their name index entries in one write transaction.
+/// Check: entries stored.
+BaselineStep lmdb_baseline_insert(LMDBBaseline *baseline, long count);
+/// Reads `age` of `count` records chosen by `rand_r` (seed 1) among ids 1…`count`.
+/// Check: sum of the ages read.
+BaselineStep lmdb_baseline_random_get(LMDBBaseline *baseline, long count);
+/// Walks every record and counts those with `age < 2`. Check: that count.
+BaselineStep lmdb_baseline_scan_filter(LMDBBaseline *baseline);
+/// Looks up `queries` names in the name index and counts their duplicates. Check: total hits.
+BaselineStep lmdb_baseline_index_equality(LMDBBaseline *baseline, int queries);
+/// Rewrites every record with `age + 1` in one write transaction. Check: records rewritten.
+BaselineStep lmdb_baseline_update_all(LMDBBaseline *baseline);
+/// Empties the records and the name index (`mdb_drop`) in one write transaction.
+/// Check: entries left.
+BaselineStep lmdb_baseline_delete_all(LMDBBaseline *baseline);
+/// Commits `commits` write transactions of one record (and its index entry) each, durably.
+/// Check: entries stored afterwards.
+BaselineStep lmdb_baseline_durable_commits(LMDBBaseline *baseline, int commits);
+/// Opens the closed environment at `path` and reads the number of records from the table's
+/// header (`mdb_stat`). Check: that number.
+BaselineStep lmdb_baseline_open_count(const char *path);
+
+// MARK: SQLite
+
+/// A SQLite database holding the workload in table `obj` with an index on `name`, in WAL mode
+/// with `synchronous=NORMAL`.
+typedef struct SQLiteBaseline SQLiteBaseline;
+
+/// Creates a fresh database at `path` (removing any file there, with its `-wal` and `-shm`).
+SQLiteBaseline *sqlite_baseline_create(const char *path);
+/// Closes the database.
+void sqlite_baseline_close(SQLiteBaseline *baseline);
+
+/// Inserts objects 1…`count` in one transaction. Check: rows stored.
+BaselineStep sqlite_baseline_insert(SQLiteBaseline *baseline, long count);
+/// `SELECT age … WHERE id = ?` for `count` ids chosen by `rand_r` (seed 1).
+/// Check: sum of the ages read.
+BaselineStep sqlite_baseline_random_get(SQLiteBaseline *baseline, long count);
+/// `SELECT count(*) … WHERE age < 2` (no index on `age`). Check: that count.
+BaselineStep sqlite_baseline_scan_filter(SQLiteBaseline *baseline);
+/// `SELECT count(*) … WHERE name = ?` for `queries` names, through the index.
+/// Check: total hits.
+BaselineStep sqlite_baseline_index_equality(SQLiteBaseline *baseline, int queries);
+/// `UPDATE obj SET age = age + 1` in one transaction. Check: rows changed.
+BaselineStep sqlite_baseline_update_all(SQLiteBaseline *baseline);
+/// `DELETE FROM obj` in one transaction. Check: rows left.
+BaselineStep sqlite_baseline_delete_all(SQLiteBaseline *baseline);
+/// Switches to `synchronous=FULL` and commits `commits` transactions of one row each.
+/// Check: rows stored afterwards.
+BaselineStep sqlite_baseline_durable_commits(SQLiteBaseline *baseline, int commits);
+/// Opens the closed database at `path` and runs `SELECT count(*)`. Check: that count.
+BaselineStep sqlite_baseline_open_count(const char *path);
+
+#endif

@@ -1,0 +1,253 @@
+// The workload on raw LMDB: the floor for an object store on LMDB, written after
+// `lmdb_anchor.c` (same record encoding, same DUPSORT name index, durable default flags).
+
+#include "Baselines.h"
+#include "workload.h"
+
+#include <lmdb.h>
+#include <unistd.h>
+
+/// Ends the process with LMDB's message when `call` fails.
+#define LMDB_REQUIRE(call)                                                       \
+    do {                                                                         \
+        int code_ = (call);                                                      \
+        if (code_ != MDB_SUCCESS) workload_fail(__FILE__, __LINE__, mdb_strerror(code_)); \
+    } while (0)
+
+/// Largest encoded record: the fixed fields, a name length byte and a name.
+#define RECORD_CAPACITY 128
+
+struct LMDBBaseline {
+    MDB_env *environment;
+    MDB_dbi records;
+    MDB_dbi names;
+};
+
+/// Writes `id` as 8 big-endian bytes: keys sort by id.
+static void encode_key(uint64_t id, unsigned char *key) {
+    for (int index = 7; index >= 0; index--) {
+        key[index] = (unsigned char)(id & 0xff);
+        id >>= 8;
+    }
+}
+
+/// Encodes object `id` as a packed record: id (8), age (4), score (8), flag (1), blob (16),
+/// name length (1), name. Writes the name to `name` too; returns the record's size.
+static size_t encode_record(int64_t id, unsigned char *record, char *name) {
+    int32_t age = workload_age(id);
+    double score = workload_score(id);
+    int length = workload_name(id, name);
+    size_t offset = 0;
+    memcpy(record + offset, &id, 8); offset += 8;
+    memcpy(record + offset, &age, 4); offset += 4;
+    memcpy(record + offset, &score, 8); offset += 8;
+    record[offset++] = (unsigned char)workload_flag(id);
+    workload_blob(id, record + offset); offset += WORKLOAD_BLOB_SIZE;
+    record[offset++] = (unsigned char)length;
+    memcpy(record + offset, name, (size_t)length); offset += (size_t)length;
+    return offset;
+}
+
+/// The age field of an encoded record.
+static int32_t record_age(const void *record) {
+    int32_t age;
+    memcpy(&age, (const char *)record + 8, 4);
+    return age;
+}
+
+/// Opens the environment at `path` with the anchor's settings: 8 GiB map, 8 databases.
+static MDB_env *open_environment(const char *path) {
+    MDB_env *environment;
+    LMDB_REQUIRE(mdb_env_create(&environment));
+    LMDB_REQUIRE(mdb_env_set_mapsize(environment, (size_t)8 << 30));
+    LMDB_REQUIRE(mdb_env_set_maxdbs(environment, 8));
+    LMDB_REQUIRE(mdb_env_open(environment, path, MDB_NOSUBDIR | MDB_NOTLS, 0644));
+    return environment;
+}
+
+/// Number of entries in `database`, from its header.
+static long long entry_count(MDB_txn *transaction, MDB_dbi database) {
+    MDB_stat stat;
+    LMDB_REQUIRE(mdb_stat(transaction, database, &stat));
+    return (long long)stat.ms_entries;
+}
+
+/// Number of records, in a read transaction of its own.
+static long long record_count(LMDBBaseline *baseline) {
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, MDB_RDONLY, &transaction));
+    long long count = entry_count(transaction, baseline->records);
+    mdb_txn_abort(transaction);
+    return count;
+}
+
+LMDBBaseline *lmdb_baseline_create(const char *path) {
+    char lockPath[4096];
+    snprintf(lockPath, sizeof lockPath, "%s-lock", path);
+    unlink(path);
+    unlink(lockPath);
+    LMDBBaseline *baseline = calloc(1, sizeof *baseline);
+    if (baseline == NULL) workload_fail(__FILE__, __LINE__, "out of memory");
+    baseline->environment = open_environment(path);
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, 0, &transaction));
+    LMDB_REQUIRE(mdb_dbi_open(transaction, "objs", MDB_CREATE, &baseline->records));
+    LMDB_REQUIRE(mdb_dbi_open(transaction, "idx_name", MDB_CREATE | MDB_DUPSORT, &baseline->names));
+    LMDB_REQUIRE(mdb_txn_commit(transaction));
+    return baseline;
+}
+
+void lmdb_baseline_close(LMDBBaseline *baseline) {
+    mdb_env_close(baseline->environment);
+    free(baseline);
+}
+
+BaselineStep lmdb_baseline_insert(LMDBBaseline *baseline, long count) {
+    unsigned char key[8], record[RECORD_CAPACITY];
+    char name[WORKLOAD_NAME_CAPACITY];
+    double start = workload_now();
+    MDB_txn *transaction;
+    MDB_cursor *cursor;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, 0, &transaction));
+    LMDB_REQUIRE(mdb_cursor_open(transaction, baseline->records, &cursor));
+    for (long id = 1; id <= count; id++) {
+        encode_key((uint64_t)id, key);
+        size_t size = encode_record(id, record, name);
+        MDB_val keyValue = {8, key}, recordValue = {size, record};
+        LMDB_REQUIRE(mdb_cursor_put(cursor, &keyValue, &recordValue, MDB_APPEND));
+        MDB_val nameValue = {strlen(name), name}, idValue = {8, key};
+        LMDB_REQUIRE(mdb_put(transaction, baseline->names, &nameValue, &idValue, 0));
+    }
+    mdb_cursor_close(cursor);
+    LMDB_REQUIRE(mdb_txn_commit(transaction));
+    double seconds = workload_now() - start;
+    return (BaselineStep){seconds, record_count(baseline)};
+}
+
+BaselineStep lmdb_baseline_random_get(LMDBBaseline *baseline, long count) {
+    unsigned char key[8];
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, MDB_RDONLY, &transaction));
+    unsigned int seed = 1;
+    long long sum = 0;
+    double start = workload_now();
+    for (long lookup = 0; lookup < count; lookup++) {
+        encode_key((uint64_t)workload_random_id(&seed, count), key);
+        MDB_val keyValue = {8, key}, recordValue;
+        LMDB_REQUIRE(mdb_get(transaction, baseline->records, &keyValue, &recordValue));
+        sum += record_age(recordValue.mv_data);
+    }
+    double seconds = workload_now() - start;
+    mdb_txn_abort(transaction);
+    return (BaselineStep){seconds, sum};
+}
+
+BaselineStep lmdb_baseline_scan_filter(LMDBBaseline *baseline) {
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, MDB_RDONLY, &transaction));
+    double start = workload_now();
+    MDB_cursor *cursor;
+    LMDB_REQUIRE(mdb_cursor_open(transaction, baseline->records, &cursor));
+    MDB_val key, record;
+    long long matches = 0;
+    for (int code = mdb_cursor_get(cursor, &key, &record, MDB_FIRST); code == MDB_SUCCESS;
+         code = mdb_cursor_get(cursor, &key, &record, MDB_NEXT)) {
+        if (record_age(record.mv_data) < 2) matches++;
+    }
+    mdb_cursor_close(cursor);
+    double seconds = workload_now() - start;
+    mdb_txn_abort(transaction);
+    return (BaselineStep){seconds, matches};
+}
+
+BaselineStep lmdb_baseline_index_equality(LMDBBaseline *baseline, int queries) {
+    char name[WORKLOAD_NAME_CAPACITY];
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, MDB_RDONLY, &transaction));
+    double start = workload_now();
+    MDB_cursor *cursor;
+    LMDB_REQUIRE(mdb_cursor_open(transaction, baseline->names, &cursor));
+    long long hits = 0;
+    for (int query = 0; query < queries; query++) {
+        int length = workload_query_name(query, name);
+        MDB_val nameValue = {(size_t)length, name}, idValue;
+        if (mdb_cursor_get(cursor, &nameValue, &idValue, MDB_SET_KEY) == MDB_SUCCESS) {
+            size_t duplicates;
+            LMDB_REQUIRE(mdb_cursor_count(cursor, &duplicates));
+            hits += (long long)duplicates;
+        }
+    }
+    mdb_cursor_close(cursor);
+    double seconds = workload_now() - start;
+    mdb_txn_abort(transaction);
+    return (BaselineStep){seconds, hits};
+}
+
+BaselineStep lmdb_baseline_update_all(LMDBBaseline *baseline) {
+    unsigned char record[RECORD_CAPACITY];
+    double start = workload_now();
+    MDB_txn *transaction;
+    MDB_cursor *cursor;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, 0, &transaction));
+    LMDB_REQUIRE(mdb_cursor_open(transaction, baseline->records, &cursor));
+    MDB_val key, current;
+    long long updated = 0;
+    for (int code = mdb_cursor_get(cursor, &key, &current, MDB_FIRST); code == MDB_SUCCESS;
+         code = mdb_cursor_get(cursor, &key, &current, MDB_NEXT)) {
+        memcpy(record, current.mv_data, current.mv_size);
+        int32_t age = record_age(record) + 1;
+        memcpy(record + 8, &age, 4);
+        MDB_val replacement = {current.mv_size, record};
+        LMDB_REQUIRE(mdb_cursor_put(cursor, &key, &replacement, MDB_CURRENT));
+        updated++;
+    }
+    mdb_cursor_close(cursor);
+    LMDB_REQUIRE(mdb_txn_commit(transaction));
+    double seconds = workload_now() - start;
+    return (BaselineStep){seconds, updated};
+}
+
+BaselineStep lmdb_baseline_delete_all(LMDBBaseline *baseline) {
+    double start = workload_now();
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, 0, &transaction));
+    LMDB_REQUIRE(mdb_drop(transaction, baseline->records, 0));
+    LMDB_REQUIRE(mdb_drop(transaction, baseline->names, 0));
+    LMDB_REQUIRE(mdb_txn_commit(transaction));
+    double seconds = workload_now() - start;
+    return (BaselineStep){seconds, record_count(baseline)};
+}
+
+BaselineStep lmdb_baseline_durable_commits(LMDBBaseline *baseline, int commits) {
+    unsigned char key[8], record[RECORD_CAPACITY];
+    char name[WORKLOAD_NAME_CAPACITY];
+    double start = workload_now();
+    for (int commit = 0; commit < commits; commit++) {
+        MDB_txn *transaction;
+        LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, 0, &transaction));
+        int64_t id = commit + 1;
+        encode_key((uint64_t)id, key);
+        size_t size = encode_record(id, record, name);
+        MDB_val keyValue = {8, key}, recordValue = {size, record};
+        LMDB_REQUIRE(mdb_put(transaction, baseline->records, &keyValue, &recordValue, 0));
+        MDB_val nameValue = {strlen(name), name}, idValue = {8, key};
+        LMDB_REQUIRE(mdb_put(transaction, baseline->names, &nameValue, &idValue, 0));
+        LMDB_REQUIRE(mdb_txn_commit(transaction));
+    }
+    double seconds = workload_now() - start;
+    return (BaselineStep){seconds, record_count(baseline)};
+}
+
+BaselineStep lmdb_baseline_open_count(const char *path) {
+    double start = workload_now();
+    MDB_env *environment = open_environment(path);
+    MDB_txn *transaction;
+    MDB_dbi records;
+    LMDB_REQUIRE(mdb_txn_begin(environment, NULL, MDB_RDONLY, &transaction));
+    LMDB_REQUIRE(mdb_dbi_open(transaction, "objs", 0, &records));
+    long long count = entry_count(transaction, records);
+    mdb_txn_abort(transaction);
+    double seconds = workload_now() - start;
+    mdb_env_close(environment);
+    return (BaselineStep){seconds, count};
+}

@@ -1,0 +1,6 @@
+#ifndef BURROW_BENCHMARKS_CSQLITE_SHIM_H
+#define BURROW_BENCHMARKS_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+#endif

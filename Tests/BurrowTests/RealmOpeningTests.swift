@@ -1,0 +1,213 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct RealmOpeningTests {
+    let directory = TestDirectory()
+
+    @Test func createsTheFileAndOnlyItsLockBesideIt() throws {
+        do {
+            let realm = try directory.realm("new.realm")
+            try realm.write { realm.add(Dog()) }
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(names == ["new.realm", "new.realm-lock"])
+    }
+
+    @Test func returnsTheThreadsCachedInstance() throws {
+        let configuration = directory.configuration()
+        let first = try Realm(configuration: configuration)
+        let second = try Realm(configuration: configuration)
+        #expect(first == second)
+        let other = try directory.realm("other.realm")
+        #expect(first != other)
+    }
+
+    @Test func otherThreadsGetTheirOwnInstance() throws {
+        let configuration = directory.configuration()
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        let countSeen = LockedValue(0)
+        onAnotherThread {
+            let mine = try! Realm(configuration: configuration)
+            countSeen.set(mine.objects(Dog.self).count)
+        }
+        #expect(countSeen.value == 1)
+    }
+
+    @Test func defaultConfigurationUsesDefaultRealmInTheDefaultDirectory() {
+        let configuration = Realm.Configuration()
+        #expect(configuration.fileURL?.lastPathComponent == "default.realm")
+        #expect(configuration.fileURL?.deletingLastPathComponent().standardizedFileURL.path
+            == Realm.Configuration.defaultDirectory.standardizedFileURL.path)
+        #expect(configuration.inMemoryIdentifier == nil)
+        #expect(!configuration.readOnly && configuration.schemaVersion == 0 && configuration.objectTypes == nil)
+    }
+
+    @Test func fileURLAndInMemoryIdentifierClearEachOther() {
+        var configuration = Realm.Configuration(inMemoryIdentifier: "cache")
+        #expect(configuration.fileURL == nil)
+        configuration.fileURL = directory.file()
+        #expect(configuration.inMemoryIdentifier == nil)
+        configuration.inMemoryIdentifier = "again"
+        #expect(configuration.fileURL == nil)
+    }
+
+    @Test func openingByFileURL() throws {
+        let realm = try Realm(fileURL: directory.file("by-url.realm"))
+        #expect(realm.configuration.fileURL?.lastPathComponent == "by-url.realm")
+    }
+
+    @Test func readOnlyOpenOfAMissingFileThrowsFileNotFound() {
+        expectError(.fileNotFound) {
+            try Realm(configuration: directory.configuration("missing.realm", readOnly: true))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("missing.realm").path))
+    }
+
+    @Test func missingFolderThrowsFileNotFound() {
+        let url = directory.url.appendingPathComponent("no/such/folder/x.realm")
+        expectError(.fileNotFound) { try Realm(fileURL: url) }
+    }
+
+    @Test func readOnlyRealmsReadWhatWasWritten() throws {
+        do {
+            let realm = try directory.realm()
+            try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        }
+        let readOnly = try Realm(configuration: directory.configuration(readOnly: true))
+        #expect(readOnly.objects(Dog.self).first?.name == "Rex")
+    }
+
+    @Test func aFileThatIsNotBurrowsIsRejectedAndLeftUntouched() throws {
+        let url = directory.file("notes.realm")
+        let bytes = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        try bytes.write(to: url)
+        expectError(.invalidDatabase) { try Realm(fileURL: url) }
+        #expect(try Data(contentsOf: url) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-lock"))
+    }
+
+    @Test func anLMDBFileThatIsNotBurrowsIsRejectedAndLeftUntouched() throws {
+        let url = directory.file("foreign.realm")
+        try makeForeignLMDBFile(at: url.path)
+        let before = try Data(contentsOf: url)
+        expectError(.invalidDatabase) { try Realm(fileURL: url) }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aNewerFormatVersionIsRefused() throws {
+        let url = directory.file("future.realm")
+        do {
+            let realm = try Realm(fileURL: url)
+            try realm.write { realm.add(Dog()) }
+        }
+        try rewriteHeader(at: url.path) { header in header[11] = 99 }
+        expectError(.unsupportedFileFormatVersion) { try Realm(fileURL: url) }
+    }
+
+    @Test func schemaVersionIsStoredAndALowerOneIsRefused() throws {
+        do {
+            let realm = try Realm(configuration: directory.configuration(schemaVersion: 3))
+            try realm.write { realm.add(Dog()) }
+        }
+        #expect(try Realm.schemaVersion(at: directory.file()) == 3)
+        expectError(.schemaMismatch) {
+            try Realm(configuration: directory.configuration(schemaVersion: 2))
+        }
+    }
+
+    @Test func aChangedSchemaIsAMismatchWhenTheTypesAreListed() throws {
+        do {
+            let realm = try Realm(configuration: directory.configuration(objectTypes: [V1.Pet.self]))
+            try realm.write { realm.add(V1.Pet(value: ["Tom"])) }
+        }
+        do {
+            _ = try Realm(configuration: directory.configuration(objectTypes: [V2.Pet.self]))
+            Issue.record("expected a schema mismatch")
+        } catch let error as Realm.Error {
+            #expect(error.code == .schemaMismatch)
+            #expect(error.message.contains("Property 'Pet.legs' has been added."))
+        }
+    }
+
+    @Test func schemaListsStoredClasses() throws {
+        let realm = try directory.realm()
+        #expect(realm.schema.objectSchema.isEmpty)
+        try realm.write { realm.add(Dog()); realm.add(Person()) }
+        #expect(realm.schema.objectSchema.map(\.className) == ["Dog", "Person"])
+        #expect(realm.schema["Person"]?.primaryKeyProperty?.name == "id")
+        #expect(realm.schema["Dog"]?.properties.map(\.name) == ["name", "age"])
+    }
+
+    @Test func fileExistsAndDeleteFiles() throws {
+        let configuration = directory.configuration("gone.realm")
+        #expect(!Realm.fileExists(for: configuration))
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.add(Dog()) }
+            #expect(Realm.fileExists(for: configuration))
+            expectError(.fileOperationFailed) { try Realm.deleteFiles(for: configuration) }
+        }
+        try Data("x".utf8).write(to: directory.file("gone.realm.note"))
+        #expect(try Realm.deleteFiles(for: configuration))
+        #expect(!Realm.fileExists(for: configuration))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        #expect(try !Realm.deleteFiles(for: configuration))
+    }
+
+    @Test func filePermissionsApplyToCreatedFiles() throws {
+        var configuration = directory.configuration("private.realm")
+        configuration.filePermissions = 0o600
+        do { _ = try Realm(configuration: configuration) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.file("private.realm").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func anUnreadableFileThrowsPermissionDenied() throws {
+        guard getuid() != 0 else { return }  // root reads everything
+        let url = directory.file("locked.realm")
+        do { _ = try Realm(fileURL: url) }
+        chmod(url.path, 0)
+        expectError(.filePermissionDenied) { try Realm(fileURL: url) }
+    }
+
+    @Test func inMemoryRealmsShareDataWhileAliveAndForgetItAfter() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: "memory-\(UUID().uuidString)")
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            #expect(Realm.fileExists(for: configuration))
+            let seen = LockedValue(0)
+            onAnotherThread {
+                seen.set(try! Realm(configuration: configuration).objects(Dog.self).count)
+            }
+            #expect(seen.value == 1)
+        }
+        #expect(!Realm.fileExists(for: configuration))
+        let again = try Realm(configuration: configuration)
+        #expect(again.objects(Dog.self).isEmpty)
+    }
+
+    @Test func realmFilesCloseWhenTheLastInstanceGoes() throws {
+        let configuration = directory.configuration("closing.realm")
+        var dog: Dog?
+        do {
+            let realm = try Realm(configuration: configuration)
+            dog = Dog()
+            try realm.write { realm.add(dog!) }
+        }
+        #expect(Coordinator.isOpen(configuration))  // the managed object keeps its realm alive
+        dog = nil
+        #expect(!Coordinator.isOpen(configuration))
+    }
+}
+
+/// A value shared between threads in tests.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}

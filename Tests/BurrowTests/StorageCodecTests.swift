@@ -1,0 +1,71 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct StorageCodecTests {
+    private func order(_ a: _PersistedValue, _ b: _PersistedValue) -> Int {
+        ValueComparator.bytes(IndexKeyEncoder.key(for: a), IndexKeyEncoder.key(for: b))
+    }
+
+    @Test func integerKeysSortLikeIntegers() {
+        var generator = SystemRandomNumberGenerator()
+        let values: [Int64] = [.min, -1, 0, 1, .max] + (0..<200).map { _ in Int64.random(in: .min ... .max, using: &generator) }
+        for a in values { for b in values.prefix(20) {
+            #expect(order(.int(a), .int(b)) == ValueComparator.sign(a, b))
+        } }
+    }
+
+    @Test func doubleKeysSortLikeDoubles() {
+        let values: [Double] = [-.infinity, -1e300, -1, -0.5, -Double.leastNonzeroMagnitude, 0, Double.leastNonzeroMagnitude,
+                                0.5, 1, 1e300, .infinity]
+        for (i, a) in values.enumerated() { for (j, b) in values.enumerated() {
+            #expect(order(.double(a), .double(b)) == ValueComparator.sign(i, j), "\(a) vs \(b)")
+        } }
+        #expect(order(.double(-0.0), .double(0.0)) == 0)
+        #expect(order(.double(.nan), .double(.infinity)) == 1)
+        #expect(order(.double(.nan), .double(-.nan)) == 0)
+    }
+
+    @Test func stringKeysSortByBytesWithPrefixesFirst() {
+        let values = ["", "\u{0}", "\u{0}\u{0}", "a", "a\u{0}", "a\u{0}b", "ab", "b", "é", "🐶"]
+        for (i, a) in values.enumerated() { for (j, b) in values.enumerated() {
+            #expect(order(.string(a), .string(b)) == ValueComparator.sign(i, j), "\(a.debugDescription) vs \(b.debugDescription)")
+        } }
+        #expect(order(.null, .string("")) == -1)
+    }
+
+    @Test func longStringsGetBoundedKeysThatStillTellValuesApart() {
+        let long = String(repeating: "x", count: 5000)
+        let key = IndexKeyEncoder.key(for: .string(long))
+        #expect(key.count < 511 - 8)
+        #expect(IndexKeyEncoder.isTruncated(key))
+        #expect(key == IndexKeyEncoder.key(for: .string(long)))
+        #expect(key != IndexKeyEncoder.key(for: .string(long + "y")))
+    }
+
+    @Test func rowsRoundTripEveryKindAndNull() {
+        let values: [_PersistedValue] = [
+            .bool(true), .int(-42), .float(1.25), .double(-2.5), .string("héllo"), .data(Data([0, 255])),
+            .date(Date(timeIntervalSinceReferenceDate: 123.456)), .uuid(UUID()), .objectId(ObjectId.generate()),
+            .decimal(Decimal(string: "3.14159")!), .null, .string(""),
+        ]
+        let kinds: [_StorageKind] = [.bool, .int, .float, .double, .string, .data, .date, .uuid, .objectId, .decimal, .int, .string]
+        var buffer: [UInt8] = []
+        RowCodec.encode(values, into: &buffer)
+        buffer.withUnsafeBytes { bytes in
+            let reader = RowReader(bytes)
+            #expect(reader.columnCount == values.count)
+            for (column, value) in values.enumerated() {
+                #expect(reader.value(column, kind: kinds[column]) == value, "column \(column)")
+            }
+            #expect(reader.isNull(10) && !reader.isNull(11))
+            #expect(reader.value(40, kind: .int) == .null)  // a column added later reads as null
+        }
+    }
+
+    @Test func anEmptyRowHasNoColumns() {
+        var buffer: [UInt8] = []
+        RowCodec.encode([], into: &buffer)
+        buffer.withUnsafeBytes { #expect(RowReader($0).columnCount == 0) }
+    }
+}

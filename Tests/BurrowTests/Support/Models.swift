@@ -1,0 +1,107 @@
+import Burrow
+import Foundation
+
+final class Dog: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+}
+
+enum Mood: String, PersistableEnum { case calm, excited }
+enum Level: Int, PersistableEnum { case low = 1, high = 9 }
+
+final class Person: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var name = ""
+    @Persisted var birthdate = Date(timeIntervalSince1970: 1)
+    @Persisted var picture: Data?
+    @Persisted var nickname: String?
+    @Persisted var age: Int?
+    @Persisted var mood: Mood = .calm
+    var scratch = 0
+    var fullName: String { "\(name)!" }
+}
+
+/// Every stored scalar type, required and optional.
+final class AllTypes: Object {
+    @Persisted var bool = false
+    @Persisted var int = 0
+    @Persisted var int8: Int8 = 0
+    @Persisted var int16: Int16 = 0
+    @Persisted var int32: Int32 = 0
+    @Persisted var int64: Int64 = 0
+    @Persisted var float: Float = 0
+    @Persisted var double = 0.0
+    @Persisted var string = ""
+    @Persisted var data = Data()
+    @Persisted var date = Date(timeIntervalSince1970: 0)
+    @Persisted var uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+    @Persisted var objectId = ObjectId()
+    @Persisted var decimal = Decimal(0)
+    @Persisted var mood = Mood.calm
+    @Persisted var level = Level.low
+    @Persisted var optBool: Bool?
+    @Persisted var optInt: Int?
+    @Persisted var optInt8: Int8?
+    @Persisted var optInt16: Int16?
+    @Persisted var optInt32: Int32?
+    @Persisted var optInt64: Int64?
+    @Persisted var optFloat: Float?
+    @Persisted var optDouble: Double?
+    @Persisted var optString: String?
+    @Persisted var optData: Data?
+    @Persisted var optDate: Date?
+    @Persisted var optUUID: UUID?
+    @Persisted var optObjectId: ObjectId?
+    @Persisted var optDecimal: Decimal?
+    @Persisted var optMood: Mood?
+}
+
+final class StringKeyed: Object {
+    @Persisted(primaryKey: true) var key = ""
+    @Persisted var value = 0
+}
+
+final class UUIDKeyed: Object {
+    @Persisted(primaryKey: true) var key = UUID()
+    @Persisted var value = 0
+}
+
+final class ObjectIdKeyed: Object {
+    @Persisted(primaryKey: true) var key = ObjectId.generate()
+    @Persisted var value = 0
+}
+
+final class OptionalIntKeyed: Object {
+    @Persisted(primaryKey: true) var key: Int?
+    @Persisted var value = 0
+}
+
+final class Indexed: Object {
+    @Persisted(indexed: true) var tag = ""
+    @Persisted(indexed: true) var rank = 0
+    @Persisted(indexed: true) var when: Date?
+    @Persisted var note = ""
+}
+
+/// Two versions of one model, stored under the same name "Pet".
+enum V1 {
+    final class Pet: Object {
+        @Persisted var name = ""
+    }
+}
+
+enum V2 {
+    final class Pet: Object {
+        @Persisted var name = ""
+        @Persisted var legs = 4
+    }
+}
+
+/// A subclass: inherited persisted properties come first.
+class Animal: Object {
+    @Persisted var species = ""
+}
+
+final class Cat: Animal {
+    @Persisted var lives = 9
+}

@@ -1,0 +1,61 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// A fresh folder for one test, with realm configurations inside it; removed (after checking
+/// that no realm file inside is still open) when released.
+final class TestDirectory {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("burrow-tests-\(UUID().uuidString)", isDirectory: true)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        for name in leftovers where name.hasSuffix(".realm") {
+            var configuration = Realm.Configuration()
+            configuration.fileURL = url.appendingPathComponent(name)
+            #expect(!Coordinator.isOpen(configuration), "realm \(name) is still open after the test")
+        }
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func file(_ name: String = "test.realm") -> URL { url.appendingPathComponent(name) }
+
+    /// A configuration for a file in this folder.
+    func configuration(_ name: String = "test.realm", objectTypes: [ObjectBase.Type]? = nil,
+                       schemaVersion: UInt64 = 0, readOnly: Bool = false) -> Realm.Configuration {
+        Realm.Configuration(fileURL: file(name), readOnly: readOnly, schemaVersion: schemaVersion, objectTypes: objectTypes)
+    }
+
+    /// A realm on a file in this folder.
+    func realm(_ name: String = "test.realm") throws -> Realm {
+        try Realm(configuration: configuration(name))
+    }
+}
+
+/// Runs `body` on a new thread and waits for it.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+}
+
+/// Expects `body` to throw a ``Realm/Error`` with `code`.
+func expectError<R>(_ code: Realm.Error.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R) {
+    do {
+        _ = try body()
+        Issue.record("expected Realm.Error.\(code), nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as Realm.Error {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected Realm.Error.\(code), got \(error)", sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,235 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct WriteTests {
+    let directory = TestDirectory()
+
+    @Test func writeReturnsTheBlocksValueAndCommits() throws {
+        let realm = try directory.realm()
+        let name = try realm.write { () -> String in
+            realm.add(Dog(value: ["Rex", 1]))
+            return "done"
+        }
+        #expect(name == "done")
+        #expect(!realm.isInWriteTransaction)
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test func aThrowingBlockCancelsTheWrite() throws {
+        struct Stop: Error {}
+        let realm = try directory.realm()
+        let dog = Dog(value: ["Rex", 1])
+        #expect(throws: Stop.self) {
+            try realm.write {
+                realm.add(dog)
+                throw Stop()
+            }
+        }
+        #expect(!realm.isInWriteTransaction)
+        #expect(realm.objects(Dog.self).isEmpty)
+        #expect(dog.isInvalidated)
+    }
+
+    @Test func beginCommitAndCancel() throws {
+        let realm = try directory.realm()
+        realm.beginWrite()
+        #expect(realm.isInWriteTransaction)
+        let kept = realm.create(Dog.self, value: ["Kept", 2])
+        try realm.commitWrite()
+        realm.beginWrite()
+        let dropped = realm.create(Dog.self, value: ["Dropped", 3])
+        kept.age = 20
+        realm.cancelWrite()
+        #expect(!realm.isInWriteTransaction)
+        #expect(dropped.isInvalidated)
+        #expect(!kept.isInvalidated)
+        #expect(kept.age == 2)
+        #expect(realm.objects(Dog.self).map(\.name) == ["Kept"])
+    }
+
+    @Test func addingMakesTheSameInstanceManaged() throws {
+        let realm = try directory.realm()
+        let dog = Dog(value: ["Rex", 1])
+        try realm.write { realm.add(dog) }
+        #expect(dog.realm == realm)
+        try realm.write {
+            dog.age = 4
+            realm.add(dog)  // already managed: nothing happens
+        }
+        #expect(realm.objects(Dog.self).count == 1)
+        #expect(realm.objects(Dog.self).first?.age == 4)
+    }
+
+    @Test func addsSequences() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add((0..<100).map { Dog(value: ["d\($0)", $0]) }) }
+        #expect(realm.objects(Dog.self).count == 100)
+        #expect(realm.objects(Dog.self)[42].name == "d42")
+    }
+
+    @Test func updatePolicyAllAndModifiedOverwriteByPrimaryKey() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Person(value: ["id": 1, "name": "Ann", "nickname": "A"])) }
+        let replacement = Person(value: ["id": 1, "name": "Anne"])
+        try realm.write { realm.add(replacement, update: .all) }
+        let people = realm.objects(Person.self)
+        #expect(people.count == 1)
+        #expect(people.first?.name == "Anne")
+        #expect(people.first?.nickname == nil)
+        #expect(replacement.realm == realm)
+        try realm.write { realm.add(Person(value: ["id": 1, "name": "Annie"]), update: .modified) }
+        #expect(people.first?.name == "Annie")
+    }
+
+    @Test func createWithUpdateKeepsUnmentionedProperties() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.create(Person.self, value: ["id": 1, "name": "Jane", "nickname": "JJ"])
+            realm.create(Person.self, value: ["id": 1, "age": 28], update: .modified)
+        }
+        let jane = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(jane.name == "Jane" && jane.nickname == "JJ" && jane.age == 28)
+        try realm.write { realm.create(Person.self, value: [2, "Bob"], update: .all) }
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 2)?.name == "Bob")
+    }
+
+    @Test func deletingInvalidatesTheObject() throws {
+        let realm = try directory.realm()
+        let dog = Dog(value: ["Rex", 1])
+        try realm.write { realm.add(dog); realm.add(Dog(value: ["Fido", 2])) }
+        let other = realm.objects(Dog.self).first!
+        try realm.write { realm.delete(dog) }
+        #expect(dog.isInvalidated)
+        #expect(other.isInvalidated)
+        #expect(realm.objects(Dog.self).map(\.name) == ["Fido"])
+    }
+
+    @Test func deletingResultsSequencesAndEverything() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            for age in 0..<10 { realm.add(Dog(value: ["d\(age)", age])) }
+            realm.add(Person(value: ["id": 1]))
+        }
+        try realm.write { realm.delete(realm.objects(Dog.self).filter("age < 3")) }
+        #expect(realm.objects(Dog.self).count == 7)
+        try realm.write { realm.delete(Array(realm.objects(Dog.self).filter("age >= 8"))) }
+        #expect(realm.objects(Dog.self).count == 5)
+        try realm.write { realm.delete(realm.objects(Dog.self)) }
+        #expect(realm.objects(Dog.self).isEmpty)
+        try realm.write { realm.deleteAll() }
+        #expect(realm.objects(Person.self).isEmpty)
+        try realm.write { realm.add(Dog(value: ["again", 1])) }
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test func deletingWhileIteratingWalksTheSnapshot() throws {
+        let realm = try directory.realm()
+        try realm.write { for age in 0..<20 { realm.add(Dog(value: ["d\(age)", age])) } }
+        let dogs = realm.objects(Dog.self)
+        var visited = 0
+        try realm.write {
+            for dog in dogs {
+                visited += 1
+                realm.delete(dog)
+            }
+        }
+        #expect(visited == 20)
+        #expect(dogs.isEmpty)
+    }
+
+    @Test func objectKeysAreNeverReused() throws {
+        let realm = try directory.realm()
+        let first = Dog(value: ["first", 1])
+        try realm.write { realm.add(first) }
+        try realm.write { realm.delete(first) }
+        realm.beginWrite()
+        let cancelled = realm.create(Dog.self, value: ["cancelled", 2])
+        realm.cancelWrite()
+        let second = Dog(value: ["second", 3])
+        try realm.write { realm.add(second) }
+        #expect(first.isInvalidated && cancelled.isInvalidated)
+        #expect(!second.isInvalidated)
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test func secondaryIndexesFollowInsertsUpdatesAndDeletes() throws {
+        let realm = try directory.realm()
+        let items = (0..<50).map { Indexed(value: ["tag": "t\($0 % 5)", "rank": $0, "when": $0 % 2 == 0 ? Date(timeIntervalSince1970: Double($0)) : nil]) }
+        try realm.write { realm.add(items) }
+        #expect(try indexEntries(realm, Indexed.self, column: "tag").count == 50)
+        try realm.write {
+            items[0].tag = "changed"
+            items[1].rank = 1000
+            realm.delete(items[2])
+        }
+        let tags = try indexEntries(realm, Indexed.self, column: "tag")
+        #expect(tags.count == 49)
+        #expect(tags.filter { $0 == .string("changed") }.count == 1)
+        #expect(tags.filter { $0 == .string("t0") }.count == 9)
+        let ranks = try indexEntries(realm, Indexed.self, column: "rank")
+        #expect(ranks.contains(.int(1000)) && !ranks.contains(.int(1)) && !ranks.contains(.int(2)))
+        #expect(ranks.count == 49)
+        let dates = try indexEntries(realm, Indexed.self, column: "when")
+        #expect(dates.filter { $0 == .null }.count == 25)
+    }
+
+    @Test func primaryKeysOfEveryTypeFindTheirObject() throws {
+        let realm = try directory.realm()
+        let uuid = UUID(), objectId = ObjectId.generate()
+        try realm.write {
+            realm.add(StringKeyed(value: ["key": "ключ", "value": 1]))
+            realm.add(UUIDKeyed(value: ["key": uuid, "value": 2]))
+            realm.add(ObjectIdKeyed(value: ["key": objectId, "value": 3]))
+            realm.add(OptionalIntKeyed(value: ["value": 4]))
+            realm.add(OptionalIntKeyed(value: ["key": -5, "value": 5]))
+            realm.add(Person(value: ["id": Int.min]))
+        }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "ключ")?.value == 1)
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "other") == nil)
+        #expect(realm.object(ofType: UUIDKeyed.self, forPrimaryKey: uuid)?.value == 2)
+        #expect(realm.object(ofType: ObjectIdKeyed.self, forPrimaryKey: objectId)?.value == 3)
+        #expect(realm.object(ofType: OptionalIntKeyed.self, forPrimaryKey: Optional<Int>.none)?.value == 4)
+        #expect(realm.object(ofType: OptionalIntKeyed.self, forPrimaryKey: -5)?.value == 5)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: Int.min) != nil)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 0) == nil)
+        try realm.write { realm.delete(realm.object(ofType: StringKeyed.self, forPrimaryKey: "ключ")!) }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "ключ") == nil)
+        try realm.write { realm.add(StringKeyed(value: ["key": "ключ", "value": 9])) }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "ключ")?.value == 9)
+    }
+
+    @Test func writesSurviveReopening() throws {
+        let configuration = directory.configuration()
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write {
+                for id in 0..<500 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
+            }
+        }
+        #expect(!Coordinator.isOpen(configuration))
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(Person.self).count == 500)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 499)?.name == "p499")
+    }
+}
+
+/// The values in the index of `column`, in index order (read straight from the index).
+func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String) throws -> [_PersistedValue] {
+    let bound = try #require(realm.core.coordinator.bound(ClassInfo.of(type)))
+    let column = try #require(bound.layout.storedClass.properties.firstIndex { $0.name == name })
+    let index = try #require(bound.layout.secondaryIndexes.first { $0.column == column })
+    let cursor = try realm.core.transaction.openCursor(index.database)
+    var values: [_PersistedValue] = []
+    var entry = try cursor.first()
+    let rows = realm.objects(type)
+    while let (key, _) = entry {
+        let objectKey = ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[(key.count - 8)...]))
+        let object = rows.core.object(for: objectKey) as! Object
+        let value = object[name].flatMap { ($0 as? any _Persistable)?._persistedValue } ?? .null
+        #expect(Array(key[..<(key.count - 8)]) == IndexKeyEncoder.key(for: value), "index key matches the row")
+        values.append(value)
+        entry = try cursor.next()
+    }
+    return values
+}

@@ -1,0 +1,135 @@
+import Foundation
+import LMDB
+import Testing
+
+@Suite struct TransactionTests {
+    let directory = TemporaryDirectory()
+
+    private func environment() throws -> Environment {
+        try Environment.open(path: directory.path("t.mdb"))
+    }
+
+    @Test func writesAndReadsBack() throws {
+        let environment = try environment()
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        try txn.put(Array("alpha".utf8), Array("one".utf8), in: db)
+        try txn.put(Array("beta".utf8), [], in: db)
+        #expect(try txn.value(for: Array("alpha".utf8), in: db) == Array("one".utf8))
+        try txn.commit()
+
+        let reader = try environment.beginReadTransaction()
+        #expect(try reader.value(for: Array("alpha".utf8), in: db) == Array("one".utf8))
+        #expect(try reader.value(for: Array("beta".utf8), in: db) == [])
+        #expect(try reader.value(for: Array("gamma".utf8), in: db) == nil)
+        #expect(try reader.count(in: db) == 2)
+    }
+
+    @Test func missingDatabaseIsNotFoundUnlessCreated() throws {
+        let txn = try environment().beginTransaction()
+        #expect(throws: LMDBError.notFound) { try txn.openDatabase(named: "nope") }
+        _ = try txn.openDatabase(named: "nope", create: true)
+    }
+
+    @Test func noOverwriteAndAppendReportExistingKeys() throws {
+        let txn = try environment().beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        try txn.put([1], [1], in: db)
+        #expect(throws: LMDBError.keyExists) { try txn.put([1], [2], in: db, flags: .noOverwrite) }
+        try txn.put([5], [5], in: db, flags: .append)
+        #expect(throws: LMDBError.keyExists) { try txn.put([3], [3], in: db, flags: .append) }
+        #expect(try txn.value(for: [1], in: db) == [1])
+    }
+
+    @Test func abortDiscardsChanges() throws {
+        let environment = try environment()
+        let setup = try environment.beginTransaction()
+        let db = try setup.openDatabase(named: "kv", create: true)
+        try setup.commit()
+        let txn = try environment.beginTransaction()
+        try txn.put([1], [1], in: db)
+        txn.abort()
+        let reader = try environment.beginReadTransaction()
+        #expect(try reader.count(in: db) == 0)
+    }
+
+    @Test func readersKeepTheirSnapshotUntilRenewed() throws {
+        let environment = try environment()
+        let setup = try environment.beginTransaction()
+        let db = try setup.openDatabase(named: "kv", create: true)
+        try setup.put([1], [1], in: db)
+        try setup.commit()
+
+        let reader = try environment.beginReadTransaction()
+        let writer = try environment.beginTransaction()
+        try writer.put([1], [2], in: db)
+        try writer.put([2], [2], in: db)
+        try writer.commit()
+
+        #expect(try reader.value(for: [1], in: db) == [1])
+        #expect(try reader.count(in: db) == 1)
+        reader.reset()
+        #expect(!reader.isActive)
+        try reader.renew()
+        #expect(try reader.value(for: [1], in: db) == [2])
+        #expect(try reader.count(in: db) == 2)
+    }
+
+    @Test func deleteAndDrop() throws {
+        let txn = try environment().beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        for key in 0..<10 { try txn.put([UInt8(key)], [], in: db) }
+        #expect(try txn.delete([3], in: db))
+        #expect(try !txn.delete([3], in: db))
+        #expect(try txn.count(in: db) == 9)
+        try txn.drop(db)
+        #expect(try txn.count(in: db) == 0)
+    }
+
+    @Test func cursorWalksInKeyOrderAndSeeks() throws {
+        let txn = try environment().beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        for key in [UInt8(30), 10, 20, 40] { try txn.put([key], [key], in: db) }
+        let cursor = try txn.openCursor(db)
+        var seen: [UInt8] = []
+        var entry = try cursor.first()
+        while let current = entry {
+            seen.append(current.key[0])
+            entry = try cursor.next()
+        }
+        #expect(seen == [10, 20, 30, 40])
+        #expect(try cursor.seek(atLeast: [25])?.key.first == 30)
+        #expect(try cursor.seek(atLeast: [41]) == nil)
+        #expect(try cursor.last()?.value.first == 40)
+        #expect(try cursor.previous()?.key.first == 30)
+        try cursor.deleteCurrent()
+        #expect(try txn.count(in: db) == 3)
+    }
+
+    @Test func keysLongerThanTheLimitAreRejected() throws {
+        let environment = try environment()
+        #expect(environment.maxKeySize == 511)
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        #expect(throws: LMDBError.badValueSize) {
+            try txn.put([UInt8](repeating: 1, count: 512), [], in: db)
+        }
+    }
+
+    @Test func errorsDescribeThemselves() {
+        #expect(LMDBError.notFound.description.contains("MDB_NOTFOUND"))
+        #expect(LMDBError.noSuchFile.description == String(cString: strerror(ENOENT)))
+    }
+
+    @Test func countsLiveTransactions() throws {
+        let environment = try environment()
+        let reader = try environment.beginReadTransaction()
+        let second = try environment.beginReadTransaction()
+        #expect(environment.activeTransactionCount == 2)
+        reader.reset()
+        #expect(environment.activeTransactionCount == 1)
+        try reader.renew()
+        second.abort()
+        #expect(environment.activeTransactionCount == 1)
+    }
+}
