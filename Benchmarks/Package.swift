@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "BurrowBenchmarks",
     dependencies: [
-        .package(path: ".."),
+        .package(name: "Burrow", path: ".."),
     ],
     targets: [
         .systemLibrary(

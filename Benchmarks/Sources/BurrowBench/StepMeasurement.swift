@@ -1,5 +1,5 @@
 /// The outcome of one step on one engine.
-struct Measurement {
+struct StepMeasurement {
     /// Seconds the step took.
     let seconds: Double
     /// What the step found or did (see ``Step/checkMeaning``); equal across engines when they
@@ -12,11 +12,11 @@ struct EngineResults {
     /// The engine's name in the tables.
     let engine: String
     /// Every step's measurement.
-    var measurements: [Step: Measurement] = [:]
+    var measurements: [Step: StepMeasurement] = [:]
 
     init(engine: String) { self.engine = engine }
 
-    subscript(step: Step) -> Measurement? {
+    subscript(step: Step) -> StepMeasurement? {
         get { measurements[step] }
         set { measurements[step] = newValue }
     }

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs the workload on Burrow, raw LMDB and SQLite in one process, with the same N and the
+/// same folder, and prints the three side by side.
+///
+///     BurrowBench 1000000 /tmp/bench
+///
+/// Progress goes to standard error as each step ends; the tables go to standard output. The
+/// exit status is 1 when the engines' check values differ (they did not do the same work).
+@main
+enum BenchmarkCommand {
+    static func main() {
+        var status: Int32 = 0
+        do {
+            let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+            let workspace = try Workspace(directory: options.directory)
+            defer { workspace.cleanUp() }
+            let agree = try run(options.objectCount, in: workspace.directory)
+            if !agree { status = 1 }
+        } catch {
+            report("\(error)")
+            status = 2
+        }
+        exit(status)
+    }
+
+    /// Runs the three engines one after the other and prints the tables; returns whether their
+    /// check values agree.
+    private static func run(_ count: Int, in directory: URL) throws -> Bool {
+        report("N = \(count), files in \(directory.path)")
+        let burrow = try measure(BurrowWorkload(count: count, directory: directory))
+        let lmdb = try measure(LMDBWorkload(count: count, directory: directory))
+        let sqlite = try measure(SQLiteWorkload(count: count, directory: directory))
+        let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
+        print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count)")
+        print("")
+        print(table.timings)
+        print("")
+        print(table.checks)
+        guard table.checksAgree else {
+            print("")
+            print("The engines' check values differ: they did not do the same work.")
+            return false
+        }
+        return true
+    }
+
+    /// Runs every step of `workload` in order and releases it (closing its files).
+    private static func measure(_ workload: some EngineWorkload) throws -> EngineResults {
+        var results = EngineResults(engine: workload.engine)
+        for step in Step.allCases {
+            let measurement = try workload.run(step)
+            results[step] = measurement
+            report("\(workload.engine) \(step.title): \(String(format: "%.4f", measurement.seconds)) s"
+                   + " (\(step.checkMeaning): \(measurement.check))")
+        }
+        return results
+    }
+
+    /// Writes a line to standard error.
+    private static func report(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

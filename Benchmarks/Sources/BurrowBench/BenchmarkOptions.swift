@@ -1,0 +1,41 @@
+import Foundation
+
+/// The command line: `BurrowBench [N] [directory]`.
+struct BenchmarkOptions {
+    /// Objects in the workload (N).
+    var objectCount = Workload.defaultObjectCount
+    /// Where the engines put their files; `nil` for a fresh temporary folder.
+    var directory: URL?
+
+    static let usage = """
+        usage: BurrowBench [N] [directory]
+
+          N          objects in the workload (default \(Workload.defaultObjectCount)); 1_000_000 and
+                     1,000,000 are accepted
+          directory  where the files go (created if missing, kept afterwards); by default a
+                     fresh temporary folder, removed at the end
+        """
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: ``BenchmarkError`` with the usage for anything else.
+    init(arguments: [String]) throws {
+        var positional = arguments[...]
+        if let first = positional.first, ["-h", "--help"].contains(first) {
+            throw BenchmarkError(Self.usage)
+        }
+        if let text = positional.popFirst() {
+            let digits = text.filter { $0 != "_" && $0 != "," }
+            guard let count = Int(digits), count > 0 else {
+                throw BenchmarkError("N must be a positive integer, not '\(text)'.\n\n" + Self.usage)
+            }
+            objectCount = count
+        }
+        if let path = positional.popFirst() {
+            directory = URL(fileURLWithPath: path, isDirectory: true)
+        }
+        guard positional.isEmpty else {
+            throw BenchmarkError("Unexpected argument '\(positional.first!)'.\n\n" + Self.usage)
+        }
+    }
+}
