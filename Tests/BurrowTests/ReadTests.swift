@@ -98,9 +98,11 @@ import Testing
         for thread in 0..<4 {
             group.enter()
             Thread {
-                let realm = try! Realm(configuration: configuration)
-                for index in 0..<50 {
-                    try! realm.write { realm.add(Person(value: ["id": thread * 1000 + index])) }
+                do {
+                    let realm = try! Realm(configuration: configuration)
+                    for index in 0..<50 {
+                        try! realm.write { realm.add(Person(value: ["id": thread * 1000 + index])) }
+                    }
                 }
                 group.leave()
             }.start()

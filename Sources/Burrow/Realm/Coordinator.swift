@@ -16,6 +16,8 @@ final class Coordinator: @unchecked Sendable {
     let configuredMapLimit: Int?
 
     private let catalogState: Mutex<Catalog>
+    /// Moves whenever the catalog changes, so realms can cache what they resolved against it.
+    private let catalogRevision = Atomic<UInt64>(0)
     /// Counters of object keys handed out by this process, so that a cancelled write never
     /// lets a key be used again for another object while stale accessors might still hold it.
     private let keyHighWater = Mutex<[UInt32: UInt64]>([:])
@@ -53,6 +55,14 @@ final class Coordinator: @unchecked Sendable {
     }
 
     var catalog: Catalog { catalogState.withLock { $0 } }
+
+    /// The catalog's revision: resolved classes stay valid while it does not move.
+    var revision: UInt64 { catalogRevision.load(ordering: .acquiring) }
+
+    private func replaceCatalog(_ catalog: Catalog) {
+        catalogState.withLock { $0 = catalog }
+        catalogRevision.add(1, ordering: .releasing)
+    }
 
     /// Whether this process has the realm of `configuration` open.
     static func isOpen(_ configuration: Realm.Configuration) -> Bool {
@@ -255,8 +265,8 @@ final class Coordinator: @unchecked Sendable {
         let reader = try environment.beginReadTransaction()
         let loaded = try Self.readCatalog(in: reader, metadata: metadata, path: path)
         try reader.commit()
-        catalogState.withLock { current in
-            if loaded.catalog.generation > current.generation { current = loaded.catalog }
+        if loaded.catalog.generation > catalogState.withLock({ $0.generation }) {
+            replaceCatalog(loaded.catalog)
         }
     }
 
@@ -319,7 +329,7 @@ final class Coordinator: @unchecked Sendable {
         var catalog = loaded.catalog
         if write.catalogBeforeChange == nil { write.catalogBeforeChange = self.catalog }
         if let existing = catalog.layouts[info.className] {
-            catalogState.withLock { $0 = catalog }
+            replaceCatalog(catalog)
             return existing
         }
         let storedClass = StoredClass(id: catalog.schema.nextClassID, info: info)
@@ -330,7 +340,7 @@ final class Coordinator: @unchecked Sendable {
         catalog.layouts[storedClass.name] = layout
         try txn.put(FileHeader.schemaKey, Array(catalog.schema.encoded()), in: metadata)
         try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(catalog.generation), in: metadata)
-        catalogState.withLock { $0 = catalog }
+        replaceCatalog(catalog)
         return layout
     }
 
@@ -366,7 +376,7 @@ final class Coordinator: @unchecked Sendable {
         }
         if !committed, let before = write.catalogBeforeChange {
             // LMDB closed the handles this write opened; forget them.
-            catalogState.withLock { $0 = before }
+            replaceCatalog(before)
         }
         if write.holdsOpeningLock {
             write.holdsOpeningLock = false

@@ -28,22 +28,40 @@ extension Realm {
 
     /// The object of `type` whose primary key has the storage value `value`, or `nil`.
     func object<Element: Object>(ofType type: Element.Type, primaryKeyValue value: _PersistedValue) -> Element? {
-        guard let bound = core.coordinator.bound(ClassInfo.of(type)) else { return nil }
-        let key: ObjectKey?
+        guard let bound = core.bound(ClassInfo.of(type)) else { return nil }
+        let found: (key: ObjectKey, row: UnsafeRawBufferPointer)?
         do {
-            key = try bound.layout.objectKey(forPrimaryKey: value, in: core.transaction)
+            found = try bound.layout.find(primaryKey: value, in: core.transaction)
         } catch {
             preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
         }
-        return key.map { core.makeObject(bound, key: $0) as! Element }
+        return found.map { core.makeObject(bound, key: $0.key, row: $0.row) as! Element }
     }
 }
 
 extension RealmCore {
-    /// A managed accessor for the object at `key`.
-    func makeObject(_ bound: BoundClass, key: ObjectKey) -> ObjectBase {
+    /// A managed accessor for the object at `key`, whose row may already be known.
+    func makeObject(_ bound: BoundClass, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) -> ObjectBase {
         let object = bound.info.type.init()
         object.becomeManaged(by: self, bound: bound, key: key)
+        if let row, let management = object.management {
+            management.row = row
+            management.rowGeneration = generation
+        }
         return object
+    }
+
+    /// `info` resolved against the file, cached while the catalog does not change; `nil` while
+    /// the file has no table for the class.
+    func bound(_ info: ClassInfo) -> BoundClass? {
+        let revision = coordinator.revision
+        if revision != boundRevision {
+            boundClasses.removeAll(keepingCapacity: true)
+            boundRevision = revision
+        }
+        if let known = boundClasses[ObjectIdentifier(info.type)] { return known }
+        let resolved = coordinator.bound(info)
+        boundClasses[ObjectIdentifier(info.type)] = resolved
+        return resolved
     }
 }

@@ -41,18 +41,7 @@ extension RealmCore {
             }
             let key: ObjectKey
             if let column = layout.primaryKeyColumn {
-                let primaryKey = values[column]
-                if let existing = try layout.objectKey(forPrimaryKey: primaryKey, in: write.transaction) {
-                    precondition(update != .error,
-                                 "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
-                    let old = try currentValues(of: existing, in: layout, transaction: write.transaction)
-                    try layout.replace(existing, old: old, new: values, in: write)
-                    key = existing
-                } else {
-                    key = layout.usesPrimaryKeyAsObjectKey ? ObjectKey(primaryKey: integer(primaryKey))
-                                                           : try coordinator.nextObjectKey(for: layout, in: write)
-                    try layout.insert(values, key: key, appending: true, in: write)
-                }
+                key = try insertOrUpdate(values, primaryKey: values[column], in: layout, update: update, write: write)
             } else {
                 precondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
                 key = try coordinator.nextObjectKey(for: layout, in: write)
@@ -61,6 +50,39 @@ extension RealmCore {
             object.becomeManaged(by: self, bound: bound, key: key)
         }
         advanceGeneration()
+    }
+
+    /// Stores a row for a class with a primary key: a new row, or (with `.all` or `.modified`)
+    /// over the row that has the key. Returns the object key.
+    private func insertOrUpdate(_ values: [_PersistedValue], primaryKey: _PersistedValue, in layout: TableLayout,
+                                update: UpdatePolicy, write: WriteState) throws -> ObjectKey {
+        if layout.usesPrimaryKeyAsObjectKey {
+            // The common case of a new, larger key is a single append; only a key that is
+            // already taken costs a second look.
+            let key = ObjectKey(primaryKey: integer(primaryKey))
+            do {
+                try layout.insert(values, key: key, appending: true, in: write)
+                return key
+            } catch LMDBError.keyExists {
+                try overwrite(key, with: values, primaryKey: primaryKey, in: layout, update: update, write: write)
+                return key
+            }
+        }
+        if let existing = try layout.find(primaryKey: primaryKey, in: write.transaction)?.key {
+            try overwrite(existing, with: values, primaryKey: primaryKey, in: layout, update: update, write: write)
+            return existing
+        }
+        let key = try coordinator.nextObjectKey(for: layout, in: write)
+        try layout.insert(values, key: key, appending: true, in: write)
+        return key
+    }
+
+    private func overwrite(_ key: ObjectKey, with values: [_PersistedValue], primaryKey: _PersistedValue, in layout: TableLayout,
+                           update: UpdatePolicy, write: WriteState) throws {
+        precondition(update != .error,
+                     "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
+        let old = try currentValues(of: key, in: layout, transaction: write.transaction)
+        try layout.replace(key, old: old, new: values, in: write)
     }
 
     private func integer(_ value: _PersistedValue) -> Int64 {

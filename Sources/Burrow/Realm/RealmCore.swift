@@ -23,6 +23,9 @@ final class RealmCore {
     /// Moves whenever what the realm reads may have changed (refresh, any write): cached rows and
     /// results of an older generation are stale.
     private(set) var generation: UInt64 = 1
+    /// Classes resolved against the catalog at `boundRevision`.
+    var boundClasses: [ObjectIdentifier: BoundClass] = [:]
+    var boundRevision: UInt64 = .max
 
     init(configuration: Realm.Configuration, coordinator: Coordinator) throws(Realm.Error) {
         self.configuration = configuration

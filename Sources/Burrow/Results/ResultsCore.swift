@@ -18,7 +18,7 @@ final class ResultsCore {
     }
 
     /// The class resolved against the file, or `nil` while the file has no table for it.
-    var bound: BoundClass? { realm.coordinator.bound(info) }
+    var bound: BoundClass? { realm.bound(info) }
 
     /// A core selecting the objects of this one that also match `node`.
     func filtered(by node: PredicateNode) -> ResultsCore {

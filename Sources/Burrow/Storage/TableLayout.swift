@@ -70,20 +70,23 @@ final class TableLayout: Sendable {
         return try key.withBytes { bytes in try txn.unsafeValue(for: bytes, in: rows) }
     }
 
-    /// The object key whose primary key is `value`, if such an object exists.
-    func objectKey(forPrimaryKey value: _PersistedValue, in txn: Transaction) throws -> ObjectKey? {
+    /// The object whose primary key is `value`, with its row, if it exists.
+    func find(primaryKey value: _PersistedValue, in txn: Transaction) throws -> (key: ObjectKey, row: UnsafeRawBufferPointer)? {
         guard isVisible(to: txn) else { return nil }
+        let key: ObjectKey
         if usesPrimaryKeyAsObjectKey {
             guard case .int(let integer) = value else { return nil }
-            let key = ObjectKey(primaryKey: integer)
-            return try row(key, in: txn) == nil ? nil : key
+            key = ObjectKey(primaryKey: integer)
+        } else {
+            guard let primaryKeys else { return nil }
+            let indexKey = IndexKeyEncoder.key(for: value)
+            let found = try indexKey.withUnsafeBytes { bytes in
+                try txn.unsafeValue(for: bytes, in: primaryKeys).map(ObjectKey.init(bytes:))
+            }
+            guard let found else { return nil }
+            key = found
         }
-        guard let primaryKeys else { return nil }
-        let indexKey = IndexKeyEncoder.key(for: value)
-        return try indexKey.withUnsafeBytes { bytes throws -> ObjectKey? in
-            guard let found = try txn.unsafeValue(for: bytes, in: primaryKeys) else { return nil }
-            return ObjectKey(bytes: found)
-        }
+        return try row(key, in: txn).map { (key, $0) }
     }
 
     /// Number of objects, from the table's header.
