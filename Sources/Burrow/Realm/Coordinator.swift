@@ -127,7 +127,7 @@ final class Coordinator: @unchecked Sendable {
             let shm = "/dev/shm"
             let folder = access(shm, W_OK) == 0 ? shm : NSTemporaryDirectory()
             var hasher = FNV1a()
-            hasher.add(identifier)
+            hasher.add(identifier.utf8)
             let name = "burrow-memory-\(getpid())-\(String(hasher.value, radix: 16)).realm"
             let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
             unlink(path)
@@ -391,14 +391,5 @@ final class Coordinator: @unchecked Sendable {
         if environment.usedBytes > size / 4 * 3 {
             try? environment.growMap(to: size * 2)
         }
-    }
-}
-
-/// FNV-1a, for short stable names.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ text: String) {
-        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
     }
 }

@@ -54,9 +54,9 @@ enum IndexKeyEncoder {
         }
         key.append(0); key.append(0)
         if truncated {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            appendBigEndian(hash, to: &key)
+            var hash = FNV1a()
+            hash.add(bytes)
+            appendBigEndian(hash.value, to: &key)
         }
     }
 
