@@ -111,16 +111,18 @@ import Testing
         #expect(all.filter("optString BEGINSWITH 'x'").count == 1)
     }
 
-    @Test func reportsMistakesWithPositionAndReason() {
+    @Test func reportsMistakesWithPositionAndReason() throws {
+        let realm = try directory.realm()
         func message(_ query: String, _ args: Any...) -> String {
             do {
-                let node = try QueryParser.parse(query, arguments: args)
-                let storedClass = StoredClass(id: 1, info: ClassInfo.of(Dog.self))
-                _ = try PredicateCompiler(storedClass: storedClass).compile(node)
+                let predicate = try QueryPredicate(format: query, argumentArray: args)
+                try realm.objects(Dog.self).validate(predicate)
                 return "no error"
-            } catch {
+            } catch let error as Realm.Error {
                 #expect(error.code == .invalidQuery)
                 return error.message
+            } catch {
+                return "unexpected \(error)"
             }
         }
         #expect(message("agee < 2").contains("unknown property 'agee' on Dog; did you mean 'age'?"))

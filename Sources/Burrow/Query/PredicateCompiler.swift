@@ -29,7 +29,18 @@ struct PredicateCompiler {
     }
 
     private func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        if let quantifier = comparison.quantifier {
+            let name = if case .keyPath(let name, _) = comparison.lhs { name } else { "a value" }
+            throw QueryError.at(comparison.lhs.position,
+                                "'\(quantifier.rawValue)' needs a list, set or map property, and '\(name)' on \(storedClass.name) is not one")
+        }
         switch (comparison.lhs, comparison.rhs) {
+        case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
+            return try membership(column: column(named: name, at: position), values, comparison)
+        case (_, .list), (.list, _):
+            throw QueryError.at(comparison.position, "a list of values goes only on the right of IN")
+        case (_, _) where comparison.op == .in:
+            throw QueryError.at(comparison.rhs.position, "IN needs a list such as {1, 2} or an array argument")
         case (.keyPath(let name, let position), .literal(let value, _)):
             return try compare(column: column(named: name, at: position), comparison.op, value, comparison)
         case (.literal(let value, _), .keyPath(let name, let position)):
@@ -42,16 +53,63 @@ struct PredicateCompiler {
             let right = try column(named: rightName, at: rightPosition)
             return try compareColumns(left, right, comparison)
         case (.literal(let left, _), .literal(let right, _)):
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a property on its left")
+            }
             let result = Self.test(comparison.op, ValueComparator.compare(left, right), lhsNull: left == .null, rhsNull: right == .null)
             return { _ in result }
         }
     }
 
-    private func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
+    /// The column of property `name`; traps nothing, throws a message with a suggestion.
+    func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
         if let index = storedClass.properties.firstIndex(where: { $0.name == name }) { return index }
+        if let dot = name.firstIndex(of: "."), let first = storedClass.properties.first(where: { $0.name == name[..<dot] }) {
+            throw QueryError.at(position, "key path '\(name)' goes through '\(first.name)', which is \(typeName(of: first)), not a link")
+        }
         var message = "unknown property '\(name)' on \(storedClass.name)"
         if let suggestion = closestName(to: name) { message += "; did you mean '\(suggestion)'?" }
         throw QueryError.at(position, message)
+    }
+
+    /// `column IN {values}`: equal to one of them.
+    private func membership(column: Int, _ values: [_PersistedValue], _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        let kind = storedClass.kinds(column)
+        for value in values { try check(value, against: column, comparison.with(op: .equal)) }
+        if kind == .string && (comparison.caseInsensitive || comparison.diacriticInsensitive) {
+            let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+            let wanted = Set(values.compactMap { if case .string(let text) = $0 { fold(text) } else { nil } })
+            let matchesNull = values.contains(.null)
+            return { row in
+                row.isNull(column) ? matchesNull : wanted.contains(fold(String(decoding: row.columnBytes(column), as: UTF8.self)))
+            }
+        }
+        // Equal values have equal index keys, once numbers are in the column's own kind.
+        let wanted = Set(values.compactMap { Self.converted($0, to: kind) }.map(IndexKeyEncoder.key(for:)))
+        var scratch: [UInt8] = []
+        return { row in
+            scratch.removeAll(keepingCapacity: true)
+            IndexKeyEncoder.append(row.value(column, kind: kind), to: &scratch)
+            return wanted.contains(scratch)
+        }
+    }
+
+    /// `value` as a value of `kind` (numbers across widths), or `nil` when no value of that kind
+    /// can equal it.
+    static func converted(_ value: _PersistedValue, to kind: _StorageKind) -> _PersistedValue? {
+        switch (kind, value) {
+        case (_, .null): return .null
+        case (.int, .double(let v)): return Int64(exactly: v).map { .int($0) }
+        case (.int, .float(let v)): return Int64(exactly: v).map { .int($0) }
+        case (.double, .int(let v)): return .double(Double(v))
+        case (.double, .float(let v)): return .double(Double(v))
+        case (.float, .int(let v)): return .float(Float(v))
+        case (.float, .double(let v)): return Float(exactly: v).map { .float($0) }
+        case (.decimal, .int(let v)): return .decimal(Decimal(v))
+        case (.decimal, .double(let v)): return .decimal(Decimal(v))
+        case (.data, .string(let v)): return .data(Data(v.utf8))
+        default: return value
+        }
     }
 
     private func closestName(to name: String) -> String? {
@@ -61,7 +119,10 @@ struct PredicateCompiler {
     }
 
     private func typeName(_ column: Int) -> String {
-        let property = storedClass.properties[column]
+        typeName(of: storedClass.properties[column])
+    }
+
+    private func typeName(of property: StoredProperty) -> String {
         let base: String = switch property.kind {
         case .bool: "Bool"
         case .int: "Int"
@@ -125,6 +186,10 @@ struct PredicateCompiler {
             return { row in row.isNull(column) ? nullResult : Self.test(op, ValueComparator.sign(row.double(column), constant)) }
         case (.string, .string(let text)) where !comparison.caseInsensitive && !comparison.diacriticInsensitive:
             return stringPredicate(column: column, op, Array(text.utf8), nullResult: nullResult)
+        case (.data, .string(let text)):
+            return stringPredicate(column: column, op, Array(text.utf8), nullResult: nullResult)
+        case (.data, .data(let bytes)):
+            return stringPredicate(column: column, op, Array(bytes), nullResult: nullResult)
         case (.string, .string(let text)):
             let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
             let constant = Array(fold(text).utf8)
@@ -192,7 +257,7 @@ struct PredicateCompiler {
         case .lessOrEqual: return order <= 0
         case .greater: return order > 0
         case .greaterOrEqual: return order >= 0
-        case .beginsWith, .endsWith, .contains: return false
+        case .beginsWith, .endsWith, .contains, .like, .in: return false
         }
     }
 
@@ -213,9 +278,39 @@ struct PredicateCompiler {
                 return true
             }
             return false
+        case .like:
+            return like(value, pattern: constant)
         default:
             return test(op, ValueComparator.bytes(value, constant))
         }
+    }
+
+    /// Whether UTF-8 `value` matches `pattern`, where `*` stands for any run of characters and
+    /// `?` for exactly one (one Unicode scalar).
+    static func like(_ value: UnsafeRawBufferPointer, pattern: UnsafeRawBufferPointer) -> Bool {
+        @inline(__always) func scalarEnd(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {
+            var end = start + 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return end
+        }
+        var v = 0, p = 0
+        var starPattern = -1, starValue = 0
+        while v < value.count {
+            if p < pattern.count, pattern[p] == UInt8(ascii: "?") {
+                v = scalarEnd(value, v); p += 1
+            } else if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
+                starPattern = p; starValue = v; p += 1
+            } else if p < pattern.count, pattern[p] == value[v] {
+                v += 1; p += 1
+            } else if starPattern >= 0 {
+                starValue = scalarEnd(value, starValue)
+                v = starValue; p = starPattern + 1
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
+        return p == pattern.count
     }
 
     private static func double(_ value: _PersistedValue) -> Double {
@@ -239,6 +334,15 @@ struct PredicateCompiler {
 
 extension StoredClass {
     func kinds(_ column: Int) -> _StorageKind { properties[column].kind }
+}
+
+extension Comparison {
+    /// The same comparison with another operator.
+    func with(op: ComparisonOperator) -> Comparison {
+        var copy = self
+        copy.op = op
+        return copy
+    }
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.

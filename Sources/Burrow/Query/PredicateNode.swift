@@ -1,7 +1,7 @@
 import Foundation
 
-/// A parsed predicate: the tree shared by the string language and (later) the type-safe
-/// builder, before it is bound to a class.
+/// A parsed predicate: the tree shared by the string language and the type-safe builder,
+/// before it is bound to a class.
 indirect enum PredicateNode: Sendable {
     case constant(Bool)
     case comparison(Comparison)
@@ -10,21 +10,49 @@ indirect enum PredicateNode: Sendable {
     case not(PredicateNode)
 }
 
-/// `keyPath op literal` (or the two sides swapped), with string options.
+/// `lhs op rhs`, with string options and, for collections, a quantifier.
 struct Comparison: Sendable {
     var lhs: Operand
     var op: ComparisonOperator
     var rhs: Operand
     var caseInsensitive = false
     var diacriticInsensitive = false
+    /// `ANY`/`SOME`, `ALL` or `NONE` before a collection key path.
+    var quantifier: Quantifier?
     /// Where the operator starts in the query text, for messages.
     var position: Int
+
+    init(lhs: Operand, op: ComparisonOperator, rhs: Operand, caseInsensitive: Bool = false,
+         diacriticInsensitive: Bool = false, quantifier: Quantifier? = nil, position: Int = 0) {
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.caseInsensitive = caseInsensitive
+        self.diacriticInsensitive = diacriticInsensitive
+        self.quantifier = quantifier
+        self.position = position
+    }
+}
+
+/// `ANY`, `ALL` or `NONE` over the elements of a collection.
+enum Quantifier: String, Sendable {
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
 }
 
 /// One side of a comparison.
 enum Operand: Sendable {
     case keyPath(String, position: Int)
     case literal(_PersistedValue, position: Int)
+    /// The right side of `IN`: `{1, 2, 3}` or an array argument.
+    case list([_PersistedValue], position: Int)
+
+    var position: Int {
+        switch self {
+        case .keyPath(_, let position), .literal(_, let position), .list(_, let position): position
+        }
+    }
 }
 
 /// The comparison operators.
@@ -38,6 +66,8 @@ enum ComparisonOperator: String, Sendable {
     case beginsWith = "BEGINSWITH"
     case endsWith = "ENDSWITH"
     case contains = "CONTAINS"
+    case like = "LIKE"
+    case `in` = "IN"
 
     /// The operator seen from the other side (`5 < age` is `age > 5`).
     var mirrored: ComparisonOperator {
@@ -50,5 +80,6 @@ enum ComparisonOperator: String, Sendable {
         }
     }
 
-    var isStringOperator: Bool { self == .beginsWith || self == .endsWith || self == .contains }
+    var isStringOperator: Bool { [.beginsWith, .endsWith, .contains, .like].contains(self) }
+    var isOrdering: Bool { [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(self) }
 }

@@ -1,24 +1,28 @@
+import Foundation
+
 /// Splits a query string into tokens, each with its character position.
 struct QueryLexer {
-    enum Kind: Equatable {
+    enum Kind: Equatable, Sendable {
         case identifier(String)
         case keyword(String)        // upper-cased: AND, OR, NOT, TRUEPREDICATE, …
         case number(String)
         case string(String)
-        case symbol(String)         // == != <= >= < > = ! && || ( ) [ ] , {
-        case argument(Int?)         // %@ (nil: next) with optional index
+        case symbol(String)         // == != <= >= < > = ! && || ( ) [ ] , { }
+        case argument(Int?)         // %@, or %N@ for argument N
         case keyPathArgument        // %K
+        case literal(_PersistedValue) // dates, uuid(…), oid(…), B64"…"
         case end
     }
 
-    struct Token {
+    struct Token: Sendable {
         let kind: Kind
         let position: Int
     }
 
     static let keywords: Set<String> = [
         "AND", "OR", "NOT", "TRUEPREDICATE", "FALSEPREDICATE", "TRUE", "FALSE", "NIL", "NULL",
-        "BEGINSWITH", "ENDSWITH", "CONTAINS",
+        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "BETWEEN", "IN", "ANY", "SOME", "ALL", "NONE",
+        "SORT", "DISTINCT", "LIMIT", "ASC", "DESC", "ASCENDING", "DESCENDING",
     ]
 
     private let characters: [Character]
@@ -37,28 +41,32 @@ struct QueryLexer {
         }
     }
 
+    private func peek(_ offset: Int = 0) -> Character? {
+        index + offset < characters.count ? characters[index + offset] : nil
+    }
+
     private mutating func next() throws(Realm.Error) -> Token {
-        while index < characters.count, characters[index].isWhitespace { index += 1 }
+        while let c = peek(), c.isWhitespace { index += 1 }
         let start = index
-        guard index < characters.count else { return Token(kind: .end, position: start) }
-        let c = characters[index]
+        guard let c = peek() else { return Token(kind: .end, position: start) }
+        if c == "T", peek(1)?.isASCIIDigit == true || (peek(1) == "-" && peek(2)?.isASCIIDigit == true) {
+            index += 1
+            return Token(kind: .literal(.date(try timestamp(at: start))), position: start)
+        }
+        if c.isASCIIDigit, isDateAhead() {
+            return Token(kind: .literal(.date(try calendarDate(at: start))), position: start)
+        }
         if c.isLetter || c == "_" || c == "$" || c == "@" {
             var word = ""
-            while index < characters.count, characters[index].isLetter || characters[index].isNumber
-                || characters[index] == "_" || characters[index] == "." || characters[index] == "$" || characters[index] == "@" {
-                word.append(characters[index]); index += 1
+            while let next = peek(), next.isLetter || next.isNumber || "_.$@".contains(next) {
+                word.append(next); index += 1
             }
+            if let literal = try wrappedLiteral(word, at: start) { return Token(kind: .literal(literal), position: start) }
             let upper = word.uppercased()
             return Token(kind: Self.keywords.contains(upper) ? .keyword(upper) : .identifier(word), position: start)
         }
-        if c.isNumber || (c == "-" && index + 1 < characters.count && characters[index + 1].isNumber) {
-            var text = String(c); index += 1
-            while index < characters.count, characters[index].isNumber || characters[index] == "."
-                || characters[index] == "e" || characters[index] == "E"
-                || ((characters[index] == "-" || characters[index] == "+") && (text.last == "e" || text.last == "E")) {
-                text.append(characters[index]); index += 1
-            }
-            return Token(kind: .number(text), position: start)
+        if c.isASCIIDigit || ((c == "-" || c == "+") && (peek(1)?.isASCIIDigit == true || peek(1) == ".")) || (c == "." && peek(1)?.isASCIIDigit == true) {
+            return Token(kind: .number(number()), position: start)
         }
         if c == "\"" || c == "'" {
             return Token(kind: .string(try quoted(c)), position: start)
@@ -66,14 +74,12 @@ struct QueryLexer {
         if c == "%" {
             index += 1
             var digits = ""
-            while index < characters.count, characters[index].isNumber { digits.append(characters[index]); index += 1 }
-            if digits.isEmpty, index < characters.count, characters[index] == "K" {
+            while let next = peek(), next.isASCIIDigit { digits.append(next); index += 1 }
+            if digits.isEmpty, peek() == "K" {
                 index += 1
                 return Token(kind: .keyPathArgument, position: start)
             }
-            guard index < characters.count, characters[index] == "@" else {
-                throw QueryError.at(start, "expected '%@' or '%K' for an argument")
-            }
+            guard peek() == "@" else { throw QueryError.at(start, "expected '%@' or '%K' for an argument") }
             index += 1
             return Token(kind: .argument(Int(digits)), position: start)
         }
@@ -90,36 +96,126 @@ struct QueryLexer {
     }
 
     private func matches(_ symbol: String) -> Bool {
-        let symbolCharacters = Array(symbol)
-        guard index + symbolCharacters.count <= characters.count else { return false }
-        return Array(characters[index..<index + symbolCharacters.count]) == symbolCharacters
+        for (offset, character) in symbol.enumerated() where peek(offset) != character { return false }
+        return true
+    }
+
+    private mutating func number() -> String {
+        var text = ""
+        if let sign = peek(), sign == "-" || sign == "+" { text.append(sign); index += 1 }
+        while let c = peek(), c.isASCIIDigit || c == "." || c == "e" || c == "E"
+            || ((c == "-" || c == "+") && (text.last == "e" || text.last == "E")) {
+            text.append(c); index += 1
+        }
+        return text
+    }
+
+    /// `uuid(…)`, `oid(…)` and `B64"…"` literals.
+    private mutating func wrappedLiteral(_ word: String, at start: Int) throws(Realm.Error) -> _PersistedValue? {
+        switch word.lowercased() {
+        case "uuid", "oid":
+            guard peek() == "(" else { return nil }
+            index += 1
+            var body = ""
+            while let c = peek(), c != ")" { body.append(c); index += 1 }
+            guard peek() == ")" else { throw QueryError.at(start, "unterminated \(word)(…) literal") }
+            index += 1
+            let text = body.trimmingCharacters(in: .whitespaces)
+            if word.lowercased() == "uuid" {
+                guard let uuid = UUID(uuidString: text) else { throw QueryError.at(start, "'\(text)' is not a UUID") }
+                return .uuid(uuid)
+            }
+            guard let id = try? ObjectId(string: text) else { throw QueryError.at(start, "'\(text)' is not an ObjectId") }
+            return .objectId(id)
+        case "b64":
+            guard let quote = peek(), quote == "\"" || quote == "'" else { return nil }
+            let text = try quoted(quote)
+            guard let data = Data(base64Encoded: text) else { throw QueryError.at(start, "'\(text)' is not base64") }
+            return .data(data)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a `YYYY-MM-DD@…` date starts here.
+    private func isDateAhead() -> Bool {
+        var offset = 0
+        while let c = peek(offset), c.isASCIIDigit { offset += 1 }
+        return offset >= 4 && peek(offset) == "-" && peek(offset + 1)?.isASCIIDigit == true
+    }
+
+    /// `Tseconds:nanoseconds` since 1970.
+    private mutating func timestamp(at start: Int) throws(Realm.Error) -> Date {
+        let text = scan { $0.isASCIIDigit || $0 == ":" || $0 == "-" }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let seconds = Int64(parts[0]),
+              let nanoseconds = parts.count == 2 ? Int64(parts[1]) : 0 else {
+            throw QueryError.at(start, "'T\(text)' is not a timestamp (Tseconds:nanoseconds)")
+        }
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// `YYYY-MM-DD@HH:MM:SS[:nanoseconds]`, or with `T` for `@`, in UTC.
+    private mutating func calendarDate(at start: Int) throws(Realm.Error) -> Date {
+        let text = scan { $0.isASCIIDigit || "-:@T.".contains($0) }
+        let fields = text.split(whereSeparator: { "-:@T".contains($0) }).map(String.init)
+        guard fields.count >= 3, fields.count != 4, fields.count != 5, fields.count <= 7,
+              let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) else {
+            throw QueryError.at(start, "'\(text)' is not a date (YYYY-MM-DD@HH:MM:SS)")
+        }
+        var components = DateComponents()
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = TimeZone(identifier: "UTC")
+        components.year = year; components.month = month; components.day = day
+        if fields.count >= 6 {
+            components.hour = Int(fields[3]); components.minute = Int(fields[4])
+            let seconds = Double(fields[5]) ?? 0
+            components.second = Int(seconds)
+            components.nanosecond = Int((seconds - Double(Int(seconds))) * 1e9) + (fields.count == 7 ? Int(fields[6]) ?? 0 : 0)
+        }
+        guard (1...12).contains(month), (1...31).contains(day), let date = components.date else {
+            throw QueryError.at(start, "'\(text)' is not a valid date")
+        }
+        return date
+    }
+
+    private mutating func scan(while accept: (Character) -> Bool) -> String {
+        var text = ""
+        while let c = peek(), accept(c) { text.append(c); index += 1 }
+        return text
     }
 
     private mutating func quoted(_ quote: Character) throws(Realm.Error) -> String {
         let start = index
         index += 1
         var text = ""
-        while index < characters.count {
-            let c = characters[index]
+        while let c = peek() {
             index += 1
             if c == quote { return text }
-            if c == "\\" {
-                guard index < characters.count else { break }
-                let escaped = characters[index]
-                index += 1
-                switch escaped {
-                case "n": text.append("\n")
-                case "t": text.append("\t")
-                case "r": text.append("\r")
-                case "0": text.append("\0")
-                default: text.append(escaped)
+            guard c == "\\" else { text.append(c); continue }
+            guard let escaped = peek() else { break }
+            index += 1
+            switch escaped {
+            case "n": text.append("\n")
+            case "t": text.append("\t")
+            case "r": text.append("\r")
+            case "0": text.append("\0")
+            case "u":
+                var hex = ""
+                while hex.count < 4, let digit = peek(), digit.isHexDigit { hex.append(digit); index += 1 }
+                guard hex.count == 4, let scalar = UInt32(hex, radix: 16).flatMap(Unicode.Scalar.init) else {
+                    throw QueryError.at(index, "expected four hexadecimal digits after '\\u'")
                 }
-            } else {
-                text.append(c)
+                text.unicodeScalars.append(scalar)
+            default: text.append(escaped)
             }
         }
         throw QueryError.at(start, "unterminated string")
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// Builds `invalidQuery` errors that name the position.

@@ -1,17 +1,25 @@
 import Foundation
 
-/// Parses the string query language into a ``PredicateNode``, binding `%@` and `%K`
-/// arguments as it goes.
+/// Parses the string query language into a ``PredicateNode`` plus its trailing clauses,
+/// binding `%@` and `%K` arguments as it goes.
 ///
-/// Grammar (case-insensitive keywords):
+/// Grammar (keywords are case-insensitive):
 ///
-///     predicate  := or
-///     or         := and (("OR" | "||") and)*
+///     query      := predicate clause*
+///     clause     := "SORT" "(" keyPath ["ASC" | "DESC"] ("," …)* ")"
+///                 | "DISTINCT" "(" keyPath ("," keyPath)* ")" | "LIMIT" "(" integer ")"
+///     predicate  := and (("OR" | "||") and)*
 ///     and        := unary (("AND" | "&&") unary)*
 ///     unary      := ("NOT" | "!") unary | "(" predicate ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
-///     comparison := operand operator ["[c]" | "[d]" | "[cd]"] operand
-///     operator   := "==" | "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "BEGINSWITH" | "ENDSWITH" | "CONTAINS"
+///     comparison := [quantifier] operand operator [options] operand
+///                 | [quantifier] operand "BETWEEN" "{" operand "," operand "}"
+///                 | [quantifier] operand "IN" ("{" operand ("," operand)* "}" | "%@")
+///     quantifier := "ANY" | "SOME" | "ALL" | "NONE"
+///     operator   := "==" | "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "BEGINSWITH" | "ENDSWITH"
+///                 | "CONTAINS" | "LIKE"
+///     options    := "[c]" | "[d]" | "[cd]"
 ///     operand    := keyPath | "%K" | number | string | "true" | "false" | "nil" | "NULL" | "%@"
+///                 | date (YYYY-MM-DD@HH:MM:SS, Tseconds:nanos) | uuid(…) | oid(…) | B64"…"
 struct QueryParser {
     private let tokens: [QueryLexer.Token]
     private let arguments: [Any]
@@ -21,13 +29,19 @@ struct QueryParser {
     /// Parses `format` with `arguments`.
     ///
     /// - Throws: ``Realm/Error/Code/invalidQuery`` naming the position and the problem.
-    static func parse(_ format: String, arguments: [Any]) throws(Realm.Error) -> PredicateNode {
-        var parser = QueryParser(tokens: try QueryLexer.tokens(of: format), arguments: arguments)
-        let node = try parser.parseOr()
+    static func parse(_ format: String, arguments: [Any]) throws(Realm.Error) -> ParsedQuery {
+        try parse(tokens: try QueryLexer.tokens(of: format), arguments: arguments)
+    }
+
+    /// Parses already lexed tokens with `arguments`.
+    static func parse(tokens: [QueryLexer.Token], arguments: [Any]) throws(Realm.Error) -> ParsedQuery {
+        var parser = QueryParser(tokens: tokens, arguments: arguments)
+        var query = ParsedQuery(node: try parser.parseOr())
+        while try parser.parseClause(into: &query) {}
         guard case .end = parser.current.kind else {
             throw QueryError.at(parser.current.position, "unexpected \(parser.describe(parser.current.kind))")
         }
-        return node
+        return query
     }
 
     private init(tokens: [QueryLexer.Token], arguments: [Any]) {
@@ -44,6 +58,66 @@ struct QueryParser {
         advance()
         return true
     }
+
+    private mutating func expect(_ symbol: String, _ context: String) throws(Realm.Error) {
+        guard accept(.symbol(symbol)) else {
+            throw QueryError.at(current.position, "expected '\(symbol)' \(context), found \(describe(current.kind))")
+        }
+    }
+
+    // MARK: Trailing clauses
+
+    private mutating func parseClause(into query: inout ParsedQuery) throws(Realm.Error) -> Bool {
+        if accept(.keyword("SORT")) {
+            try expect("(", "after SORT")
+            repeat {
+                let keyPath = try parseKeyPath("SORT")
+                var ascending = true
+                if accept(.keyword("DESC")) || accept(.keyword("DESCENDING")) { ascending = false } else {
+                    _ = accept(.keyword("ASC")) || accept(.keyword("ASCENDING"))
+                }
+                query.sort.append(SortDescriptor(keyPath: keyPath, ascending: ascending))
+            } while accept(.symbol(","))
+            try expect(")", "to close SORT")
+            return true
+        }
+        if accept(.keyword("DISTINCT")) {
+            try expect("(", "after DISTINCT")
+            repeat { query.distinct.append(try parseKeyPath("DISTINCT")) } while accept(.symbol(","))
+            try expect(")", "to close DISTINCT")
+            return true
+        }
+        if accept(.keyword("LIMIT")) {
+            try expect("(", "after LIMIT")
+            guard case .number(let text) = current.kind, let limit = Int(text), limit >= 0 else {
+                throw QueryError.at(current.position, "LIMIT needs a whole number, found \(describe(current.kind))")
+            }
+            advance()
+            try expect(")", "to close LIMIT")
+            query.limit = min(query.limit ?? .max, limit)
+            return true
+        }
+        return false
+    }
+
+    private mutating func parseKeyPath(_ clause: String) throws(Realm.Error) -> String {
+        switch current.kind {
+        case .identifier(let name):
+            advance()
+            return name
+        case .keyPathArgument:
+            let at = current.position
+            advance()
+            guard let name = try takeArgument(at: at) as? String else {
+                throw QueryError.at(at, "the argument for '%K' must be a property name string")
+            }
+            return name
+        default:
+            throw QueryError.at(current.position, "\(clause) needs a property name, found \(describe(current.kind))")
+        }
+    }
+
+    // MARK: Predicates
 
     private mutating func parseOr() throws(Realm.Error) -> PredicateNode {
         var node = try parseAnd()
@@ -69,15 +143,35 @@ struct QueryParser {
             let open = current.position
             advance()
             let inner = try parseOr()
-            guard accept(.symbol(")")) else { throw QueryError.at(current.position, "expected ')' to close '(' at position \(open)") }
+            guard accept(.symbol(")")) else {
+                throw QueryError.at(current.position, "expected ')' to close '(' at position \(open), found \(describe(current.kind))")
+            }
             return inner
         }
-        return .comparison(try parseComparison())
+        return try parseComparison()
     }
 
-    private mutating func parseComparison() throws(Realm.Error) -> Comparison {
+    private mutating func parseQuantifier() -> Quantifier? {
+        if accept(.keyword("ANY")) || accept(.keyword("SOME")) { return .any }
+        if accept(.keyword("ALL")) { return .all }
+        if accept(.keyword("NONE")) { return Quantifier.none }
+        return nil
+    }
+
+    private mutating func parseComparison() throws(Realm.Error) -> PredicateNode {
+        let quantifier = parseQuantifier()
         let lhs = try parseOperand()
         let operatorPosition = current.position
+        if accept(.keyword("BETWEEN")) {
+            try expect("{", "after BETWEEN")
+            let low = try parseOperand()
+            try expect(",", "between the bounds of BETWEEN")
+            let high = try parseOperand()
+            try expect("}", "to close BETWEEN")
+            let lower = Comparison(lhs: lhs, op: .greaterOrEqual, rhs: low, quantifier: quantifier, position: operatorPosition)
+            let upper = Comparison(lhs: lhs, op: .lessOrEqual, rhs: high, quantifier: quantifier, position: operatorPosition)
+            return .and(.comparison(lower), .comparison(upper))
+        }
         let op: ComparisonOperator
         switch current.kind {
         case .symbol("=="), .symbol("="): op = .equal
@@ -89,10 +183,12 @@ struct QueryParser {
         case .keyword("BEGINSWITH"): op = .beginsWith
         case .keyword("ENDSWITH"): op = .endsWith
         case .keyword("CONTAINS"): op = .contains
+        case .keyword("LIKE"): op = .like
+        case .keyword("IN"): op = .in
         default: throw QueryError.at(current.position, "expected a comparison operator, found \(describe(current.kind))")
         }
         advance()
-        var comparison = Comparison(lhs: lhs, op: op, rhs: lhs, position: operatorPosition)
+        var comparison = Comparison(lhs: lhs, op: op, rhs: lhs, quantifier: quantifier, position: operatorPosition)
         if current.kind == .symbol("[") {
             advance()
             guard case .identifier(let flags) = current.kind, !flags.isEmpty,
@@ -102,10 +198,45 @@ struct QueryParser {
             comparison.caseInsensitive = flags.lowercased().contains("c")
             comparison.diacriticInsensitive = flags.lowercased().contains("d")
             advance()
-            guard accept(.symbol("]")) else { throw QueryError.at(current.position, "expected ']'") }
+            try expect("]", "to close the options")
         }
-        comparison.rhs = try parseOperand()
-        return comparison
+        comparison.rhs = op == .in ? try parseList() : try parseOperand()
+        return .comparison(comparison)
+    }
+
+    /// `{a, b, …}` or a `%@` array argument.
+    private mutating func parseList() throws(Realm.Error) -> Operand {
+        let start = current.position
+        if accept(.symbol("{")) {
+            var values: [_PersistedValue] = []
+            if !accept(.symbol("}")) {
+                repeat {
+                    guard case .literal(let value, _) = try parseOperand() else {
+                        throw QueryError.at(start, "the list after IN may hold only values")
+                    }
+                    values.append(value)
+                } while accept(.symbol(","))
+                try expect("}", "to close the list after IN")
+            }
+            return .list(values, position: start)
+        }
+        if case .argument(let index) = current.kind {
+            advance()
+            let argument: Any = if let index { try argument(index, at: start) } else { try takeArgument(at: start) }
+            guard let elements = Self.elements(of: argument) else {
+                throw QueryError.at(start, "the argument after IN must be an array, got '\(type(of: argument))'")
+            }
+            var values: [_PersistedValue] = []
+            for element in elements { values.append(try Self.value(of: element, at: start)) }
+            return .list(values, position: start)
+        }
+        throw QueryError.at(start, "IN needs a list such as {1, 2} or an array argument, found \(describe(current.kind))")
+    }
+
+    private static func elements(of argument: Any) -> [Any]? {
+        if let array = argument as? [Any] { return array }
+        if let set = argument as? any Collection, !(argument is String), !(argument is Data) { return set.map { $0 } }
+        return nil
     }
 
     private mutating func parseOperand() throws(Realm.Error) -> Operand {
@@ -125,6 +256,8 @@ struct QueryParser {
             throw QueryError.at(token.position, "'\(text)' is not a number")
         case .string(let text):
             return .literal(.string(text), position: token.position)
+        case .literal(let value):
+            return .literal(value, position: token.position)
         case .keyword("TRUE"): return .literal(.bool(true), position: token.position)
         case .keyword("FALSE"): return .literal(.bool(false), position: token.position)
         case .keyword("NIL"), .keyword("NULL"): return .literal(.null, position: token.position)
@@ -152,10 +285,7 @@ struct QueryParser {
     static func value(of argument: Any, at position: Int) throws(Realm.Error) -> _PersistedValue {
         if argument is NSNull { return .null }
         if let persistable = argument as? any _Persistable { return persistable._persistedValue }
-        if let object = argument as? Object, object.realm == nil {
-            throw QueryError.at(position, "unmanaged object '\(type(of: object))' cannot be an argument")
-        }
-        throw QueryError.at(position, "argument of type '\(type(of: argument))' is not a value Burrow can compare")
+        throw QueryError.at(position, "an argument of type '\(type(of: argument))' is not a value Burrow can compare")
     }
 
     private func describe(_ kind: QueryLexer.Kind) -> String {
@@ -167,7 +297,16 @@ struct QueryParser {
         case .symbol(let symbol): "'\(symbol)'"
         case .argument: "'%@'"
         case .keyPathArgument: "'%K'"
+        case .literal(let value): "\(value.displayText)"
         case .end: "end of query"
         }
     }
+}
+
+/// A parsed query: the predicate and its trailing `SORT`, `DISTINCT` and `LIMIT` clauses.
+struct ParsedQuery: Sendable {
+    var node: PredicateNode
+    var sort: [SortDescriptor] = []
+    var distinct: [String] = []
+    var limit: Int?
 }

@@ -126,3 +126,10 @@ extension Realm.Error {
         }
     }
 }
+
+extension Realm.Error {
+    /// The message of `error`, for traps.
+    static func message(of error: any Swift.Error) -> String {
+        (error as? Realm.Error)?.message ?? "\(error)"
+    }
+}

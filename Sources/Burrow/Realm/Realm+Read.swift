@@ -7,7 +7,7 @@ extension Realm {
     /// ```
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         core.verifyThread()
-        return Results(core: ResultsCore(realm: core, info: ClassInfo.of(type), predicate: nil))
+        return Results(core: ResultsCore(realm: core, info: ClassInfo.of(type), query: ResultsQuery()))
     }
 
     /// The object of `type` whose primary key is `key`, or `nil`.

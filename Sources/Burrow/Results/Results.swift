@@ -63,22 +63,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         }
     }
 
-    /// The results that also match `predicateFormat`, with `%@` and `%K` arguments.
-    ///
-    /// ```swift
-    /// dogs.filter("age < %@ AND name BEGINSWITH[c] %@", 2, "r")
-    /// ```
-    /// Traps on a malformed query, with the position and reason; take queries from people
-    /// through `QueryPredicate`-style parsing that throws instead.
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        let node: PredicateNode
-        do {
-            node = try QueryParser.parse(predicateFormat, arguments: args)
-        } catch {
-            preconditionFailure(error.message)
-        }
-        let filtered = core.filtered(by: node)
-        filtered.validate()
-        return Results(core: filtered)
+    /// The position of `object` in the results, or `nil`.
+    public func index(of object: Element) -> Int? {
+        guard let object = object as? ObjectBase, let management = object.management,
+              management.realm === core.realm, management.bound.info.className == core.info.className else { return nil }
+        return core.keys.firstIndex(of: management.key)
+    }
+
+    func with(_ query: ResultsQuery) -> Results<Element> {
+        Results(core: core.with(query))
     }
 }

@@ -5,85 +5,174 @@ import LMDB
 final class ResultsCore {
     let realm: RealmCore
     let info: ClassInfo
-    let predicate: PredicateNode?
+    let query: ResultsQuery
 
     private var cachedKeys: [ObjectKey] = []
     private var cachedGeneration: UInt64 = 0
-    private var compiled: (layout: TableLayout, test: RowPredicate)?
+    private var compiled: (layout: TableLayout, test: RowPredicate?, path: QueryPlanner.AccessPath)?
 
-    init(realm: RealmCore, info: ClassInfo, predicate: PredicateNode?) {
+    init(realm: RealmCore, info: ClassInfo, query: ResultsQuery) {
         self.realm = realm
         self.info = info
-        self.predicate = predicate
+        self.query = query
     }
 
     /// The class resolved against the file, or `nil` while the file has no table for it.
     var bound: BoundClass? { realm.bound(info) }
 
-    /// A core selecting the objects of this one that also match `node`.
-    func filtered(by node: PredicateNode) -> ResultsCore {
-        let combined = predicate.map { PredicateNode.and($0, node) } ?? node
-        return ResultsCore(realm: realm, info: info, predicate: combined)
+    /// A core for `query` over the same class; traps when the query does not fit the class.
+    func with(_ query: ResultsQuery) -> ResultsCore {
+        let core = ResultsCore(realm: realm, info: info, query: query)
+        core.validate()
+        return core
     }
 
-    /// The predicate bound to `layout`; traps on a query that does not fit the schema.
-    private func test(for layout: TableLayout) -> RowPredicate? {
-        guard let predicate else { return nil }
-        if let compiled, compiled.layout === layout { return compiled.test }
-        do {
-            let test = try PredicateCompiler(storedClass: layout.storedClass).compile(predicate)
-            compiled = (layout, test)
-            return test
-        } catch {
-            preconditionFailure(error.message)
-        }
+    /// The stored class queries are checked against: the file's, or the model's before the
+    /// file has a table for it.
+    private var storedClass: StoredClass {
+        bound?.layout.storedClass ?? StoredClass(id: 0, info: info)
     }
 
-    /// Checks the predicate against the class now, so that a bad query traps at `filter`.
-    func validate() {
+    /// Checks the predicate and the steps' property names now, so that a bad query traps where
+    /// it is written.
+    private func validate() {
         let layout = bound?.layout
         let storedClass = layout?.storedClass ?? StoredClass(id: 0, info: info)
-        guard let predicate else { return }
-        do {
-            _ = try PredicateCompiler(storedClass: storedClass).compile(predicate)
-        } catch {
-            preconditionFailure(error.message)
+        if let predicate = query.predicate {
+            do {
+                let test = try PredicateCompiler(storedClass: storedClass).compile(predicate)
+                if let layout { compiled = (layout, test, QueryPlanner(layout: layout).plan(predicate)) }
+            } catch {
+                preconditionFailure(Realm.Error.message(of: error))
+            }
+        }
+        for name in query.stepKeyPaths where !storedClass.properties.contains(where: { $0.name == name }) {
+            preconditionFailure("Cannot sort or distinct on key path '\(name)': property '\(storedClass.name).\(name)' does not exist.")
         }
     }
 
-    /// The matching object keys in the realm's current generation, in key order.
+    // MARK: Evaluation
+
+    /// The matching object keys in the realm's current generation, in the query's order.
     var keys: [ObjectKey] {
         realm.verifyThread()
         if cachedGeneration == realm.generation { return cachedKeys }
-        cachedKeys = evaluate()
+        do {
+            cachedKeys = try evaluate()
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
         cachedGeneration = realm.generation
         return cachedKeys
     }
 
-    private func evaluate() -> [ObjectKey] {
+    private func prepared(for layout: TableLayout) -> (test: RowPredicate?, path: QueryPlanner.AccessPath) {
+        if let compiled, compiled.layout === layout { return (compiled.test, compiled.path) }
+        let test: RowPredicate?
+        do {
+            test = try query.predicate.map { try PredicateCompiler(storedClass: layout.storedClass).compile($0) }
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
+        let path = QueryPlanner(layout: layout).plan(query.predicate)
+        compiled = (layout, test, path)
+        return (test, path)
+    }
+
+    private func evaluate() throws -> [ObjectKey] {
         guard let layout = bound?.layout else { return [] }
         let txn = realm.transaction
         guard layout.isVisible(to: txn) else { return [] }
-        let test = self.test(for: layout)
-        do {
-            var keys: [ObjectKey] = []
-            if test == nil { keys.reserveCapacity(try layout.count(in: txn)) }
-            let cursor = try txn.openCursor(layout.rows)
-            var entry = try cursor.first()
-            while let (key, row) = entry {
-                if test?(RowReader(row)) ?? true { keys.append(ObjectKey(bytes: key)) }
-                entry = try cursor.next()
+        let (test, path) = prepared(for: layout)
+        var steps = query.steps[...]
+        var keys: [ObjectKey]
+        if case .sort(let descriptors)? = steps.first,
+           let walked = try IndexOrderWalk(layout: layout, descriptors: descriptors)?
+                .keys(in: txn, matching: test, stopAfter: Self.rowsNeeded(after: steps.dropFirst())) {
+            keys = walked
+            steps = steps.dropFirst()
+        } else {
+            keys = try matchingKeys(layout, test: test, path: path, in: txn)
+        }
+        for step in steps {
+            keys = try apply(step, to: keys, layout: layout, in: txn)
+        }
+        return keys
+    }
+
+    /// How many leading objects the remaining steps can use, when they end in a slice.
+    private static func rowsNeeded(after steps: ArraySlice<ResultsQuery.Step>) -> Int? {
+        guard case .slice(let offset, let limit?)? = steps.first else { return nil }
+        return offset + limit
+    }
+
+    /// The keys matching the predicate, in object key order.
+    private func matchingKeys(_ layout: TableLayout, test: RowPredicate?, path: QueryPlanner.AccessPath,
+                              in txn: Transaction) throws -> [ObjectKey] {
+        if let candidates = try QueryPlanner(layout: layout).candidates(path, in: txn) {
+            guard let test, !path.isCovered else { return candidates }
+            return try candidates.filter { key in try layout.row(key, in: txn).map { test(RowReader($0)) } ?? false }
+        }
+        var keys: [ObjectKey] = []
+        if test == nil { keys.reserveCapacity(try layout.count(in: txn)) }
+        let cursor = try txn.openCursor(layout.rows)
+        var entry = try cursor.first()
+        while let (key, row) = entry {
+            if test?(RowReader(row)) ?? true { keys.append(ObjectKey(bytes: key)) }
+            entry = try cursor.next()
+        }
+        return keys
+    }
+
+    private func apply(_ step: ResultsQuery.Step, to keys: [ObjectKey], layout: TableLayout, in txn: Transaction) throws -> [ObjectKey] {
+        switch step {
+        case .slice(let offset, let limit):
+            let start = min(offset, keys.count)
+            let end = limit.map { min(keys.count, start + $0) } ?? keys.count
+            return Array(keys[start..<end])
+        case .sort(let descriptors):
+            let columns = descriptors.map { descriptor in layout.storedClass.properties.firstIndex { $0.name == descriptor.keyPath }! }
+            let values = try rowValues(keys, columns: columns, layout: layout, in: txn)
+            let order = keys.indices.sorted { a, b in
+                for (position, descriptor) in descriptors.enumerated() {
+                    let result = Self.sortOrder(values[a][position], values[b][position])
+                    if result != 0 { return descriptor.ascending ? result < 0 : result > 0 }
+                }
+                return a < b
             }
-            return keys
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            return order.map { keys[$0] }
+        case .distinct(let names):
+            let columns = names.map { name in layout.storedClass.properties.firstIndex { $0.name == name }! }
+            let values = try rowValues(keys, columns: columns, layout: layout, in: txn)
+            var seen = Set<[_PersistedValue]>()
+            return keys.indices.filter { seen.insert(values[$0]).inserted }.map { keys[$0] }
         }
     }
+
+    private func rowValues(_ keys: [ObjectKey], columns: [Int], layout: TableLayout, in txn: Transaction) throws -> [[_PersistedValue]] {
+        try keys.map { key in
+            guard let row = try layout.row(key, in: txn) else { return columns.map { _ in .null } }
+            let reader = RowReader(row)
+            return columns.map { reader.value($0, kind: layout.kinds[$0]) }
+        }
+    }
+
+    /// Sort order: null first, then by value (strings by their UTF-8 bytes).
+    static func sortOrder(_ a: _PersistedValue, _ b: _PersistedValue) -> Int {
+        switch (a == .null, b == .null) {
+        case (true, true): 0
+        case (true, false): -1
+        case (false, true): 1
+        case (false, false): ValueComparator.compare(a, b) ?? 0
+        }
+    }
+
+    // MARK: Reading
 
     /// How many objects match: O(1) for a whole class.
     var count: Int {
         realm.verifyThread()
-        guard predicate == nil else { return keys.count }
+        guard query.isWholeTable else { return keys.count }
         guard let layout = bound?.layout else { return 0 }
         do {
             return try layout.count(in: realm.transaction)
@@ -92,11 +181,10 @@ final class ResultsCore {
         }
     }
 
-    /// The first (or last) matching object's key without evaluating the whole results when
-    /// there is no predicate.
+    /// The first (or last) matching object's key, without evaluating a whole class.
     func edgeKey(last: Bool) -> ObjectKey? {
         realm.verifyThread()
-        guard predicate == nil else { return last ? keys.last : keys.first }
+        guard query.isWholeTable else { return last ? keys.last : keys.first }
         guard let layout = bound?.layout, layout.isVisible(to: realm.transaction) else { return nil }
         do {
             let cursor = try realm.transaction.openCursor(layout.rows)
@@ -112,10 +200,40 @@ final class ResultsCore {
         return realm.makeObject(bound, key: key)
     }
 
+    /// The value of property `name` of each matching object, in order.
+    func values(of name: String) -> (kind: _StorageKind, values: [_PersistedValue]) {
+        let storedClass = self.storedClass
+        guard let column = storedClass.properties.firstIndex(where: { $0.name == name }) else {
+            preconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
+        }
+        let kind = storedClass.properties[column].kind
+        guard let layout = bound?.layout else { return (kind, []) }
+        do {
+            return (kind, try rowValues(keys, columns: [column], layout: layout, in: realm.transaction).map { $0[0] })
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+    }
+
+    /// The position of the first object that also matches `node`.
+    func firstIndex(matching node: PredicateNode) -> Int? {
+        guard let layout = bound?.layout else { return nil }
+        let test: RowPredicate
+        do {
+            test = try PredicateCompiler(storedClass: layout.storedClass).compile(node)
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
+        let txn = realm.transaction
+        return keys.firstIndex { key in
+            ((try? layout.row(key, in: txn)) ?? nil).map { test(RowReader($0)) } ?? false
+        }
+    }
+
     /// Deletes every matching object inside `write`.
     func deleteAll(in write: WriteState) {
         guard let layout = bound?.layout else { return }
-        if predicate == nil {
+        if query.isWholeTable {
             realm.perform(in: write) { try layout.removeAll(in: write.transaction) }
         } else {
             for key in keys {

@@ -44,7 +44,7 @@ public enum _StorageKind: UInt8, Codable, Sendable {
 }
 
 /// One stored value, the common currency between model properties, rows and index keys.
-public enum _PersistedValue: Equatable, Sendable {
+public enum _PersistedValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)

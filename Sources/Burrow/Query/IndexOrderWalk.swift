@@ -1,0 +1,87 @@
+import LMDB
+
+/// Reads matching objects in the order of one sort property by walking its index (or, for an
+/// integer primary key, the table itself), so that sorting costs nothing and a page stops
+/// reading once it is full.
+///
+/// Equal values come in object key order, as a stable sort of the table would leave them, in
+/// both directions.
+struct IndexOrderWalk {
+    private enum Source {
+        case rows
+        case index(Database, objectKeyIsSuffix: Bool)
+    }
+
+    private let layout: TableLayout
+    private let source: Source
+    private let ascending: Bool
+
+    /// A walk for `descriptors`, or `nil` when they are not one indexed property.
+    init?(layout: TableLayout, descriptors: [SortDescriptor]) {
+        guard descriptors.count == 1,
+              let column = layout.storedClass.properties.firstIndex(where: { $0.name == descriptors[0].keyPath }) else { return nil }
+        self.layout = layout
+        ascending = descriptors[0].ascending
+        if column == layout.primaryKeyColumn {
+            if layout.usesPrimaryKeyAsObjectKey {
+                source = .rows
+            } else if let primaryKeys = layout.primaryKeys {
+                source = .index(primaryKeys, objectKeyIsSuffix: false)
+            } else {
+                return nil
+            }
+        } else if let index = layout.secondaryIndexes.first(where: { $0.column == column }) {
+            source = .index(index.database, objectKeyIsSuffix: true)
+        } else {
+            return nil
+        }
+    }
+
+    /// The keys of objects passing `test`, in sort order, stopping once `stopAfter` are found;
+    /// `nil` when the index cannot give the exact order (a value too long to store whole).
+    func keys(in txn: Transaction, matching test: RowPredicate?, stopAfter: Int?) throws -> [ObjectKey]? {
+        let database: Database
+        var suffix = false
+        switch source {
+        case .rows: database = layout.rows
+        case .index(let index, let objectKeyIsSuffix): database = index; suffix = objectKeyIsSuffix
+        }
+        let cursor = try txn.openCursor(database)
+        var keys: [ObjectKey] = []
+        var run: [ObjectKey] = []      // equal values met walking backwards, to put in key order
+        var runValue: [UInt8] = []
+        let limit = stopAfter ?? .max
+        var entry = try ascending ? cursor.first() : cursor.last()
+        while let (key, value) = entry {
+            if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
+            let objectKey: ObjectKey
+            switch source {
+            case .rows: objectKey = ObjectKey(bytes: key)
+            case .index: objectKey = suffix ? ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[(key.count - 8)...]))
+                                            : ObjectKey(bytes: value)
+            }
+            let passes = try test.map { test in
+                if case .rows = source { return test(RowReader(value)) }
+                return try layout.row(objectKey, in: txn).map { test(RowReader($0)) } ?? false
+            } ?? true
+            if passes {
+                if ascending || !suffix {
+                    keys.append(objectKey)
+                } else {
+                    let valuePart = Array(key[..<(key.count - 8)])
+                    if valuePart != runValue {
+                        keys.append(contentsOf: run.reversed())
+                        run.removeAll(keepingCapacity: true)
+                        runValue = valuePart
+                        if keys.count >= limit { break }
+                    }
+                    run.append(objectKey)
+                }
+                if keys.count >= limit { break }
+            }
+            entry = try ascending ? cursor.next() : cursor.previous()
+        }
+        keys.append(contentsOf: run.reversed())
+        return keys
+    }
+}

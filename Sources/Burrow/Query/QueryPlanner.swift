@@ -1,0 +1,259 @@
+import Foundation
+import LMDB
+
+/// Chooses how to find the candidates of a predicate: through the primary key, through a
+/// secondary index, or by scanning the table.
+///
+/// Only the top-level `AND` terms are considered. Primary-key equality and `IN` come first, then
+/// indexed equality and `IN`, then an indexed range or `BEGINSWITH`. Candidates are then checked
+/// against the whole predicate, unless the chosen term is the whole predicate and the index
+/// answers it exactly ("covered").
+struct QueryPlanner {
+    let layout: TableLayout
+
+    /// One way to reach candidates.
+    enum AccessPath {
+        /// Object keys known outright (integer primary keys).
+        case objectKeys([ObjectKey], covered: Bool)
+        /// A range of object keys (a range of integer primary keys).
+        case objectKeyRange(lower: ObjectKey, upper: ObjectKey, covered: Bool)
+        /// Exact index keys in an index database.
+        case indexPoints(IndexAccess, keys: [[UInt8]], covered: Bool)
+        /// Index keys in any of the ranges `[lower, upper)`.
+        case indexRanges(IndexAccess, [(lower: [UInt8], upper: [UInt8])], covered: Bool)
+        /// Every object.
+        case scan
+
+        var isCovered: Bool {
+            switch self {
+            case .objectKeys(_, let covered), .objectKeyRange(_, _, let covered), .indexPoints(_, _, let covered),
+                 .indexRanges(_, _, let covered): covered
+            case .scan: false
+            }
+        }
+    }
+
+    /// An index database and how its entries name objects.
+    struct IndexAccess {
+        let database: Database
+        /// Secondary indexes end each key with the object key; the primary-key database stores
+        /// the object key as the value.
+        let objectKeyIsSuffix: Bool
+    }
+
+    /// The access path for `node`.
+    func plan(_ node: PredicateNode?) -> AccessPath {
+        guard let node else { return .scan }
+        let terms = Self.conjuncts(of: node)
+        let single = terms.count == 1
+        var best: (rank: Int, path: AccessPath)?
+        func consider(_ rank: Int, _ path: AccessPath) {
+            if best == nil || rank < best!.rank { best = (rank, path) }
+        }
+        var lowerBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
+        var upperBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
+        var boundTerms: [Int: Int] = [:]
+        for term in terms {
+            guard let (column, op, operand) = Self.indexableTerm(term, in: layout.storedClass) else { continue }
+            let kind = layout.kinds[column]
+            let isPrimary = column == layout.primaryKeyColumn
+            guard isPrimary || layout.secondaryIndexes.contains(where: { $0.column == column }) else { continue }
+            switch (op, operand) {
+            case (.equal, .literal(let value, _)):
+                consider(isPrimary ? 0 : 1, points(column, [value], covered: single))
+            case (.in, .list(let values, _)):
+                consider(isPrimary ? 0 : 1, points(column, values, covered: single))
+            case (.beginsWith, .literal(.string(let prefix), _)) where kind == .string:
+                if let access = access(column), prefix.utf8.count <= IndexKeyEncoder.maximumInlineLength {
+                    var inline = IndexKeyEncoder.key(for: .string(prefix))
+                    inline.removeLast(2)  // the terminator: keep a pure prefix
+                    // Long values live under tag 2 with the same escaped prefix.
+                    var long = inline
+                    long[0] = 2
+                    consider(3, .indexRanges(access, [(inline, Self.successor(of: inline)), (long, Self.successor(of: long))],
+                                             covered: false))
+                }
+            case (_, .literal(let value, _)) where op.isOrdering && value != .null:
+                guard let converted = QueryPlanner.rangeValue(value, for: kind) else { continue }
+                let inclusive = op == .lessOrEqual || op == .greaterOrEqual
+                if op == .greater || op == .greaterOrEqual {
+                    if lowerBounds[column] == nil { lowerBounds[column] = (converted, inclusive) }
+                } else if upperBounds[column] == nil {
+                    upperBounds[column] = (converted, inclusive)
+                }
+                boundTerms[column, default: 0] += 1
+            default:
+                continue
+            }
+        }
+        for column in Set(lowerBounds.keys).union(upperBounds.keys) {
+            let covered = terms.count == boundTerms[column] && [.int, .bool, .date, .uuid, .objectId].contains(layout.kinds[column])
+            if let path = range(column, lower: lowerBounds[column], upper: upperBounds[column], covered: covered) {
+                consider(column == layout.primaryKeyColumn ? 2 : 3, path)
+            }
+        }
+        return best?.path ?? .scan
+    }
+
+    /// The candidate object keys of `path`, in object key order; `nil` for a scan.
+    func candidates(_ path: AccessPath, in txn: Transaction) throws -> [ObjectKey]? {
+        switch path {
+        case .scan:
+            return nil
+        case .objectKeys(let keys, _):
+            return try keys.filter { try layout.row($0, in: txn) != nil }.sorted()
+        case .objectKeyRange(let lower, let upper, _):
+            var keys: [ObjectKey] = []
+            let cursor = try txn.openCursor(layout.rows)
+            var entry = try lower.withBytes { try cursor.seek(atLeast: $0) }
+            while let (key, _) = entry {
+                let objectKey = ObjectKey(bytes: key)
+                guard objectKey <= upper else { break }
+                keys.append(objectKey)
+                entry = try cursor.next()
+            }
+            return keys
+        case .indexPoints(let access, let points, _):
+            let cursor = try txn.openCursor(access.database)
+            var keys: [ObjectKey] = []
+            for point in Set(points) {
+                var entry = try cursor.seek(atLeast: point)
+                while let (key, value) = entry, Self.matches(point, key, access) {
+                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : ObjectKey(bytes: value))
+                    entry = try cursor.next()
+                }
+            }
+            return keys.sorted()
+        case .indexRanges(let access, let ranges, _):
+            let cursor = try txn.openCursor(access.database)
+            var keys: [ObjectKey] = []
+            for (lower, upper) in ranges {
+                var entry = try cursor.seek(atLeast: lower)
+                while let (key, value) = entry {
+                    let indexPart = access.objectKeyIsSuffix ? UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)]) : key
+                    guard upper.withUnsafeBytes({ ValueComparator.bytes(indexPart, $0) }) < 0 else { break }
+                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : ObjectKey(bytes: value))
+                    entry = try cursor.next()
+                }
+            }
+            return keys.sorted()
+        }
+    }
+
+    // MARK: Building paths
+
+    private func access(_ column: Int) -> IndexAccess? {
+        if column == layout.primaryKeyColumn, let primaryKeys = layout.primaryKeys {
+            return IndexAccess(database: primaryKeys, objectKeyIsSuffix: false)
+        }
+        return layout.secondaryIndexes.first { $0.column == column }.map { IndexAccess(database: $0.database, objectKeyIsSuffix: true) }
+    }
+
+    private func points(_ column: Int, _ values: [_PersistedValue], covered: Bool) -> AccessPath {
+        let kind = layout.kinds[column]
+        let converted = values.compactMap { PredicateCompiler.converted($0, to: kind) }
+        if column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey {
+            let keys = converted.compactMap { value -> ObjectKey? in
+                if case .int(let integer) = value { return ObjectKey(primaryKey: integer) }
+                return nil
+            }
+            return .objectKeys(keys, covered: covered)
+        }
+        guard let access = access(column) else { return .scan }
+        let keys = converted.map(IndexKeyEncoder.key(for:))
+        return .indexPoints(access, keys: keys, covered: covered && !keys.contains(where: IndexKeyEncoder.isTruncated))
+    }
+
+    private func range(_ column: Int, lower: (value: _PersistedValue, inclusive: Bool)?,
+                       upper: (value: _PersistedValue, inclusive: Bool)?, covered: Bool) -> AccessPath? {
+        if column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey {
+            guard case .int(let low)? = lower?.value ?? .int(.min), case .int(let high)? = upper?.value ?? .int(.max) else { return nil }
+            var first = ObjectKey(primaryKey: low), last = ObjectKey(primaryKey: high)
+            if lower?.inclusive == false {
+                guard first.rawValue < .max else { return .objectKeys([], covered: true) }
+                first = ObjectKey(first.rawValue + 1)
+            }
+            if upper?.inclusive == false {
+                guard last.rawValue > 0 else { return .objectKeys([], covered: true) }
+                last = ObjectKey(last.rawValue - 1)
+            }
+            return .objectKeyRange(lower: first, upper: last, covered: covered)
+        }
+        guard let access = access(column) else { return nil }
+        // Non-null values have tag 1; strings too long to store whole have tag 2 and are
+        // always candidates, since their keys hold only a prefix.
+        var lowerKey: [UInt8] = [1]
+        var upperKey: [UInt8] = [2]
+        if let lower {
+            let key = IndexKeyEncoder.key(for: lower.value)
+            if !IndexKeyEncoder.isTruncated(key) { lowerKey = lower.inclusive ? key : Self.successor(of: key) }
+        }
+        if let upper {
+            let key = IndexKeyEncoder.key(for: upper.value)
+            if !IndexKeyEncoder.isTruncated(key) { upperKey = upper.inclusive ? Self.successor(of: key) : key }
+        }
+        var ranges = [(lower: lowerKey, upper: upperKey)]
+        if layout.kinds[column] == .string { ranges.append(([2], [3])) }
+        return .indexRanges(access, ranges, covered: covered)
+    }
+
+    /// A range bound in the column's own kind; `nil` when it cannot bound an index range.
+    private static func rangeValue(_ value: _PersistedValue, for kind: _StorageKind) -> _PersistedValue? {
+        switch (kind, value) {
+        case (.int, .int), (.date, .date), (.string, .string), (.bool, .bool): value
+        case (.int, .double(let v)):
+            // age > 1.5 is age >= 2; age < 1.5 is age <= 1: only whole bounds are exact here.
+            Int64(exactly: v).map { .int($0) }
+        default: nil
+        }
+    }
+
+    /// The smallest byte string greater than every string that starts with `key`.
+    static func successor(of key: [UInt8]) -> [UInt8] {
+        var next = key
+        while let last = next.last {
+            if last < 0xFF {
+                next[next.count - 1] = last + 1
+                return next
+            }
+            next.removeLast()
+        }
+        return [0xFF, 0xFF]
+    }
+
+    /// The top-level `AND` terms of `node`.
+    static func conjuncts(of node: PredicateNode) -> [PredicateNode] {
+        if case .and(let lhs, let rhs) = node { return conjuncts(of: lhs) + conjuncts(of: rhs) }
+        return [node]
+    }
+
+    /// `column op operand` when `term` compares one property with values, case-sensitively.
+    private static func indexableTerm(_ term: PredicateNode, in storedClass: StoredClass) -> (Int, ComparisonOperator, Operand)? {
+        guard case .comparison(let comparison) = term, comparison.quantifier == nil,
+              !comparison.caseInsensitive, !comparison.diacriticInsensitive else { return nil }
+        switch (comparison.lhs, comparison.rhs) {
+        case (.keyPath(let name, _), let operand) where !isKeyPath(operand):
+            return storedClass.properties.firstIndex { $0.name == name }.map { ($0, comparison.op, operand) }
+        case (let operand, .keyPath(let name, _)) where !isKeyPath(operand) && !comparison.op.isStringOperator && comparison.op != .in:
+            return storedClass.properties.firstIndex { $0.name == name }.map { ($0, comparison.op.mirrored, operand) }
+        default:
+            return nil
+        }
+    }
+
+    private static func isKeyPath(_ operand: Operand) -> Bool {
+        if case .keyPath = operand { return true }
+        return false
+    }
+
+    private static func matches(_ point: [UInt8], _ key: UnsafeRawBufferPointer, _ access: IndexAccess) -> Bool {
+        let expected = point.count + (access.objectKeyIsSuffix ? 8 : 0)
+        guard key.count == expected else { return false }
+        return point.withUnsafeBytes { memcmp($0.baseAddress!, key.baseAddress!, point.count) == 0 }
+    }
+
+    @inline(__always)
+    private static func suffixKey(_ key: UnsafeRawBufferPointer) -> ObjectKey {
+        ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[(key.count - 8)...]))
+    }
+}

@@ -1,0 +1,58 @@
+extension Results {
+    /// The results that also match `predicateFormat`, with `%@` and `%K` arguments. Trailing
+    /// `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` clauses apply after the predicate.
+    ///
+    /// ```swift
+    /// dogs.filter("age < %@ AND name BEGINSWITH[c] %@", 2, "r")
+    /// dogs.filter("age > 1 SORT(name ASC) DISTINCT(name) LIMIT(20)")
+    /// ```
+    /// Traps on a malformed query, with the position and the reason; to have mistakes thrown,
+    /// build a ``QueryPredicate`` first.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        do {
+            return with(core.query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
+    }
+
+    /// The results that also match `predicate`.
+    public func filter(_ predicate: QueryPredicate) -> Results<Element> {
+        with(core.query.adding(predicate.parsed))
+    }
+
+    /// Checks `predicate` against the class of these results.
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidQuery`` for an unknown property or a comparison the
+    ///   property's type does not allow, with a suggestion for a misspelt name.
+    public func validate(_ predicate: QueryPredicate) throws {
+        let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
+        _ = try PredicateCompiler(storedClass: storedClass).compile(predicate.parsed.node)
+        for descriptor in predicate.parsed.sort {
+            _ = try PredicateCompiler(storedClass: storedClass).column(named: descriptor.keyPath, at: 0)
+        }
+        for name in predicate.parsed.distinct {
+            _ = try PredicateCompiler(storedClass: storedClass).column(named: name, at: 0)
+        }
+    }
+
+    /// The position of the first object matching `predicateFormat`, or `nil`.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        let node: PredicateNode
+        do {
+            node = try QueryCache.parse(predicateFormat, arguments: args).node
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
+        return index(matchingNode: node)
+    }
+
+    /// The position of the first object matching `predicate`, or `nil`.
+    public func index(matching predicate: QueryPredicate) -> Int? {
+        index(matchingNode: predicate.parsed.node)
+    }
+
+    func index(matchingNode node: PredicateNode) -> Int? {
+        core.firstIndex(matching: node)
+    }
+}

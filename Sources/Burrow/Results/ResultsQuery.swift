@@ -1,0 +1,52 @@
+/// What a ``Results`` selects: a predicate over one class, then ordering steps applied in turn.
+struct ResultsQuery: Sendable {
+    /// One step applied to the matching objects, in the order the calls were made.
+    enum Step: Sendable {
+        /// Stable sort: earlier order breaks ties.
+        case sort([SortDescriptor])
+        /// Keeps the first object of each combination of these properties' values.
+        case distinct([String])
+        /// Skips `offset` objects, then keeps at most `limit` (`nil`: all the rest).
+        case slice(offset: Int, limit: Int?)
+    }
+
+    var predicate: PredicateNode?
+    var steps: [Step] = []
+
+    /// Whether every object of the class is selected, in table order.
+    var isWholeTable: Bool { predicate == nil && steps.isEmpty }
+
+    /// The query with `node` ANDed to its predicate (the steps still apply after it).
+    func filtered(by node: PredicateNode) -> ResultsQuery {
+        var copy = self
+        copy.predicate = predicate.map { .and($0, node) } ?? node
+        return copy
+    }
+
+    /// The query with one more step.
+    func adding(_ step: Step) -> ResultsQuery {
+        var copy = self
+        copy.steps.append(step)
+        return copy
+    }
+
+    /// The query with a parsed query's predicate and clauses added.
+    func adding(_ parsed: ParsedQuery) -> ResultsQuery {
+        var query = filtered(by: parsed.node)
+        if !parsed.sort.isEmpty { query = query.adding(.sort(parsed.sort)) }
+        if !parsed.distinct.isEmpty { query = query.adding(.distinct(parsed.distinct)) }
+        if let limit = parsed.limit { query = query.adding(.slice(offset: 0, limit: limit)) }
+        return query
+    }
+
+    /// Every property name the steps mention, for validation.
+    var stepKeyPaths: [String] {
+        steps.flatMap { step -> [String] in
+            switch step {
+            case .sort(let descriptors): descriptors.map(\.keyPath)
+            case .distinct(let names): names
+            case .slice: []
+            }
+        }
+    }
+}
