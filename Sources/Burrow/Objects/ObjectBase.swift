@@ -8,6 +8,8 @@ import LMDB
 open class ObjectBase {
     /// Where a managed object's data lives; `nil` while unmanaged.
     final var management: Management?
+    /// Set only on the probes that learn which property a key path reads.
+    final var keyPathRecorder: KeyPathRecorder?
 
     /// The link of a managed object to its row.
     final class Management {
@@ -51,6 +53,7 @@ open class ObjectBase {
     /// Reads column `column` of a managed object.
     final func managedValue(column: Int, kind: _StorageKind) -> _PersistedValue {
         guard let management else {
+            if let keyPathRecorder { return keyPathRecorder.record(column) }
             preconditionFailure("Object has been deleted or invalidated.")
         }
         return RowReader(currentRow(management)).value(column, kind: kind)

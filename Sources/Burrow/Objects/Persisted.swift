@@ -115,6 +115,8 @@ protocol PersistedField {
     static func convert(_ any: Any) -> _PersistedValue?
     /// The field's Swift value from storage form.
     static func swiftValue(_ value: _PersistedValue) -> Any?
+    /// The storage form of the field type's default value.
+    static var defaultValue: _PersistedValue { get }
 }
 
 extension Persisted: PersistedField {
@@ -143,6 +145,8 @@ extension Persisted: PersistedField {
     static func convert(_ any: Any) -> _PersistedValue? {
         Value._fromAny(any)?._persistedValue
     }
+
+    static var defaultValue: _PersistedValue { Value._defaultValue._persistedValue }
 
     static func swiftValue(_ value: _PersistedValue) -> Any? {
         let typed = Value._fromPersisted(value)

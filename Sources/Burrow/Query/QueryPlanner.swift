@@ -74,8 +74,8 @@ struct QueryPlanner {
                                              covered: false))
                 }
             case (_, .literal(let value, _)) where op.isOrdering && value != .null:
-                guard let converted = QueryPlanner.rangeValue(value, for: kind) else { continue }
-                let inclusive = op == .lessOrEqual || op == .greaterOrEqual
+                guard let (converted, exact) = QueryPlanner.rangeValue(value, for: kind, op: op) else { continue }
+                let inclusive = op == .lessOrEqual || op == .greaterOrEqual || !exact
                 if op == .greater || op == .greaterOrEqual {
                     if lowerBounds[column] == nil { lowerBounds[column] = (converted, inclusive) }
                 } else if upperBounds[column] == nil {
@@ -197,14 +197,20 @@ struct QueryPlanner {
         return .indexRanges(access, ranges, covered: covered)
     }
 
-    /// A range bound in the column's own kind; `nil` when it cannot bound an index range.
-    private static func rangeValue(_ value: _PersistedValue, for kind: _StorageKind) -> _PersistedValue? {
+    /// A range bound in the column's own kind, and whether it is the literal itself (`false`:
+    /// rounded inwards, and then inclusive); `nil` when it cannot bound an index range.
+    private static func rangeValue(_ value: _PersistedValue, for kind: _StorageKind, op: ComparisonOperator) -> (_PersistedValue, Bool)? {
         switch (kind, value) {
-        case (.int, .int), (.date, .date), (.string, .string), (.bool, .bool): value
-        case (.int, .double(let v)):
-            // age > 1.5 is age >= 2; age < 1.5 is age <= 1: only whole bounds are exact here.
-            Int64(exactly: v).map { .int($0) }
-        default: nil
+        case (.int, .int), (.date, .date), (.string, .string), (.bool, .bool):
+            return (value, true)
+        case (.int, .double(let v)) where v.isFinite:
+            if let exact = Int64(exactly: v) { return (.int(exact), true) }
+            // age > 1.5 is age >= 2; age < 1.5 is age <= 1.
+            let rounded = op == .greater || op == .greaterOrEqual ? v.rounded(.up) : v.rounded(.down)
+            guard let bound = Int64(exactly: rounded) else { return nil }
+            return (.int(bound), false)
+        default:
+            return nil
         }
     }
 

@@ -37,6 +37,7 @@ final class ClassInfo: @unchecked Sendable {
     let objectSchema: ObjectSchema
 
     private static let cache = Mutex<[ObjectIdentifier: ClassInfo]>([:])
+    private let keyPathNames = KeyPathNameCache()
 
     /// The cached schema of `type`, discovering it on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
@@ -99,6 +100,27 @@ final class ClassInfo: @unchecked Sendable {
     @inline(__always)
     func pointer(to index: Int, in object: ObjectBase) -> UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + fields[index].offset
+    }
+
+    /// The name of the persisted property `keyPath` reads; traps for anything else.
+    ///
+    /// Learnt once per key path by reading it from a probe whose fields report which one
+    /// was read.
+    func propertyName(of keyPath: AnyKeyPath) -> String {
+        if let known = keyPathNames[keyPath] { return known }
+        let probe = type.init()
+        for (index, field) in fields.enumerated() {
+            field.accessor.manage(column: index, at: pointer(to: index, in: probe))
+        }
+        let recorder = KeyPathRecorder(defaults: fields.map { $0.accessor.defaultValue })
+        probe.keyPathRecorder = recorder
+        _ = probe[keyPath: keyPath]
+        guard recorder.accessed.count == 1, let field = recorder.accessed.first else {
+            preconditionFailure("Key path \(keyPath) of '\(className)' is not a @Persisted property.")
+        }
+        let name = fields[field].name
+        keyPathNames[keyPath] = name
+        return name
     }
 
     /// The field called `name`, or a trap naming the class and the closest property.

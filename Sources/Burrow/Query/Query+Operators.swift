@@ -1,0 +1,96 @@
+import Foundation
+
+extension Query where T: _Persistable {
+    /// Equal to `value`.
+    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.equal, rhs._persistedValue) }
+    /// Not equal to `value`.
+    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, rhs._persistedValue) }
+    /// Equal to another property.
+    public static func == (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.equal, rhs) }
+    /// Not equal to another property.
+    public static func != (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.notEqual, rhs) }
+
+    /// Equal to one of `collection`'s values.
+    ///
+    /// ```swift
+    /// people.where { $0.id.in([1, 2, 3]) }
+    /// ```
+    public func `in`<C: Sequence>(_ collection: C) -> Query<Bool> where C.Element == T {
+        Query<Bool>(.predicate(.comparison(Comparison(
+            lhs: .keyPath(keyPathName, position: 0), op: .in, rhs: .list(collection.map(\._persistedValue), position: 0)))))
+    }
+}
+
+extension Query where T: _QueryComparable {
+    public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.less, rhs._persistedValue) }
+    public static func <= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs._persistedValue) }
+    public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greater, rhs._persistedValue) }
+    public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs._persistedValue) }
+    public static func < (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.less, rhs) }
+    public static func <= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs) }
+    public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.greater, rhs) }
+    public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
+
+    /// Between the bounds, both included (`BETWEEN`).
+    ///
+    /// ```swift
+    /// dogs.where { $0.age.contains(1...3) }
+    /// ```
+    public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable {
+        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.lessOrEqual, range.upperBound._persistedValue)
+    }
+
+    /// At least the lower bound and below the upper bound.
+    public func contains(_ range: Range<T>) -> Query<Bool> where T: Comparable {
+        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.less, range.upperBound._persistedValue)
+    }
+}
+
+extension Query where T: _QueryString {
+    /// Contains `value` (`CONTAINS`).
+    public func contains(_ value: T, options: StringOptions = []) -> Query<Bool> {
+        compare(.contains, value._persistedValue, options: options)
+    }
+
+    /// Starts with `value` (`BEGINSWITH`).
+    public func starts(with value: T, options: StringOptions = []) -> Query<Bool> {
+        compare(.beginsWith, value._persistedValue, options: options)
+    }
+
+    /// Ends with `value` (`ENDSWITH`).
+    public func ends(with value: T, options: StringOptions = []) -> Query<Bool> {
+        compare(.endsWith, value._persistedValue, options: options)
+    }
+
+    /// Equal to `value` under `options`.
+    public func equals(_ value: T, options: StringOptions = []) -> Query<Bool> {
+        compare(.equal, value._persistedValue, options: options)
+    }
+
+    /// Not equal to `value` under `options`.
+    public func notEquals(_ value: T, options: StringOptions = []) -> Query<Bool> {
+        compare(.notEqual, value._persistedValue, options: options)
+    }
+
+    /// Matches a wildcard pattern: `*` any run of characters, `?` one character (`LIKE`).
+    public func like(_ value: T, caseInsensitive: Bool = false) -> Query<Bool> {
+        compare(.like, value._persistedValue, options: caseInsensitive ? .caseInsensitive : [])
+    }
+}
+
+extension Query where T == Bool {
+    /// Both conditions hold.
+    public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
+        Query<Bool>(.predicate(.and(lhs.node, rhs.node)))
+    }
+
+    /// Either condition holds.
+    public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
+        Query<Bool>(.predicate(.or(lhs.node, rhs.node)))
+    }
+
+    /// The condition does not hold.
+    public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
+        Query<Bool>(.predicate(.not(query.node)))
+    }
+}

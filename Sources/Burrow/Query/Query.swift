@@ -1,0 +1,101 @@
+import Foundation
+
+/// A type-safe query over objects of `T`, built in a `where` closure and compiled to the same
+/// predicate tree as the string language.
+///
+/// ```swift
+/// let adults = people.where { $0.age >= 18 && $0.name.starts(with: "J", options: .caseInsensitive) }
+/// let picked = people.where { $0.id.in([1, 2, 3]) || !$0.nickname.contains("x") }
+/// ```
+///
+/// `$0.property` names a `@Persisted` property; a `Query<Bool>` combines with `&&`, `||` and `!`.
+@dynamicMemberLookup
+public struct Query<T> {
+    /// What a query expression stands for.
+    enum Expression {
+        /// The objects themselves (`$0`).
+        case root(ClassInfo)
+        /// A property of the objects.
+        case keyPath(String, owner: ClassInfo)
+        /// A condition.
+        case predicate(PredicateNode)
+    }
+
+    let expression: Expression
+
+    init(_ expression: Expression) {
+        self.expression = expression
+    }
+
+    /// The property `keyPath` reads, as a query on its values.
+    public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> {
+        guard case .root(let info) = expression else {
+            preconditionFailure("Key paths through links in where { } are not available: \(keyPath)")
+        }
+        return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
+    }
+
+    /// The property name of a key-path expression.
+    var keyPathName: String {
+        guard case .keyPath(let name, _) = expression else {
+            preconditionFailure("A comparison in where { } needs a property on its left.")
+        }
+        return name
+    }
+
+    /// The expression as a condition: a `Bool` property stands for `property == true`.
+    var node: PredicateNode {
+        switch expression {
+        case .predicate(let node): node
+        case .keyPath(let name, _): .comparison(Comparison(lhs: .keyPath(name, position: 0), op: .equal, rhs: .literal(.bool(true), position: 0)))
+        case .root: .constant(true)
+        }
+    }
+
+    /// `self op value`.
+    func compare(_ op: ComparisonOperator, _ value: _PersistedValue, options: StringOptions = []) -> Query<Bool> {
+        Query<Bool>(.predicate(.comparison(Comparison(
+            lhs: .keyPath(keyPathName, position: 0), op: op, rhs: .literal(value, position: 0),
+            caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))
+    }
+
+    /// `self op other`, two properties.
+    func compare<U>(_ op: ComparisonOperator, _ other: Query<U>) -> Query<Bool> {
+        Query<Bool>(.predicate(.comparison(Comparison(
+            lhs: .keyPath(keyPathName, position: 0), op: op, rhs: .keyPath(other.keyPathName, position: 0)))))
+    }
+}
+
+/// Options of string comparisons in `where { }`.
+public struct StringOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Ignore case: "a" matches "A" (`[c]`).
+    public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// Ignore diacritics: "a" matches "ä" (`[d]`).
+    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+}
+
+/// Types whose values can be ordered in queries (`<`, `>`, `BETWEEN`): numbers, dates,
+/// strings, and their optionals.
+public protocol _QueryComparable: _Persistable {}
+extension Int: _QueryComparable {}
+extension Int8: _QueryComparable {}
+extension Int16: _QueryComparable {}
+extension Int32: _QueryComparable {}
+extension Int64: _QueryComparable {}
+extension Float: _QueryComparable {}
+extension Double: _QueryComparable {}
+extension Date: _QueryComparable {}
+extension String: _QueryComparable {}
+extension Decimal: _QueryComparable {}
+extension ObjectId: _QueryComparable {}
+extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
+
+/// Types with string operators in queries: `String`, `String?`, `Data` and `Data?`.
+public protocol _QueryString: _Persistable {}
+extension String: _QueryString {}
+extension Data: _QueryString {}
+extension Optional: _QueryString where Wrapped: _QueryString {}
+
