@@ -1,0 +1,92 @@
+import Burrow
+import Foundation
+import Testing
+
+/// Feeds the parser thousands of generated and mutated queries: each either parses (and then
+/// runs) or throws `invalidQuery`; none may crash or hang.
+@Suite struct QueryFuzzTests {
+    let directory = TestDirectory()
+
+    private static let fragments = [
+        "age", "name", "id", "nickname", "birthdate", "picture", "mood", "agee", "owner.name", "%K", "%@", "%2@",
+        "==", "=", "!=", "<>", "<", "<=", ">", ">=", "=<", "=>", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN",
+        "BETWEEN", "[c]", "[d]", "[cd]", "[x]", "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", ",",
+        "TRUEPREDICATE", "FALSEPREDICATE", "true", "false", "nil", "NULL", "ANY", "ALL", "NONE", "SOME",
+        "1", "-2", "3.5", "1e309", "-0", "99999999999999999999", "'x'", "\"y\"", "'it\\'s'", "'\\u00e9'", "'",
+        "2026-01-31@10:00:00", "T0:0", "uuid(3B241101-E2BB-4255-8CAF-4136C566A962)", "oid(6401f0b0c1d2e3f405060708)",
+        "B64\"AQI=\"", "SORT(", "DISTINCT(", "LIMIT(", "ASC", "DESC", "@count", "$x", "SUBQUERY", "%", "#", "\\",
+        "é", "🐶", "\u{0}",
+    ]
+
+    private static let wellFormed = [
+        "age < 2", "name BEGINSWITH[c] 'r' AND age >= 1", "NOT (id IN {1, 2, 3}) OR nickname == nil",
+        "birthdate > 2026-01-31@10:00:00 SORT(name DESC) LIMIT(5)", "name LIKE '*e?' DISTINCT(name)",
+        "age BETWEEN {1, 10}", "%K == %@", "mood == 'calm' && id != 3 || !(age < 1)",
+    ]
+
+    @Test func randomAndMutatedQueriesParseOrThrow() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            for id in 0..<20 { realm.add(Person(value: ["id": id, "name": "n\(id)", "age": id % 4 == 0 ? nil : id])) }
+        }
+        let people = realm.objects(Person.self)
+        var generator = SplitMix64(seed: 20261130)
+        var parsed = 0, rejected = 0, ran = 0
+        for round in 0..<4000 {
+            let query = round % 2 == 0 ? Self.generated(&generator) : Self.mutated(&generator)
+            let arguments: [Any] = [["name", 5, "x", Date(), 2.5, Optional<Int>.none as Any].randomElement(using: &generator)!,
+                                    "age", 3]
+            do {
+                let predicate = try QueryPredicate(format: query, argumentArray: arguments)
+                parsed += 1
+                do {
+                    try people.validate(predicate)
+                    ran += 1
+                    _ = people.filter(predicate).count
+                } catch let error as Realm.Error {
+                    #expect(error.code == .invalidQuery, "\(query)")
+                    #expect(error.message.contains("position"), "\(query): \(error.message)")
+                }
+            } catch let error as Realm.Error {
+                rejected += 1
+                #expect(error.code == .invalidQuery, "\(query)")
+                #expect(error.message.contains("position"), "\(query): \(error.message)")
+            }
+        }
+        #expect(parsed > 200 && rejected > 200 && ran > 100, "parsed \(parsed), rejected \(rejected), ran \(ran)")
+    }
+
+    private static func generated(_ generator: inout SplitMix64) -> String {
+        (0..<Int.random(in: 1...9, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }
+            .joined(separator: Bool.random(using: &generator) ? " " : "")
+    }
+
+    private static func mutated(_ generator: inout SplitMix64) -> String {
+        var characters = Array(wellFormed.randomElement(using: &generator)!)
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            let position = Int.random(in: 0...characters.count, using: &generator)
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0 where position < characters.count: characters.remove(at: position)
+            case 1: characters.insert(contentsOf: Array(fragments.randomElement(using: &generator)!), at: position)
+            default:
+                if position < characters.count {
+                    characters[position] = Array("()'\"{},%@[]=<>!&|.-0123456789 ").randomElement(using: &generator)!
+                }
+            }
+        }
+        return String(characters)
+    }
+}
+
+/// A small seeded generator, so that a failing run can be repeated.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
