@@ -19,6 +19,10 @@ enum BenchmarkCommand {
         var status: Int32 = 0
         do {
             let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+            if options.wantsHelp {
+                print(BenchmarkOptions.usage)
+                exit(0)
+            }
             let workspace = try Workspace(directory: options.directory)
             defer { workspace.cleanUp() }
             let agree = try run(options.objectCount, in: workspace.directory)

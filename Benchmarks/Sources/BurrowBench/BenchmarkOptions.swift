@@ -16,13 +16,17 @@ struct BenchmarkOptions {
                      fresh temporary folder, removed at the end
         """
 
+    /// Whether the usage was asked for (`-h`, `--help`) instead of a run.
+    var wantsHelp = false
+
     /// Parses `arguments` (without the program name).
     ///
     /// - Throws: ``BenchmarkError`` with the usage for anything else.
     init(arguments: [String]) throws {
         var positional = arguments[...]
         if let first = positional.first, ["-h", "--help"].contains(first) {
-            throw BenchmarkError(Self.usage)
+            wantsHelp = true
+            return
         }
         if let text = positional.popFirst() {
             let digits = text.filter { $0 != "_" && $0 != "," }

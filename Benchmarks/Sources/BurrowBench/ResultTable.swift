@@ -8,15 +8,13 @@ struct ResultTable {
 
     /// Whether every step's check value is the same on the three engines.
     var checksAgree: Bool {
-        Step.allCases.allSatisfy { step in
-            let checks = [burrow, lmdb, sqlite].map { $0[step]?.check }
-            return checks.allSatisfy { $0 != nil && $0 == checks[0] }
-        }
+        Step.allCases.allSatisfy(agree)
     }
 
     /// The timing table: step, seconds per engine, Burrow/LMDB and Burrow/SQLite.
     var timings: String {
-        let header = row("step", "Burrow s", "LMDB s", "SQLite s", "Burrow/LMDB", "Burrow/SQLite")
+        let header = row("step", "\(burrow.engine) s", "\(lmdb.engine) s", "\(sqlite.engine) s",
+                         "\(burrow.engine)/\(lmdb.engine)", "\(burrow.engine)/\(sqlite.engine)")
         let lines = Step.allCases.map { step in
             let seconds = [burrow, lmdb, sqlite].map { $0[step]?.seconds }
             return row(step.title, seconds[0].map(Self.seconds) ?? "-", seconds[1].map(Self.seconds) ?? "-",
@@ -28,15 +26,24 @@ struct ResultTable {
 
     /// The check table: each step's check value per engine, and whether they agree.
     var checks: String {
-        let header = checkRow("check", "Burrow", "LMDB", "SQLite", "")
+        let header = checkRow("check", burrow.engine, lmdb.engine, sqlite.engine, "")
         let lines = Step.allCases.map { step in
-            let values = [burrow, lmdb, sqlite].map { $0[step]?.check }
-            let agree = values.allSatisfy { $0 != nil && $0 == values[0] }
-            return checkRow("\(step.title): \(step.checkMeaning)", values[0].map(String.init) ?? "-",
-                            values[1].map(String.init) ?? "-", values[2].map(String.init) ?? "-",
-                            agree ? "ok" : "DIFFERENT")
+            let values = checkValues(step).map { $0.map(String.init) ?? "-" }
+            return checkRow("\(step.title): \(step.checkMeaning)", values[0], values[1], values[2],
+                            agree(step) ? "ok" : "DIFFERENT")
         }
         return ([header, String(repeating: "-", count: header.count)] + lines).joined(separator: "\n")
+    }
+
+    /// The check value of `step` on each engine, in table order.
+    private func checkValues(_ step: Step) -> [Int?] {
+        [burrow, lmdb, sqlite].map { $0[step]?.check }
+    }
+
+    /// Whether the three engines measured `step` with the same check value.
+    private func agree(_ step: Step) -> Bool {
+        let values = checkValues(step)
+        return values.allSatisfy { $0 != nil && $0 == values[0] }
     }
 
     // MARK: Formatting

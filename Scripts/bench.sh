@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the benchmarks in release mode and runs them: Burrow, raw LMDB and SQLite on the same
+# workload in one run, printed side by side.
+#
+# Usage: Scripts/bench.sh [N] [directory]
+#   N          objects in the workload (default 1000000)
+#   directory  where the files go (default: a temporary folder, removed afterwards)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -f Scripts/bootstrap.sh ]; then
+    bash Scripts/bootstrap.sh
+fi
+count="${1:-1000000}"
+swift build -c release --package-path Benchmarks
+bin_path="$(swift build -c release --package-path Benchmarks --show-bin-path)"
+"$bin_path/BurrowBench" "$count" "${@:2}"
