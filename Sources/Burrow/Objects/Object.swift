@@ -66,7 +66,7 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
                 let value = RowReader(currentRow(management)).value(management.bound.fieldColumns[index], kind: field.kind)
                 return field.accessor.swiftValue(value)
             }
-            return field.accessor.unmanagedValue(at: info.pointer(to: index, in: self)).flatMap(field.accessor.swiftValue)
+            return field.accessor.swiftValue(info.unmanagedValue(index, in: self))
         }
         set {
             let info = ClassInfo.of(Swift.type(of: self))

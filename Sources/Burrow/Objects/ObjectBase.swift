@@ -51,6 +51,7 @@ open class ObjectBase {
     }
 
     /// Reads column `column` of a managed object.
+    @usableFromInline
     final func managedValue(column: Int, kind: _StorageKind) -> _PersistedValue {
         guard let management else {
             if let keyPathRecorder { return keyPathRecorder.record(column) }
@@ -60,6 +61,7 @@ open class ObjectBase {
     }
 
     /// Writes column `column` of a managed object (inside a write transaction).
+    @usableFromInline
     final func setManagedValue(_ value: _PersistedValue, column: Int) {
         guard let management else {
             preconditionFailure("Object has been deleted or invalidated.")
@@ -72,8 +74,6 @@ open class ObjectBase {
         let management = Management(realm: realm, bound: bound, key: key)
         self.management = management
         let info = bound.info
-        for (index, field) in info.fields.enumerated() {
-            field.accessor.manage(column: bound.fieldColumns[index], at: info.pointer(to: index, in: self))
-        }
+        for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }
     }
 }

@@ -46,7 +46,7 @@ struct ObjectValueReader {
         if let management = object.management {
             object.setManagedValue(converted, column: management.bound.fieldColumns[index])
         } else {
-            info.fields[index].accessor.setUnmanagedValue(converted, at: info.pointer(to: index, in: object))
+            info.setUnmanagedValue(converted, index, in: object)
         }
     }
 

@@ -21,18 +21,25 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
+    @inlinable
     public static var _isOptional: Bool { false }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Self? { value as? Self }
 
+    @usableFromInline
     static func mismatch(_ value: _PersistedValue) -> Never {
         preconditionFailure("Stored value \(value.displayText) is not a \(Self.self): the file is damaged or its schema does not match.")
     }
 }
 
 extension Bool: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .bool }
+    @inlinable
     public static var _defaultValue: Bool { false }
+    @inlinable
     public var _persistedValue: _PersistedValue { .bool(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Bool {
         guard case .bool(let v) = value else { mismatch(value) }
         return v
@@ -43,13 +50,18 @@ extension Bool: _Persistable {
 public protocol _PersistableInteger: _Persistable, FixedWidthInteger {}
 
 extension _PersistableInteger {
+    @inlinable
     public static var _storageKind: _StorageKind { .int }
+    @inlinable
     public static var _defaultValue: Self { 0 }
+    @inlinable
     public var _persistedValue: _PersistedValue { .int(Int64(self)) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Self {
         guard case .int(let v) = value else { mismatch(value) }
         return Self(truncatingIfNeeded: v)
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Self? {
         if let exact = value as? Self { return exact }
         if let integer = value as? any BinaryInteger { return Self(exactly: integer) }
@@ -65,13 +77,18 @@ extension Int32: _PersistableInteger {}
 extension Int64: _PersistableInteger {}
 
 extension Float: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .float }
+    @inlinable
     public static var _defaultValue: Float { 0 }
+    @inlinable
     public var _persistedValue: _PersistedValue { .float(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Float {
         guard case .float(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Float? {
         if let v = value as? Float { return v }
         if let v = value as? Double { return Float(v) }
@@ -81,13 +98,18 @@ extension Float: _Persistable {
 }
 
 extension Double: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .double }
+    @inlinable
     public static var _defaultValue: Double { 0 }
+    @inlinable
     public var _persistedValue: _PersistedValue { .double(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Double {
         guard case .double(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Double? {
         if let v = value as? Double { return v }
         if let v = value as? Float { return Double(v) }
@@ -97,13 +119,18 @@ extension Double: _Persistable {
 }
 
 extension String: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .string }
+    @inlinable
     public static var _defaultValue: String { "" }
+    @inlinable
     public var _persistedValue: _PersistedValue { .string(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> String {
         guard case .string(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> String? {
         if let v = value as? String { return v }
         if let v = value as? Substring { return String(v) }
@@ -112,13 +139,18 @@ extension String: _Persistable {
 }
 
 extension Data: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .data }
+    @inlinable
     public static var _defaultValue: Data { Data() }
+    @inlinable
     public var _persistedValue: _PersistedValue { .data(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Data {
         guard case .data(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Data? {
         if let v = value as? Data { return v }
         if let v = value as? [UInt8] { return Data(v) }
@@ -127,9 +159,13 @@ extension Data: _Persistable {
 }
 
 extension Date: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .date }
+    @inlinable
     public static var _defaultValue: Date { Date(timeIntervalSince1970: 0) }
+    @inlinable
     public var _persistedValue: _PersistedValue { .date(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Date {
         guard case .date(let v) = value else { mismatch(value) }
         return v
@@ -137,13 +173,18 @@ extension Date: _Persistable {
 }
 
 extension UUID: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .uuid }
+    @inlinable
     public static var _defaultValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    @inlinable
     public var _persistedValue: _PersistedValue { .uuid(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> UUID {
         guard case .uuid(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> UUID? {
         if let v = value as? UUID { return v }
         if let v = value as? String { return UUID(uuidString: v) }
@@ -152,13 +193,18 @@ extension UUID: _Persistable {
 }
 
 extension ObjectId: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .objectId }
+    @inlinable
     public static var _defaultValue: ObjectId { ObjectId() }
+    @inlinable
     public var _persistedValue: _PersistedValue { .objectId(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> ObjectId {
         guard case .objectId(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> ObjectId? {
         if let v = value as? ObjectId { return v }
         if let v = value as? String { return try? ObjectId(string: v) }
@@ -167,13 +213,18 @@ extension ObjectId: _Persistable {
 }
 
 extension Decimal: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { .decimal }
+    @inlinable
     public static var _defaultValue: Decimal { 0 }
+    @inlinable
     public var _persistedValue: _PersistedValue { .decimal(self) }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Decimal {
         guard case .decimal(let v) = value else { mismatch(value) }
         return v
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Decimal? {
         if let v = value as? Decimal { return v }
         if let v = value as? Int { return Decimal(v) }
@@ -184,18 +235,24 @@ extension Decimal: _Persistable {
 }
 
 extension Optional: _Persistable where Wrapped: _Persistable {
+    @inlinable
     public static var _storageKind: _StorageKind { Wrapped._storageKind }
+    @inlinable
     public static var _isOptional: Bool { true }
+    @inlinable
     public static var _defaultValue: Wrapped? { nil }
+    @inlinable
     public var _persistedValue: _PersistedValue {
         switch self {
         case .none: .null
         case .some(let wrapped): wrapped._persistedValue
         }
     }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Wrapped? {
         value == .null ? nil : Wrapped._fromPersisted(value)
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }
         if let optional = value as? Wrapped? { return .some(optional) }

@@ -13,20 +13,25 @@
 public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable where RawValue: _Persistable {}
 
 extension PersistableEnum {
+    @inlinable
     public static var _storageKind: _StorageKind { RawValue._storageKind }
+    @inlinable
     public static var _defaultValue: Self {
         guard let first = allCases.first else {
             preconditionFailure("PersistableEnum \(Self.self) has no cases.")
         }
         return first
     }
+    @inlinable
     public var _persistedValue: _PersistedValue { rawValue._persistedValue }
+    @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Self {
         guard let result = Self(rawValue: RawValue._fromPersisted(value)) else {
             preconditionFailure("Stored value \(value.displayText) is not a case of \(Self.self).")
         }
         return result
     }
+    @inlinable
     public static func _fromAny(_ value: Any) -> Self? {
         if let exact = value as? Self { return exact }
         return RawValue._fromAny(value).flatMap(Self.init(rawValue:))

@@ -12,52 +12,62 @@
 /// wrapper only remembers its column, and every read and write goes to the realm.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    /// Where the value lives.
-    enum Storage {
-        /// The object is unmanaged: the value is kept here.
-        case unmanaged(Value)
-        /// The object is managed: the value is in its row, at this column.
-        case managed(column: Int)
-    }
+    // The state is `column`: below zero the object is unmanaged and the value is `value`; at
+    // zero or above the object is managed and the value lives in its row at that column (what
+    // `value` still holds is ignored). `column` comes first so that it sits at offset 0 for every
+    // `Value`: the realm switches fields to managed by writing that word, with no generic code.
 
-    var storage: Storage
-    let isIndexed: Bool
-    let isPrimaryKey: Bool
+    /// The row column once managed; `-1` while unmanaged.
+    @usableFromInline var column: Int
+    /// Bit 0: indexed; bit 1: primary key.
+    @usableFromInline let options: UInt8
+    /// The value while unmanaged.
+    @usableFromInline var value: Value
+
+    @usableFromInline var isIndexed: Bool { options & 1 != 0 }
+    @usableFromInline var isPrimaryKey: Bool { options & 2 != 0 }
 
     /// A property holding the type's default (`0`, `""`, `nil`, the first enum case…).
+    @inlinable
     public init() {
         self.init(value: Value._defaultValue, indexed: false, primaryKey: false)
     }
 
     /// A property with an initial value.
+    @inlinable
     public init(wrappedValue value: Value) {
         self.init(value: value, indexed: false, primaryKey: false)
     }
 
     /// An indexed property (when `indexed` is true), holding the type's default.
+    @inlinable
     public init(indexed: Bool) {
         self.init(value: Value._defaultValue, indexed: indexed, primaryKey: false)
     }
 
     /// An indexed property (when `indexed` is true) with an initial value.
+    @inlinable
     public init(wrappedValue value: Value, indexed: Bool) {
         self.init(value: value, indexed: indexed, primaryKey: false)
     }
 
     /// The class's primary key (when `primaryKey` is true), holding the type's default.
+    @inlinable
     public init(primaryKey: Bool) {
         self.init(value: Value._defaultValue, indexed: false, primaryKey: primaryKey)
     }
 
     /// The class's primary key (when `primaryKey` is true) with an initial value.
+    @inlinable
     public init(wrappedValue value: Value, primaryKey: Bool) {
         self.init(value: value, indexed: false, primaryKey: primaryKey)
     }
 
-    private init(value: Value, indexed: Bool, primaryKey: Bool) {
-        storage = .unmanaged(value)
-        isIndexed = indexed
-        isPrimaryKey = primaryKey
+    @usableFromInline
+    init(value: Value, indexed: Bool, primaryKey: Bool) {
+        column = -1
+        options = (indexed ? 1 : 0) | (primaryKey ? 2 : 0)
+        self.value = value
     }
 
     @available(*, unavailable, message: "@Persisted can only be used on properties of Object subclasses")
@@ -68,27 +78,36 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Reads and writes the property through its enclosing object.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            switch object[keyPath: storageKeyPath].storage {
-            case .unmanaged(let value):
-                return value
-            case .managed(let column):
-                return Value._fromPersisted(object.managedValue(column: column, kind: Value._storageKind))
-            }
+            let field = wrapper(storageKeyPath, in: object)
+            let column = field.pointee.column
+            if column < 0 { return field.pointee.value }
+            return Value._fromPersisted(object.managedValue(column: column, kind: Value._storageKind))
         }
         set {
-            switch object[keyPath: storageKeyPath].storage {
-            case .unmanaged:
-                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
-            case .managed(let column):
+            let field = wrapper(storageKeyPath, in: object)
+            let column = field.pointee.column
+            if column < 0 {
+                field.pointee.value = newValue
+            } else {
                 object.setManagedValue(newValue._persistedValue, column: column)
             }
         }
+    }
+
+    /// The wrapper inside `object`, read straight from memory (see ``FieldOffsetCache``).
+    @inlinable
+    static func wrapper<EnclosingSelf: ObjectBase>(_ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
+                                                   in object: EnclosingSelf) -> UnsafeMutablePointer<Persisted<Value>> {
+        let offset = FieldOffsetCache.offset(of: keyPath, in: object)
+        return (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+            .assumingMemoryBound(to: Persisted<Value>.self)
     }
 }
 
@@ -99,18 +118,21 @@ struct PersistedFieldDescription {
     let isIndexed: Bool
     let isPrimaryKey: Bool
     let valueType: Any.Type
+    /// Where the wrapper keeps its unmanaged value.
+    let valueOffset: Int
 }
 
-/// Operations on a `@Persisted` field through a pointer into an object, used by schema
-/// discovery and by the realm to read and switch fields without knowing their types.
+/// Operations on a `@Persisted` field through pointers into an object, used by schema
+/// discovery and by the realm to read and write fields without knowing their types.
+///
+/// The hot ones take a pointer to the wrapper's `value` (at ``FieldInfo/valueOffset``) and need
+/// only `Value`'s metadata, never the wrapper's, which the runtime would look up at every call.
 protocol PersistedField {
     static func describe(at field: UnsafeRawPointer) -> PersistedFieldDescription
-    /// The value kept in an unmanaged field; `nil` when the field is managed.
-    static func unmanagedValue(at field: UnsafeRawPointer) -> _PersistedValue?
-    /// Stores `value` in an unmanaged field.
-    static func setUnmanagedValue(_ value: _PersistedValue, at field: UnsafeMutableRawPointer)
-    /// Switches the field to managed storage at `column`.
-    static func manage(column: Int, at field: UnsafeMutableRawPointer)
+    /// The storage form of the value at `value`.
+    static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue
+    /// Stores `persisted` as the value at `value`.
+    static func setValue(_ persisted: _PersistedValue, at value: UnsafeMutableRawPointer)
     /// Converts a loosely typed input to the field's value, or `nil` when it does not fit.
     static func convert(_ any: Any) -> _PersistedValue?
     /// The field's Swift value from storage form.
@@ -121,25 +143,21 @@ protocol PersistedField {
 
 extension Persisted: PersistedField {
     static func describe(at field: UnsafeRawPointer) -> PersistedFieldDescription {
+        precondition(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.column) == 0,
+                     "Persisted<\(Value.self)> does not start with its column.")
         let persisted = field.assumingMemoryBound(to: Persisted<Value>.self).pointee
         return PersistedFieldDescription(kind: Value._storageKind, isOptional: Value._isOptional,
                                          isIndexed: persisted.isIndexed, isPrimaryKey: persisted.isPrimaryKey,
-                                         valueType: Value.self)
+                                         valueType: Value.self,
+                                         valueOffset: MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!)
     }
 
-    static func unmanagedValue(at field: UnsafeRawPointer) -> _PersistedValue? {
-        switch field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage {
-        case .unmanaged(let value): value._persistedValue
-        case .managed: nil
-        }
+    static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {
+        value.assumingMemoryBound(to: Value.self).pointee._persistedValue
     }
 
-    static func setUnmanagedValue(_ value: _PersistedValue, at field: UnsafeMutableRawPointer) {
-        field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage = .unmanaged(Value._fromPersisted(value))
-    }
-
-    static func manage(column: Int, at field: UnsafeMutableRawPointer) {
-        field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage = .managed(column: column)
+    static func setValue(_ persisted: _PersistedValue, at value: UnsafeMutableRawPointer) {
+        value.assumingMemoryBound(to: Value.self).pointee = Value._fromPersisted(persisted)
     }
 
     static func convert(_ any: Any) -> _PersistedValue? {

@@ -24,6 +24,15 @@ enum ValueComparator {
         }
     }
 
+    /// Whether `value` is a value of `kind`.
+    static func sameKind(_ value: _PersistedValue, _ kind: _StorageKind) -> Bool {
+        switch (value, kind) {
+        case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string), (.data, .data),
+             (.date, .date), (.uuid, .uuid), (.objectId, .objectId), (.decimal, .decimal): true
+        default: false
+        }
+    }
+
     private static func number(_ value: _PersistedValue) -> Double? {
         switch value {
         case .int(let v): Double(v)

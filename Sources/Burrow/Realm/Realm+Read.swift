@@ -7,7 +7,7 @@ extension Realm {
     /// ```
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         core.verifyThread()
-        return Results(core: ResultsCore(realm: core, info: ClassInfo.of(type), query: ResultsQuery()))
+        return Results(core: ResultsCore(realm: core, info: core.info(type), query: ResultsQuery()))
     }
 
     /// The object of `type` whose primary key is `key`, or `nil`.
@@ -18,17 +18,32 @@ extension Realm {
     /// Traps when the class has no primary key or `key` is of the wrong type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         core.verifyThread()
-        let info = ClassInfo.of(type)
+        let info = core.info(type)
         guard let field = info.primaryKeyField else {
             preconditionFailure("'\(info.className)' does not have a primary key")
         }
-        let value = ObjectValueReader(info: info).convert(key as Any, field: field)
-        return object(ofType: type, primaryKeyValue: value)
+        return object(ofType: type, primaryKeyValue: ObjectValueReader(info: info).convert(key as Any, field: field))
+    }
+
+    /// The object of `type` whose primary key is `key`, or `nil`; the fast form for keys of a
+    /// stored type.
+    public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        core.verifyThread()
+        let info = core.info(type)
+        guard let field = info.primaryKeyField else {
+            preconditionFailure("'\(info.className)' does not have a primary key")
+        }
+        let kind = info.fields[field].kind
+        if let value = PredicateCompiler.converted(key._persistedValue, to: kind),
+           value == .null ? info.fields[field].isOptional : ValueComparator.sameKind(value, kind) {
+            return object(ofType: type, primaryKeyValue: value)
+        }
+        return object(ofType: type, primaryKeyValue: ObjectValueReader(info: info).convert(key as Any, field: field))
     }
 
     /// The object of `type` whose primary key has the storage value `value`, or `nil`.
     func object<Element: Object>(ofType type: Element.Type, primaryKeyValue value: _PersistedValue) -> Element? {
-        guard let bound = core.bound(ClassInfo.of(type)) else { return nil }
+        guard let bound = core.bound(core.info(type)) else { return nil }
         let found: (key: ObjectKey, row: UnsafeRawBufferPointer)?
         do {
             found = try bound.layout.find(primaryKey: value, in: core.transaction)

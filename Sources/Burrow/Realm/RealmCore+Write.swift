@@ -31,13 +31,13 @@ extension RealmCore {
 
     /// Stores an unmanaged object and makes it managed.
     func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
-        let info = ClassInfo.of(type(of: object))
+        let info = self.info(type(of: object))
         perform(in: write) {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
             var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
-            for (index, field) in info.fields.enumerated() {
-                values[bound.fieldColumns[index]] = field.accessor.unmanagedValue(at: info.pointer(to: index, in: object)) ?? .null
+            for index in info.fields.indices {
+                values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
             let key: ObjectKey
             if let column = layout.primaryKeyColumn {

@@ -23,6 +23,8 @@ final class RealmCore {
     /// Moves whenever what the realm reads may have changed (refresh, any write): cached rows and
     /// results of an older generation are stale.
     private(set) var generation: UInt64 = 1
+    /// Model classes' schemas, cached here to skip the process-wide cache's lock.
+    private var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// Classes resolved against the catalog at `boundRevision`.
     var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     var boundRevision: UInt64 = .max
@@ -39,6 +41,15 @@ final class RealmCore {
         } catch {
             throw Realm.Error(.invalidDatabase, "Cannot read the schema of '\(coordinator.path)': \(error)")
         }
+    }
+
+    /// The schema of `type`.
+    @inline(__always)
+    func info(_ type: ObjectBase.Type) -> ClassInfo {
+        if let known = classInfos[ObjectIdentifier(type)] { return known }
+        let info = ClassInfo.of(type)
+        classInfos[ObjectIdentifier(type)] = info
+        return info
     }
 
     deinit {

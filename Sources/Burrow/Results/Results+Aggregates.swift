@@ -84,7 +84,8 @@ extension Results {
         case (.double, _): .double(double(value))
         case (.float, _): .float(Float(double(value)))
         case (.decimal, .int(let v)): .decimal(Decimal(v))
-        case (.decimal, .double(let v)), (.decimal, .float(let v as Double)): .decimal(Decimal(v))
+        case (.decimal, .double(let v)): .decimal(Decimal(v))
+        case (.decimal, .float(let v)): .decimal(Decimal(Double(v)))
         default: value
         }
         guard T._storageKind == kindOf(converted) else {

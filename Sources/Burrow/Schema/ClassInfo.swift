@@ -15,6 +15,8 @@ struct FieldInfo {
     let isPrimaryKey: Bool
     /// The declared Swift type, for messages.
     let valueType: Any.Type
+    /// Offset of the wrapper's unmanaged value inside the wrapper.
+    let valueOffset: Int
 
     var property: Property {
         Property(name: name, type: kind.propertyType, isOptional: isOptional, isIndexed: isIndexed || isPrimaryKey,
@@ -63,7 +65,8 @@ final class ClassInfo: @unchecked Sendable {
             let description = accessor.describe(at: base + offset)
             fields.append(FieldInfo(name: name, offset: offset, accessor: accessor, kind: description.kind,
                                     isOptional: description.isOptional, isIndexed: description.isIndexed,
-                                    isPrimaryKey: description.isPrimaryKey, valueType: description.valueType))
+                                    isPrimaryKey: description.isPrimaryKey, valueType: description.valueType,
+                                    valueOffset: description.valueOffset))
             return true
         }
         withExtendedLifetime(probe) {}
@@ -102,6 +105,29 @@ final class ClassInfo: @unchecked Sendable {
         UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + fields[index].offset
     }
 
+    /// The value an unmanaged object holds in field `index`.
+    @inline(__always)
+    func unmanagedValue(_ index: Int, in object: ObjectBase) -> _PersistedValue {
+        fields[index].accessor.persistedValue(at: pointer(to: index, in: object) + fields[index].valueOffset)
+    }
+
+    /// Stores `value` in field `index` of an unmanaged object.
+    func setUnmanagedValue(_ value: _PersistedValue, _ index: Int, in object: ObjectBase) {
+        fields[index].accessor.setValue(value, at: pointer(to: index, in: object) + fields[index].valueOffset)
+    }
+
+    /// Whether field `index` of `object` is still unmanaged.
+    @inline(__always)
+    func isUnmanaged(_ index: Int, in object: ObjectBase) -> Bool {
+        pointer(to: index, in: object).load(as: Int.self) < 0
+    }
+
+    /// Points field `index` of `object` at `column` of its row: the wrapper's first word.
+    @inline(__always)
+    func manage(_ index: Int, column: Int, in object: ObjectBase) {
+        pointer(to: index, in: object).storeBytes(of: column, as: Int.self)
+    }
+
     /// The name of the persisted property `keyPath` reads; traps for anything else.
     ///
     /// Learnt once per key path by reading it from a probe whose fields report which one
@@ -109,9 +135,7 @@ final class ClassInfo: @unchecked Sendable {
     func propertyName(of keyPath: AnyKeyPath) -> String {
         if let known = keyPathNames[keyPath] { return known }
         let probe = type.init()
-        for (index, field) in fields.enumerated() {
-            field.accessor.manage(column: index, at: pointer(to: index, in: probe))
-        }
+        for index in fields.indices { manage(index, column: index, in: probe) }
         let recorder = KeyPathRecorder(defaults: fields.map { $0.accessor.defaultValue })
         probe.keyPathRecorder = recorder
         _ = probe[keyPath: keyPath]

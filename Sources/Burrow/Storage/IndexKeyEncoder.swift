@@ -48,9 +48,17 @@ enum IndexKeyEncoder {
     private static func appendBytes<C: Collection<UInt8>>(_ bytes: C, to key: inout [UInt8]) {
         let truncated = bytes.count > maximumInlineLength
         key.append(truncated ? 2 : 1)
-        for byte in bytes.prefix(maximumInlineLength) {
-            key.append(byte)
-            if byte == 0 { key.append(0xFF) }
+        let copiedWhole: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
+            let inline = UnsafeBufferPointer(rebasing: buffer.prefix(maximumInlineLength))
+            guard !inline.contains(0) else { return false }
+            key.append(contentsOf: inline)
+            return true
+        }
+        if copiedWhole != true {
+            for byte in bytes.prefix(maximumInlineLength) {
+                key.append(byte)
+                if byte == 0 { key.append(0xFF) }
+            }
         }
         key.append(0); key.append(0)
         if truncated {

@@ -75,6 +75,7 @@ public enum _PersistedValue: Hashable, Sendable {
     }
 
     /// Text for messages: strings quoted, others as Swift prints them.
+    @usableFromInline
     var displayText: String {
         switch self {
         case .null: "nil"

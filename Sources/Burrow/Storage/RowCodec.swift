@@ -15,44 +15,93 @@ import Foundation
 enum RowCodec {
     /// Writes `values` as a row into `buffer`, replacing its contents.
     static func encode(_ values: [_PersistedValue], into buffer: inout [UInt8]) {
-        let count = values.count
-        let bitmapSize = (count + 7) / 8
-        let headerSize = 2 + bitmapSize + 4 * count
+        let size = self.size(of: values)
         buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: repeatElement(0, count: headerSize))
-        withUnsafeBytes(of: UInt16(count).littleEndian) { buffer.replaceSubrange(0..<2, with: $0) }
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        buffer.withUnsafeMutableBytes { write(values, into: $0) }
+    }
+
+    /// The bytes the row of `values` takes.
+    static func size(of values: [_PersistedValue]) -> Int {
+        var size = 2 + (values.count + 7) / 8 + 4 * values.count
+        for value in values { size += byteCount(of: value) }
+        return size
+    }
+
+    /// Writes the row of `values` into `row`, which holds exactly ``size(of:)`` bytes.
+    static func write(_ values: [_PersistedValue], into row: UnsafeMutableRawBufferPointer) {
+        let count = values.count
+        let bitmapStart = 2
+        let offsetsStart = bitmapStart + (count + 7) / 8
+        let valuesStart = offsetsStart + 4 * count
+        let base = row.baseAddress!
+        base.storeBytes(of: UInt16(count).littleEndian, as: UInt16.self)
+        for index in bitmapStart..<offsetsStart { base.storeBytes(of: 0, toByteOffset: index, as: UInt8.self) }
+        var end = 0
         for (column, value) in values.enumerated() {
             if value == .null {
-                buffer[2 + column / 8] |= 1 << UInt8(column % 8)
+                let byte = base.load(fromByteOffset: bitmapStart + column / 8, as: UInt8.self)
+                base.storeBytes(of: byte | 1 << UInt8(column % 8), toByteOffset: bitmapStart + column / 8, as: UInt8.self)
             } else {
-                append(value, to: &buffer)
+                end += write(value, to: base + valuesStart + end)
             }
-            let end = UInt32(buffer.count - headerSize).littleEndian
-            let slot = 2 + bitmapSize + 4 * column
-            withUnsafeBytes(of: end) { buffer.replaceSubrange(slot..<slot + 4, with: $0) }
+            (base + offsetsStart + 4 * column).storeBytes(of: UInt32(end).littleEndian, as: UInt32.self)
+        }
+    }
+
+    /// Bytes one value takes in a row.
+    @inline(__always)
+    static func byteCount(of value: _PersistedValue) -> Int {
+        switch value {
+        case .null: 0
+        case .bool: 1
+        case .int, .double, .date: 8
+        case .float: 4
+        case .uuid: 16
+        case .objectId: 12
+        case .string(let v): v.utf8.count
+        case .data(let v): v.count
+        case .decimal(let v): v.description.utf8.count
+        }
+    }
+
+    /// Writes one value's row bytes at `target`; returns how many.
+    @inline(__always)
+    static func write(_ value: _PersistedValue, to target: UnsafeMutableRawPointer) -> Int {
+        switch value {
+        case .null: return 0
+        case .bool(let v): target.storeBytes(of: v ? 1 : 0, as: UInt8.self); return 1
+        case .int(let v): target.storeBytes(of: v.littleEndian, as: Int64.self); return 8
+        case .float(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt32.self); return 4
+        case .double(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt64.self); return 8
+        case .date(let v):
+            target.storeBytes(of: v.timeIntervalSinceReferenceDate.bitPattern.littleEndian, as: UInt64.self); return 8
+        case .uuid(let v): withUnsafeBytes(of: v.uuid) { target.copyMemory(from: $0.baseAddress!, byteCount: 16) }; return 16
+        case .objectId(let v): withUnsafeBytes(of: v.bytes) { target.copyMemory(from: $0.baseAddress!, byteCount: 12) }; return 12
+        case .string(var v):
+            return v.withUTF8 { utf8 in
+                if let source = utf8.baseAddress { target.copyMemory(from: source, byteCount: utf8.count) }
+                return utf8.count
+            }
+        case .data(let v):
+            v.withUnsafeBytes { bytes in
+                if let source = bytes.baseAddress { target.copyMemory(from: source, byteCount: bytes.count) }
+            }
+            return v.count
+        case .decimal(let v):
+            var text = v.description
+            return text.withUTF8 { utf8 in
+                target.copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
+                return utf8.count
+            }
         }
     }
 
     /// Appends the row bytes of one non-null value.
     static func append(_ value: _PersistedValue, to buffer: inout [UInt8]) {
-        switch value {
-        case .null: break
-        case .bool(let v): buffer.append(v ? 1 : 0)
-        case .int(let v): appendFixed(v.littleEndian, to: &buffer)
-        case .float(let v): appendFixed(v.bitPattern.littleEndian, to: &buffer)
-        case .double(let v): appendFixed(v.bitPattern.littleEndian, to: &buffer)
-        case .date(let v): appendFixed(v.timeIntervalSinceReferenceDate.bitPattern.littleEndian, to: &buffer)
-        case .string(let v): buffer.append(contentsOf: v.utf8)
-        case .data(let v): buffer.append(contentsOf: v)
-        case .uuid(let v): withUnsafeBytes(of: v.uuid) { buffer.append(contentsOf: $0) }
-        case .objectId(let v): withUnsafeBytes(of: v.bytes) { buffer.append(contentsOf: $0) }
-        case .decimal(let v): buffer.append(contentsOf: v.description.utf8)
-        }
-    }
-
-    @inline(__always)
-    private static func appendFixed<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
-        withUnsafeBytes(of: value) { buffer.append(contentsOf: $0) }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: byteCount(of: value)))
+        buffer.withUnsafeMutableBytes { _ = write(value, to: $0.baseAddress! + start) }
     }
 }
 

@@ -107,19 +107,18 @@ final class TableLayout: Sendable {
             IndexKeyEncoder.append(values[column], to: &write.keyScratch)
             try putKey(write.keyScratch, value: key, in: primaryKeys, txn: txn)
         }
-        RowCodec.encode(values, into: &write.rowScratch)
+        // The row is written straight into the page LMDB reserves for it.
+        let size = RowCodec.size(of: values)
         try key.withBytes { keyBytes in
-            try write.rowScratch.withUnsafeBytes { rowBytes in
-                if appending {
-                    do {
-                        try txn.put(keyBytes, rowBytes, in: rows, flags: .append)
-                        return
-                    } catch .keyExists {
-                        // Not past the last key: fall through to an ordinary insert.
-                    }
+            if appending {
+                do {
+                    try txn.put(keyBytes, reserving: size, in: rows, flags: .append) { RowCodec.write(values, into: $0) }
+                    return
+                } catch LMDBError.keyExists {
+                    // Not past the last key: fall through to an ordinary insert.
                 }
-                try txn.put(keyBytes, rowBytes, in: rows, flags: .noOverwrite)
             }
+            try txn.put(keyBytes, reserving: size, in: rows, flags: .noOverwrite) { RowCodec.write(values, into: $0) }
         }
         for index in secondaryIndexes {
             try putIndexEntry(values[index.column], key: key, in: index.database, write: write)
