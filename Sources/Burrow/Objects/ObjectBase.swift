@@ -8,23 +8,18 @@ import LMDB
 open class ObjectBase {
     /// Where a managed object's data lives; `nil` while unmanaged.
     final var management: Management?
+    /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
+    final var cachedRow: UnsafeRawBufferPointer?
+    final var cachedRowGeneration: UInt64 = 0
     /// Set only on the probes that learn which property a key path reads.
     final var keyPathRecorder: KeyPathRecorder?
 
-    /// The link of a managed object to its row.
-    final class Management {
+    /// The link of a managed object to its row, kept inline: managing an object allocates
+    /// nothing.
+    struct Management {
         let realm: RealmCore
         let bound: BoundClass
         let key: ObjectKey
-        /// The row as last read, valid while `rowGeneration` is the realm's generation.
-        var row: UnsafeRawBufferPointer?
-        var rowGeneration: UInt64 = 0
-
-        init(realm: RealmCore, bound: BoundClass, key: ObjectKey) {
-            self.realm = realm
-            self.bound = bound
-            self.key = key
-        }
     }
 
     /// Creates an unmanaged object whose properties hold their declared defaults.
@@ -35,7 +30,7 @@ open class ObjectBase {
     final func currentRow(_ management: Management) -> UnsafeRawBufferPointer {
         let realm = management.realm
         realm.verifyThread()
-        if management.rowGeneration == realm.generation, let row = management.row { return row }
+        if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
         let row: UnsafeRawBufferPointer?
         do {
             row = try management.bound.layout.row(management.key, in: realm.transaction)
@@ -45,8 +40,8 @@ open class ObjectBase {
         guard let row else {
             preconditionFailure("Object has been deleted or invalidated.")
         }
-        management.row = row
-        management.rowGeneration = realm.generation
+        cachedRow = row
+        cachedRowGeneration = realm.generation
         return row
     }
 
@@ -71,8 +66,7 @@ open class ObjectBase {
 
     /// Points every `@Persisted` field at its column: the object is now managed.
     final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
-        let management = Management(realm: realm, bound: bound, key: key)
-        self.management = management
+        management = Management(realm: realm, bound: bound, key: key)
         let info = bound.info
         for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }
     }

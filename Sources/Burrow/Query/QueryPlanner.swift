@@ -116,7 +116,7 @@ struct QueryPlanner {
         case .indexPoints(let access, let points, _):
             let cursor = try txn.openCursor(access.database)
             var keys: [ObjectKey] = []
-            for point in Set(points) {
+            for point in points.count == 1 ? points : Array(Set(points)) {
                 var entry = try cursor.seek(atLeast: point)
                 while let (key, value) = entry, Self.matches(point, key, access) {
                     keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : ObjectKey(bytes: value))

@@ -59,9 +59,9 @@ extension RealmCore {
     func makeObject(_ bound: BoundClass, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) -> ObjectBase {
         let object = bound.info.type.init()
         object.becomeManaged(by: self, bound: bound, key: key)
-        if let row, let management = object.management {
-            management.row = row
-            management.rowGeneration = generation
+        if let row {
+            object.cachedRow = row
+            object.cachedRowGeneration = generation
         }
         return object
     }
