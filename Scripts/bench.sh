@@ -2,7 +2,7 @@
 # Builds the benchmarks in release mode and runs them: Burrow, raw LMDB and SQLite on the same
 # workload in one run, printed side by side.
 #
-# Usage: Scripts/bench.sh [N] [directory]
+# Usage: Scripts/bench.sh [--rounds R] [N] [directory]
 #   N          objects in the workload (default 1000000)
 #   directory  where the files go (default: a temporary folder, removed afterwards)
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 if [ -f Scripts/bootstrap.sh ]; then
     bash Scripts/bootstrap.sh
 fi
-count="${1:-1000000}"
+
 swift build -c release --package-path Benchmarks
 bin_path="$(swift build -c release --package-path Benchmarks --show-bin-path)"
-"$bin_path/BurrowBench" "$count" "${@:2}"
+"$bin_path/BurrowBench" "${@:-1000000}"

@@ -183,6 +183,32 @@ BaselineStep lmdb_baseline_index_equality(LMDBBaseline *baseline, int queries) {
     return (BaselineStep){seconds, hits};
 }
 
+BaselineStep lmdb_baseline_sorted_page(LMDBBaseline *baseline, long offset, int limit) {
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, MDB_RDONLY, &transaction));
+    double start = workload_now();
+    MDB_cursor *cursor;
+    LMDB_REQUIRE(mdb_cursor_open(transaction, baseline->names, &cursor));
+    MDB_val name, id;
+    long long idSum = 0;
+    long position = 0;
+    int read = 0;
+    for (int rc = mdb_cursor_get(cursor, &name, &id, MDB_FIRST); rc == MDB_SUCCESS && read < limit;
+         rc = mdb_cursor_get(cursor, &name, &id, MDB_NEXT), position++) {
+        if (position < offset) continue;
+        MDB_val record;
+        LMDB_REQUIRE(mdb_get(transaction, baseline->records, &id, &record));
+        int64_t recordId;
+        memcpy(&recordId, record.mv_data, sizeof recordId);
+        idSum += recordId;
+        read++;
+    }
+    mdb_cursor_close(cursor);
+    double seconds = workload_now() - start;
+    mdb_txn_abort(transaction);
+    return (BaselineStep){seconds, idSum};
+}
+
 BaselineStep lmdb_baseline_update_all(LMDBBaseline *baseline) {
     unsigned char record[RECORD_CAPACITY];
     double start = workload_now();

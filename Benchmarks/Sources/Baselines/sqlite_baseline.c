@@ -147,6 +147,19 @@ BaselineStep sqlite_baseline_index_equality(SQLiteBaseline *baseline, int querie
     return (BaselineStep){seconds, hits};
 }
 
+BaselineStep sqlite_baseline_sorted_page(SQLiteBaseline *baseline, long offset, int limit) {
+    sqlite3 *database = baseline->database;
+    double start = workload_now();
+    sqlite3_stmt *select = prepare(database, "SELECT id FROM obj ORDER BY name LIMIT ? OFFSET ?", __LINE__);
+    sqlite3_bind_int(select, 1, limit);
+    sqlite3_bind_int64(select, 2, offset);
+    long long idSum = 0;
+    while (sqlite3_step(select) == SQLITE_ROW) idSum += sqlite3_column_int64(select, 0);
+    sqlite3_finalize(select);
+    double seconds = workload_now() - start;
+    return (BaselineStep){seconds, idSum};
+}
+
 BaselineStep sqlite_baseline_update_all(SQLiteBaseline *baseline) {
     sqlite3 *database = baseline->database;
     double start = workload_now();

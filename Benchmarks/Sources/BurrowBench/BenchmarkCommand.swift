@@ -25,7 +25,7 @@ enum BenchmarkCommand {
             }
             let workspace = try Workspace(directory: options.directory)
             defer { workspace.cleanUp() }
-            let agree = try run(options.objectCount, in: workspace.directory)
+            let agree = try run(options.objectCount, rounds: options.rounds, in: workspace.directory)
             if !agree { status = 1 }
         } catch {
             report("\(error)")
@@ -34,15 +34,23 @@ enum BenchmarkCommand {
         exit(status)
     }
 
-    /// Runs the three engines one after the other and prints the tables; returns whether their
-    /// check values agree.
-    private static func run(_ count: Int, in directory: URL) throws -> Bool {
-        report("N = \(count), files in \(directory.path)")
-        let burrow = try measure(BurrowWorkload(count: count, directory: directory))
-        let lmdb = try measure(LMDBWorkload(count: count, directory: directory))
-        let sqlite = try measure(SQLiteWorkload(count: count, directory: directory))
+    /// Runs the three engines one after the other, `rounds` times on fresh files, and prints
+    /// the tables with each step's best time; returns whether their check values agree.
+    private static func run(_ count: Int, rounds: Int, in directory: URL) throws -> Bool {
+        report("N = \(count), \(rounds) round(s), files in \(directory.path)")
+        var burrow = EngineResults(engine: "Burrow")
+        var lmdb = EngineResults(engine: "LMDB")
+        var sqlite = EngineResults(engine: "SQLite")
+        for round in 1...rounds {
+            let folder = directory.appendingPathComponent("round-\(round)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            burrow.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder)))
+            lmdb.keepBest(of: try measure(LMDBWorkload(count: count, directory: folder)))
+            sqlite.keepBest(of: try measure(SQLiteWorkload(count: count, directory: folder)))
+            try FileManager.default.removeItem(at: folder)
+        }
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
-        print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count)")
+        print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
         print(table.timings)
         print("")

@@ -6,9 +6,14 @@ struct BenchmarkOptions {
     var objectCount = Workload.defaultObjectCount
     /// Where the engines put their files; `nil` for a fresh temporary folder.
     var directory: URL?
+    /// How many times the whole workload runs; each step reports its best time.
+    var rounds = 3
 
     static let usage = """
-        usage: BurrowBench [N] [directory]
+        usage: BurrowBench [--rounds R] [N] [directory]
+
+          --rounds R  run the whole workload R times (default 3), fresh files each time, and
+                      report each step's best time: this machine's timings are noisy
 
           N          objects in the workload (default \(Workload.defaultObjectCount)); 1_000_000 and
                      1,000,000 are accepted
@@ -23,7 +28,15 @@ struct BenchmarkOptions {
     ///
     /// - Throws: ``BenchmarkError`` with the usage for anything else.
     init(arguments: [String]) throws {
-        var positional = arguments[...]
+        var remaining = arguments
+        if let flag = remaining.firstIndex(of: "--rounds") {
+            guard flag + 1 < remaining.count, let rounds = Int(remaining[flag + 1]), rounds > 0 else {
+                throw BenchmarkError("--rounds needs a positive integer.\n\n" + Self.usage)
+            }
+            self.rounds = rounds
+            remaining.removeSubrange(flag...(flag + 1))
+        }
+        var positional = remaining[...]
         if let first = positional.first, ["-h", "--help"].contains(first) {
             wantsHelp = true
             return

@@ -33,6 +33,7 @@ final class BurrowWorkload: EngineWorkload {
         case .randomGet: randomGet()
         case .scanFilter: scanFilter()
         case .indexEquality: indexEquality()
+        case .sortedPage: sortedPage()
         case .updateAll: try updateAll()
         case .deleteAll: try deleteAll()
         case .durableCommits: try durableCommits()
@@ -105,6 +106,17 @@ final class BurrowWorkload: EngineWorkload {
             return hits
         }
         return StepMeasurement(seconds: seconds, check: hits)
+    }
+
+    /// Sorted page: `sorted(byKeyPath: "name").limit(20, offset: N/2)`, reading each object's
+    /// id. `name` is indexed, so the page walks the index instead of sorting. Check: the sum of
+    /// the ids.
+    private func sortedPage() -> StepMeasurement {
+        let (seconds, idSum) = Stopwatch.measure {
+            realm.objects(Item.self).sorted(byKeyPath: "name").limit(Workload.pageSize, offset: count / 2)
+                .reduce(0) { $0 + Int($1.id) }
+        }
+        return StepMeasurement(seconds: seconds, check: idSum)
     }
 
     /// Update all: `age += 1` on every object while iterating `objects(Item.self)`, in one

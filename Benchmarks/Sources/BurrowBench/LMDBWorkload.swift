@@ -26,6 +26,7 @@ final class LMDBWorkload: EngineWorkload {
         case .randomGet: lmdb_baseline_random_get(baseline, count)
         case .scanFilter: lmdb_baseline_scan_filter(baseline)
         case .indexEquality: lmdb_baseline_index_equality(baseline, Int32(Workload.indexQueries))
+        case .sortedPage: lmdb_baseline_sorted_page(baseline, count / 2, Int32(Workload.pageSize))
         case .updateAll: lmdb_baseline_update_all(baseline)
         case .deleteAll: lmdb_baseline_delete_all(baseline)
         case .durableCommits: lmdb_baseline_durable_commits(baseline, Int32(Workload.durableCommits))

@@ -26,6 +26,7 @@ final class SQLiteWorkload: EngineWorkload {
         case .randomGet: sqlite_baseline_random_get(baseline, count)
         case .scanFilter: sqlite_baseline_scan_filter(baseline)
         case .indexEquality: sqlite_baseline_index_equality(baseline, Int32(Workload.indexQueries))
+        case .sortedPage: sqlite_baseline_sorted_page(baseline, count / 2, Int32(Workload.pageSize))
         case .updateAll: sqlite_baseline_update_all(baseline)
         case .deleteAll: sqlite_baseline_delete_all(baseline)
         case .durableCommits: sqlite_baseline_durable_commits(baseline, Int32(Workload.durableCommits))

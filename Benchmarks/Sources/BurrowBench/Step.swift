@@ -10,6 +10,8 @@ enum Step: CaseIterable {
     case scanFilter
     /// Counts the objects named like each of 10,000 names.
     case indexEquality
+    /// Reads a page of 20 objects at offset N/2 in name order (name is indexed).
+    case sortedPage
     /// Adds one to every object's `age` in one write transaction.
     case updateAll
     /// Deletes every object in one write transaction.
@@ -25,6 +27,7 @@ enum Step: CaseIterable {
         case .randomGet: "random get"
         case .scanFilter: "scan filter age < 2"
         case .indexEquality: "index equality \(Workload.indexQueries)"
+        case .sortedPage: "page of \(Workload.pageSize) by name"
         case .updateAll: "update all"
         case .deleteAll: "delete all"
         case .durableCommits: "\(Workload.durableCommits) durable commits"
@@ -39,6 +42,7 @@ enum Step: CaseIterable {
         case .randomGet: "sum of ages read"
         case .scanFilter: "matches"
         case .indexEquality: "hits"
+        case .sortedPage: "sum of ids"
         case .updateAll: "objects updated"
         case .deleteAll: "objects left"
         case .durableCommits: "objects stored"

@@ -21,3 +21,18 @@ struct EngineResults {
         set { measurements[step] = newValue }
     }
 }
+
+extension EngineResults {
+    /// Keeps each step's best time over the rounds; a check value that changed between rounds
+    /// becomes -1, so that the check table shows the difference.
+    mutating func keepBest(of round: EngineResults) {
+        for (step, measurement) in round.measurements {
+            guard let best = measurements[step] else {
+                measurements[step] = measurement
+                continue
+            }
+            measurements[step] = StepMeasurement(seconds: min(best.seconds, measurement.seconds),
+                                                 check: best.check == measurement.check ? best.check : -1)
+        }
+    }
+}

@@ -7,6 +7,8 @@ enum Workload {
     static let defaultObjectCount = 1_000_000
     /// Queries of the index-equality step.
     static let indexQueries = 10_000
+    /// Objects in the sorted page, read at offset N/2.
+    static let pageSize = 20
     /// Transactions of the durable-commits step.
     static let durableCommits = 2_000
 

@@ -44,6 +44,9 @@ BaselineStep lmdb_baseline_random_get(LMDBBaseline *baseline, long count);
 BaselineStep lmdb_baseline_scan_filter(LMDBBaseline *baseline);
 /// Looks up `queries` names in the name index and counts their duplicates. Check: total hits.
 BaselineStep lmdb_baseline_index_equality(LMDBBaseline *baseline, int queries);
+/// Walks the name index in order, skips `offset` entries and reads the next `limit` records
+/// (a page sorted by name). Check: sum of the page's ids.
+BaselineStep lmdb_baseline_sorted_page(LMDBBaseline *baseline, long offset, int limit);
 /// Rewrites every record with `age + 1` in one write transaction. Check: records rewritten.
 BaselineStep lmdb_baseline_update_all(LMDBBaseline *baseline);
 /// Empties the records and the name index (`mdb_drop`) in one write transaction.
@@ -77,6 +80,8 @@ BaselineStep sqlite_baseline_scan_filter(SQLiteBaseline *baseline);
 /// `SELECT count(*) … WHERE name = ?` for `queries` names, through the index.
 /// Check: total hits.
 BaselineStep sqlite_baseline_index_equality(SQLiteBaseline *baseline, int queries);
+/// `SELECT id FROM obj ORDER BY name LIMIT limit OFFSET offset`. Check: sum of the page's ids.
+BaselineStep sqlite_baseline_sorted_page(SQLiteBaseline *baseline, long offset, int limit);
 /// `UPDATE obj SET age = age + 1` in one transaction. Check: rows changed.
 BaselineStep sqlite_baseline_update_all(SQLiteBaseline *baseline);
 /// `DELETE FROM obj` in one transaction. Check: rows left.
