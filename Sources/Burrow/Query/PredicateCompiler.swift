@@ -35,6 +35,9 @@ struct PredicateCompiler {
                                 "'\(quantifier.rawValue)' needs a list, set or map property, and '\(name)' on \(storedClass.name) is not one")
         }
         switch (comparison.lhs, comparison.rhs) {
+        case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
+             (_, .keyPathArgument(_, let position)), (.listArgument(_, let position), _), (_, .listArgument(_, let position)):
+            throw QueryError.at(position, "an argument was not bound")
         case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
             return try membership(column: column(named: name, at: position), values, comparison)
         case (_, .list), (.list, _):

@@ -47,10 +47,17 @@ enum Operand: Sendable {
     case literal(_PersistedValue, position: Int)
     /// The right side of `IN`: `{1, 2, 3}` or an array argument.
     case list([_PersistedValue], position: Int)
+    /// In a cached query template: the `%@` argument with this index, not bound yet.
+    case argument(Int, position: Int)
+    /// In a cached query template: the `%K` argument with this index, not bound yet.
+    case keyPathArgument(Int, position: Int)
+    /// In a cached query template: the array argument of `IN %@` with this index, not bound yet.
+    case listArgument(Int, position: Int)
 
     var position: Int {
         switch self {
-        case .keyPath(_, let position), .literal(_, let position), .list(_, let position): position
+        case .keyPath(_, let position), .literal(_, let position), .list(_, let position), .argument(_, let position),
+             .keyPathArgument(_, let position), .listArgument(_, let position): position
         }
     }
 }

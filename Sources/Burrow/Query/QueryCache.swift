@@ -1,21 +1,34 @@
 import Synchronization
 
-/// Tokens of recently used query strings, so that a query run many times with different
-/// arguments is lexed once.
+/// Recently used query strings, parsed once into templates whose `%@` and `%K` arguments are
+/// bound at each use: a query run many times with different arguments is lexed and parsed once.
 enum QueryCache {
-    private static let capacity = 512
-    private static let tokens = Mutex<[String: [QueryLexer.Token]]>([:])
+    private enum Entry: Sendable {
+        /// A template to bind.
+        case template(ParsedQuery)
+        /// Tokens of a query that needs its arguments to be parsed.
+        case tokens([QueryLexer.Token])
+    }
 
-    /// Parses `format`, reusing its tokens when it was seen before.
+    private static let capacity = 512
+    private static let entries = Mutex<[String: Entry]>([:])
+
+    /// Parses `format` with `arguments`, reusing what was learnt of `format` before.
     static func parse(_ format: String, arguments: [Any]) throws -> ParsedQuery {
-        if let known = tokens.withLock({ $0[format] }) {
-            return try QueryParser.parse(tokens: known, arguments: arguments)
+        let entry = try entries.withLock({ $0[format] }) ?? learn(format)
+        switch entry {
+        case .template(let template): return try template.binding(arguments)
+        case .tokens(let tokens): return try QueryParser.parse(tokens: tokens, arguments: arguments)
         }
-        let lexed = try QueryLexer.tokens(of: format)
-        tokens.withLock { cache in
+    }
+
+    private static func learn(_ format: String) throws -> Entry {
+        let tokens = try QueryLexer.tokens(of: format)
+        let entry: Entry = if let template = try QueryParser.template(tokens: tokens) { .template(template) } else { .tokens(tokens) }
+        entries.withLock { cache in
             if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-            cache[format] = lexed
+            cache[format] = entry
         }
-        return try QueryParser.parse(tokens: lexed, arguments: arguments)
+        return entry
     }
 }

@@ -22,9 +22,14 @@ import Foundation
 ///                 | date (YYYY-MM-DD@HH:MM:SS, Tseconds:nanos) | uuid(…) | oid(…) | B64"…"
 struct QueryParser {
     private let tokens: [QueryLexer.Token]
-    private let arguments: [Any]
+    /// The arguments to bind while parsing; `nil` when parsing a template whose arguments are
+    /// bound later (``ParsedQuery/binding(_:)``).
+    private let arguments: [Any]?
     private var position = 0
     private var nextArgument = 0
+    /// Whether a template can stand for the query (`%K` in a clause or `%@` inside `{…}` need
+    /// their arguments while parsing).
+    private var isTemplatable = true
 
     /// Parses `format` with `arguments`.
     ///
@@ -36,15 +41,27 @@ struct QueryParser {
     /// Parses already lexed tokens with `arguments`.
     static func parse(tokens: [QueryLexer.Token], arguments: [Any]) throws(Realm.Error) -> ParsedQuery {
         var parser = QueryParser(tokens: tokens, arguments: arguments)
-        var query = ParsedQuery(node: try parser.parseOr())
-        while try parser.parseClause(into: &query) {}
-        guard case .end = parser.current.kind else {
-            throw QueryError.at(parser.current.position, "unexpected \(parser.describe(parser.current.kind))")
+        return try parser.parseQuery()
+    }
+
+    /// Parses tokens into a template whose `%@` and `%K` are bound later, or `nil` when the
+    /// query needs its arguments to be parsed.
+    static func template(tokens: [QueryLexer.Token]) throws(Realm.Error) -> ParsedQuery? {
+        var parser = QueryParser(tokens: tokens, arguments: nil)
+        let query = try parser.parseQuery()
+        return parser.isTemplatable ? query : nil
+    }
+
+    private mutating func parseQuery() throws(Realm.Error) -> ParsedQuery {
+        var query = ParsedQuery(node: try parseOr())
+        while try parseClause(into: &query) {}
+        guard case .end = current.kind else {
+            throw QueryError.at(current.position, "unexpected \(describe(current.kind))")
         }
         return query
     }
 
-    private init(tokens: [QueryLexer.Token], arguments: [Any]) {
+    private init(tokens: [QueryLexer.Token], arguments: [Any]?) {
         self.tokens = tokens
         self.arguments = arguments
     }
@@ -108,6 +125,11 @@ struct QueryParser {
         case .keyPathArgument:
             let at = current.position
             advance()
+            guard arguments != nil else {
+                isTemplatable = false
+                nextArgument += 1
+                return ""
+            }
             guard let name = try takeArgument(at: at) as? String else {
                 throw QueryError.at(at, "the argument for '%K' must be a property name string")
             }
@@ -211,10 +233,11 @@ struct QueryParser {
             var values: [_PersistedValue] = []
             if !accept(.symbol("}")) {
                 repeat {
-                    guard case .literal(let value, _) = try parseOperand() else {
-                        throw QueryError.at(start, "the list after IN may hold only values")
+                    switch try parseOperand() {
+                    case .literal(let value, _): values.append(value)
+                    case .argument where arguments == nil: isTemplatable = false
+                    default: throw QueryError.at(start, "the list after IN may hold only values")
                     }
-                    values.append(value)
                 } while accept(.symbol(","))
                 try expect("}", "to close the list after IN")
             }
@@ -222,13 +245,9 @@ struct QueryParser {
         }
         if case .argument(let index) = current.kind {
             advance()
+            if arguments == nil { return .listArgument(claimArgument(index), position: start) }
             let argument: Any = if let index { try argument(index, at: start) } else { try takeArgument(at: start) }
-            guard let elements = Self.elements(of: argument) else {
-                throw QueryError.at(start, "the argument after IN must be an array, got '\(type(of: argument))'")
-            }
-            var values: [_PersistedValue] = []
-            for element in elements { values.append(try Self.value(of: element, at: start)) }
-            return .list(values, position: start)
+            return .list(try Self.listValues(of: argument, at: start), position: start)
         }
         throw QueryError.at(start, "IN needs a list such as {1, 2} or an array argument, found \(describe(current.kind))")
     }
@@ -246,6 +265,7 @@ struct QueryParser {
         case .identifier(let name):
             return .keyPath(name, position: token.position)
         case .keyPathArgument:
+            if arguments == nil { return .keyPathArgument(claimArgument(nil), position: token.position) }
             guard let name = try takeArgument(at: token.position) as? String else {
                 throw QueryError.at(token.position, "the argument for '%K' must be a property name string")
             }
@@ -262,11 +282,19 @@ struct QueryParser {
         case .keyword("FALSE"): return .literal(.bool(false), position: token.position)
         case .keyword("NIL"), .keyword("NULL"): return .literal(.null, position: token.position)
         case .argument(let index):
+            if arguments == nil { return .argument(claimArgument(index), position: token.position) }
             let value: Any = if let index { try argument(index, at: token.position) } else { try takeArgument(at: token.position) }
             return .literal(try Self.value(of: value, at: token.position), position: token.position)
         default:
             throw QueryError.at(token.position, "expected a property name or a value, found \(describe(token.kind))")
         }
+    }
+
+    /// The index of the argument a placeholder stands for: `index` if given, else the next one.
+    private mutating func claimArgument(_ index: Int?) -> Int {
+        if let index { return index }
+        defer { nextArgument += 1 }
+        return nextArgument
     }
 
     private mutating func takeArgument(at position: Int) throws(Realm.Error) -> Any {
@@ -275,14 +303,32 @@ struct QueryParser {
     }
 
     private func argument(_ index: Int, at position: Int) throws(Realm.Error) -> Any {
+        try Self.argument(index, of: arguments ?? [], at: position)
+    }
+
+    static func argument(_ index: Int, of arguments: [Any], at position: Int) throws(Realm.Error) -> Any {
         guard index < arguments.count else {
             throw QueryError.at(position, "missing argument #\(index + 1): the query has more '%@' than arguments (\(arguments.count))")
         }
         return arguments[index]
     }
 
+    /// The elements of an `IN %@` argument as stored values.
+    static func listValues(of argument: Any, at position: Int) throws(Realm.Error) -> [_PersistedValue] {
+        guard let elements = elements(of: argument) else {
+            throw QueryError.at(position, "the argument after IN must be an array, got '\(type(of: argument))'")
+        }
+        var values: [_PersistedValue] = []
+        for element in elements { values.append(try value(of: element, at: position)) }
+        return values
+    }
+
     /// A `%@` argument as a stored value.
     static func value(of argument: Any, at position: Int) throws(Realm.Error) -> _PersistedValue {
+        // Concrete casts first: they are much cheaper than a cast to a protocol.
+        if let string = argument as? String { return .string(string) }
+        if let integer = argument as? Int { return .int(Int64(integer)) }
+        if let double = argument as? Double { return .double(double) }
         if argument is NSNull { return .null }
         if let persistable = argument as? any _Persistable { return persistable._persistedValue }
         throw QueryError.at(position, "an argument of type '\(type(of: argument))' is not a value Burrow can compare")
@@ -309,4 +355,44 @@ struct ParsedQuery: Sendable {
     var sort: [SortDescriptor] = []
     var distinct: [String] = []
     var limit: Int?
+
+    /// The query with the argument placeholders of a template replaced by `arguments`.
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidQuery`` for a missing or unusable argument.
+    func binding(_ arguments: [Any]) throws(Realm.Error) -> ParsedQuery {
+        var bound = self
+        bound.node = try Self.bind(node, arguments)
+        return bound
+    }
+
+    private static func bind(_ node: PredicateNode, _ arguments: [Any]) throws(Realm.Error) -> PredicateNode {
+        switch node {
+        case .constant: return node
+        case .and(let lhs, let rhs): return .and(try bind(lhs, arguments), try bind(rhs, arguments))
+        case .or(let lhs, let rhs): return .or(try bind(lhs, arguments), try bind(rhs, arguments))
+        case .not(let inner): return .not(try bind(inner, arguments))
+        case .comparison(var comparison):
+            comparison.lhs = try bind(comparison.lhs, arguments)
+            comparison.rhs = try bind(comparison.rhs, arguments)
+            return .comparison(comparison)
+        }
+    }
+
+    private static func bind(_ operand: Operand, _ arguments: [Any]) throws(Realm.Error) -> Operand {
+        switch operand {
+        case .keyPath, .literal, .list:
+            return operand
+        case .argument(let index, let position):
+            let argument = try QueryParser.argument(index, of: arguments, at: position)
+            return .literal(try QueryParser.value(of: argument, at: position), position: position)
+        case .keyPathArgument(let index, let position):
+            guard let name = try QueryParser.argument(index, of: arguments, at: position) as? String else {
+                throw QueryError.at(position, "the argument for '%K' must be a property name string")
+            }
+            return .keyPath(name, position: position)
+        case .listArgument(let index, let position):
+            let argument = try QueryParser.argument(index, of: arguments, at: position)
+            return .list(try QueryParser.listValues(of: argument, at: position), position: position)
+        }
+    }
 }

@@ -44,6 +44,7 @@ struct QueryPlanner {
     /// The access path for `node`.
     func plan(_ node: PredicateNode?) -> AccessPath {
         guard let node else { return .scan }
+        if case .comparison = node, let path = planSingleEquality(node) { return path }
         let terms = Self.conjuncts(of: node)
         let single = terms.count == 1
         var best: (rank: Int, path: AccessPath)?
@@ -93,6 +94,17 @@ struct QueryPlanner {
             }
         }
         return best?.path ?? .scan
+    }
+
+    /// The common `property == value` on a key or an index, planned without the general
+    /// machinery; `nil` when `node` is anything else.
+    private func planSingleEquality(_ node: PredicateNode) -> AccessPath? {
+        guard let (column, op, operand) = Self.indexableTerm(node, in: layout.storedClass), op == .equal,
+              case .literal(let value, _) = operand,
+              column == layout.primaryKeyColumn || layout.secondaryIndexes.contains(where: { $0.column == column }) else {
+            return nil
+        }
+        return points(column, [value], covered: true)
     }
 
     /// The candidate object keys of `path`, in object key order; `nil` for a scan.
