@@ -79,23 +79,40 @@ extension Realm {
             self.fileURL = fileURL
         }
 
+        /// `Realm.Error.<code>: <message>`.
         public var description: String { "Realm.Error.\(code): \(message)" }
+        /// The message, for `localizedDescription`.
         public var errorDescription: String? { message }
 
+        /// The code ``Code/fail``, for `catch Realm.Error.fail`.
         public static let fail = Code.fail
+        /// The code ``Code/fileAccess``, for `catch Realm.Error.fileAccess`.
         public static let fileAccess = Code.fileAccess
+        /// The code ``Code/filePermissionDenied``, for `catch Realm.Error.filePermissionDenied`.
         public static let filePermissionDenied = Code.filePermissionDenied
+        /// The code ``Code/fileExists``, for `catch Realm.Error.fileExists`.
         public static let fileExists = Code.fileExists
+        /// The code ``Code/fileNotFound``, for `catch Realm.Error.fileNotFound`.
         public static let fileNotFound = Code.fileNotFound
+        /// The code ``Code/incompatibleLockFile``, for `catch Realm.Error.incompatibleLockFile`.
         public static let incompatibleLockFile = Code.incompatibleLockFile
+        /// The code ``Code/addressSpaceExhausted``, for `catch Realm.Error.addressSpaceExhausted`.
         public static let addressSpaceExhausted = Code.addressSpaceExhausted
+        /// The code ``Code/schemaMismatch``, for `catch Realm.Error.schemaMismatch`.
         public static let schemaMismatch = Code.schemaMismatch
+        /// The code ``Code/invalidDatabase``, for `catch Realm.Error.invalidDatabase`.
         public static let invalidDatabase = Code.invalidDatabase
+        /// The code ``Code/outOfDiskSpace``, for `catch Realm.Error.outOfDiskSpace`.
         public static let outOfDiskSpace = Code.outOfDiskSpace
+        /// The code ``Code/unsupportedFileFormatVersion``, for `catch Realm.Error.unsupportedFileFormatVersion`.
         public static let unsupportedFileFormatVersion = Code.unsupportedFileFormatVersion
+        /// The code ``Code/fileOperationFailed``, for `catch Realm.Error.fileOperationFailed`.
         public static let fileOperationFailed = Code.fileOperationFailed
+        /// The code ``Code/invalidQuery``, for `catch Realm.Error.invalidQuery`.
         public static let invalidQuery = Code.invalidQuery
+        /// The code ``Code/wrongThread``, for `catch Realm.Error.wrongThread`.
         public static let wrongThread = Code.wrongThread
+        /// The code ``Code/limitExceeded``, for `catch Realm.Error.limitExceeded`.
         public static let limitExceeded = Code.limitExceeded
     }
 }

@@ -50,7 +50,8 @@ extension Realm {
         } catch {
             preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
         }
-        return found.map { core.makeObject(bound, key: $0.key, row: $0.row) as! Element }
+        // The bound class is `type` itself, so the accessor is an `Element`.
+        return found.map { unsafeDowncast(core.makeObject(bound, key: $0.key, row: $0.row), to: Element.self) }
     }
 }
 

@@ -22,7 +22,9 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
     /// Whether the results are a frozen snapshot. Always `false` until frozen results exist.
     public var isFrozen: Bool { false }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of matching objects.
     public var endIndex: Int { count }
 
     /// The number of matching objects.
@@ -56,6 +58,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         let keys: [ObjectKey]
         var position = 0
 
+        /// The next object, or `nil` after the last.
         public mutating func next() -> Element? {
             guard position < keys.count else { return nil }
             defer { position += 1 }
