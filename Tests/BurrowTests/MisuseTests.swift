@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Programmer errors trap with a precise message, as in RealmSwift. Each case runs in a child
-/// process that must crash.
+/// process that must crash, and its message is checked.
 @Suite struct MisuseTests {
     /// A realm on a fresh file, for use inside an exit test.
     static func freshRealm() -> Realm {
@@ -12,98 +12,139 @@ import Testing
     }
 
     @Test func modifyingOutsideAWriteTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()
             let dog = Dog()
             try! realm.write { realm.add(dog) }
             dog.age = 3
         }
+        expectMessage(result, "Attempting to modify object outside of a write transaction")
     }
 
     @Test func addingOutsideAWriteTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             MisuseTests.freshRealm().add(Dog())
         }
+        expectMessage(result, "Cannot add an object to a Realm outside of a write transaction")
     }
 
     @Test func beginningAWriteInsideAWriteTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()
             realm.beginWrite()
             realm.beginWrite()
         }
+        expectMessage(result, "The Realm is already in a write transaction")
     }
 
     @Test func aDuplicatePrimaryKeyTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()
             try! realm.write {
                 realm.add(Person(value: ["id": 1]))
                 realm.add(Person(value: ["id": 1]))
             }
         }
+        expectMessage(result, "Attempting to create an object of type 'Person' with an existing primary key value '1'.")
     }
 
     @Test func changingAManagedPrimaryKeyTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()
             let person = Person(value: ["id": 1])
             try! realm.write { realm.add(person) }
             try! realm.write { person.id = 2 }
         }
+        expectMessage(result, "Primary key can't be changed after an object is inserted.")
     }
 
     @Test func usingARealmFromAnotherThreadTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let realm = MisuseTests.freshRealm()
-            let box = UncheckedBox(realm)
-            let thread = Thread { _ = box.value.objects(Dog.self).count }
-            thread.start()
-            sleep(5)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let box = UncheckedBox(MisuseTests.freshRealm())
+            Thread { _ = box.value.objects(Dog.self).count }.start()
+            sleep(10)
         }
+        expectMessage(result, "Realm accessed from incorrect thread.")
     }
 
     @Test func readingADeletedObjectTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()
             let dog = Dog()
             try! realm.write { realm.add(dog) }
             try! realm.write { realm.delete(dog) }
             _ = dog.name
         }
+        expectMessage(result, "Object has been deleted or invalidated.")
     }
 
     @Test func aMalformedFilterTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseTests.freshRealm().objects(Dog.self).filter("agee < 2")
         }
+        expectMessage(result, "unknown property 'agee' on Dog; did you mean 'age'?")
     }
 
     @Test func anIndexOutOfRangeTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseTests.freshRealm().objects(Dog.self)[0]
         }
+        expectMessage(result, "Index 0 is out of bounds (must be less than 0).")
     }
 
     @Test func aValueOfTheWrongTypeTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Dog(value: ["name": 5])
         }
+        expectMessage(result, "Invalid value '5' of type 'Int' for 'String' property 'Dog.name'.")
     }
 
     @Test func anUnknownPropertyNameTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Dog(value: ["nmae": "Rex"])
         }
+        expectMessage(result, "Invalid property name 'nmae' for class 'Dog'.")
     }
 
     @Test func writingToAReadOnlyRealmTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-ro-\(UUID().uuidString).realm")
             do { _ = try! Realm(fileURL: url) }
             let realm = try! Realm(configuration: Realm.Configuration(fileURL: url, readOnly: true))
             realm.beginWrite()
         }
+        expectMessage(result, "Can't perform transactions on read-only Realms.")
+    }
+
+    @Test func deletingAnUnmanagedObjectTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            try! realm.write { realm.delete(Dog()) }
+        }
+        expectMessage(result, "Can only delete an object from the Realm it belongs to.")
+    }
+
+    @Test func updatingWithoutAPrimaryKeyTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            try! realm.write { realm.add(Dog(), update: .modified) }
+        }
+        expectMessage(result, "'Dog' does not have a primary key and can not be updated")
+    }
+
+    @Test func sortingByAnUnknownPropertyTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseTests.freshRealm().objects(Dog.self).sorted(byKeyPath: "agee")
+        }
+        expectMessage(result, "Cannot sort or distinct on key path 'agee'")
+    }
+
+    @Test func summingAStringTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let _: Int = realm.objects(Dog.self).sum(ofProperty: "name")
+        }
+        expectMessage(result, "Invalid property type 'string' for sum of 'Dog.name'")
     }
 }
 

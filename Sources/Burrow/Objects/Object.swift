@@ -63,8 +63,12 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
             let index = info.field(named: key)
             let field = info.fields[index]
             if let management {
-                let value = RowReader(currentRow(management)).value(management.bound.fieldColumns[index], kind: field.kind)
-                return field.accessor.swiftValue(value)
+                let column = management.bound.fieldColumns[index]
+                if let linkedType = field.linkedType { return linkedObject(column: column, of: linkedType) }
+                return field.accessor.swiftValue(RowReader(currentRow(management)).value(column, kind: field.kind))
+            }
+            if field.linkedType != nil {
+                return field.accessor.linkedObject(at: info.pointer(to: index, in: self) + field.valueOffset)
             }
             return field.accessor.swiftValue(info.unmanagedValue(index, in: self))
         }

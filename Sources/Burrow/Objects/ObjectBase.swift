@@ -64,10 +64,33 @@ open class ObjectBase {
         management.realm.update(self, management: management, column: column, to: value)
     }
 
+    /// The target of the to-one link in `column` of a managed object, or `nil`.
+    @usableFromInline
+    final func linkedObject(column: Int, of type: ObjectBase.Type) -> ObjectBase? {
+        guard case .link(let key) = managedValue(column: column, kind: .link), let management else { return nil }
+        return management.realm.linkTarget(ObjectKey(key), of: type)
+    }
+
+    /// Points the to-one link in `column` of a managed object at `target` (adding an unmanaged
+    /// target to the realm), or clears it.
+    @usableFromInline
+    final func setLinkedObject(_ target: ObjectBase?, column: Int) {
+        guard let management else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        management.realm.setLink(target, on: self, column: column)
+    }
+
     /// Points every `@Persisted` field at its column: the object is now managed.
     final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
         management = Management(realm: realm, bound: bound, key: key)
         let info = bound.info
         for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }
+        // A managed link reads its row; dropping the unmanaged target breaks reference cycles
+        // between objects that were added together.
+        for index in info.linkFields {
+            let field = info.fields[index]
+            field.accessor.setLinkedObject(nil, at: info.pointer(to: index, in: self) + field.valueOffset)
+        }
     }
 }

@@ -1,3 +1,14 @@
+import Foundation
+
+/// Tells an `Optional` inside an `Any` apart from a value.
+protocol OptionalValue {
+    var isNil: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    var isNil: Bool { self == nil }
+}
+
 /// Applies loosely typed input (dictionaries, arrays, other objects) to an object's
 /// properties, for `Object(value:)`, `create(_:value:update:)` and dynamic subscripts.
 struct ObjectValueReader {
@@ -42,12 +53,47 @@ struct ObjectValueReader {
 
     /// Sets field `index` of `object` from a loosely typed value; traps when it does not fit.
     func set(_ value: Any, field index: Int, on object: ObjectBase) {
+        if let linkedType = info.fields[index].linkedType {
+            let target = linkedObject(value, of: linkedType, field: index)
+            if object.management != nil {
+                object.setLinkedObject(target, column: object.management!.bound.fieldColumns[index])
+            } else {
+                info.fields[index].accessor.setLinkedObject(target, at: info.pointer(to: index, in: object) + info.fields[index].valueOffset)
+            }
+            return
+        }
         let converted = convert(value, field: index)
         if let management = object.management {
             object.setManagedValue(converted, column: management.bound.fieldColumns[index])
         } else {
             info.setUnmanagedValue(converted, index, in: object)
         }
+    }
+
+    /// The object a link field gets from `value`: an object of the linked class, `nil`, or a
+    /// dictionary or array describing a new one.
+    private func linkedObject(_ value: Any, of type: ObjectBase.Type, field index: Int) -> ObjectBase? {
+        if value is NSNull { return nil }
+        if let optional = value as? any OptionalValue, optional.isNil { return nil }
+        if let object = value as? ObjectBase, Self.isKind(object, of: type) {
+            return object
+        }
+        if value is [String: Any] || value is [Any] {
+            let created = type.init()
+            ObjectValueReader(info: ClassInfo.of(type)).apply(value, to: created, isNew: true)
+            return created
+        }
+        let field = info.fields[index]
+        preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+    }
+
+    private static func isKind(_ object: ObjectBase, of type: ObjectBase.Type) -> Bool {
+        var current: AnyClass? = Swift.type(of: object)
+        while let candidate = current {
+            if candidate == type { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
     }
 
     /// `value` in the storage form of field `index`; traps when it does not fit.

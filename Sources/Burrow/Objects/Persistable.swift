@@ -18,9 +18,25 @@ public protocol _Persistable {
     /// A value from a loosely typed input (`Object(value:)`, dynamic subscripts), or `nil`
     /// when the input does not fit.
     static func _fromAny(_ value: Any) -> Self?
+    /// Reads the value of a managed object's column.
+    static func _get(from object: ObjectBase, column: Int) -> Self
+    /// Writes the value of a managed object's column.
+    static func _set(_ value: Self, on object: ObjectBase, column: Int)
+    /// The class a link of this type points to; `nil` for values.
+    static var _linkedType: ObjectBase.Type? { get }
 }
 
 extension _Persistable {
+    @inlinable
+    public static func _get(from object: ObjectBase, column: Int) -> Self {
+        _fromPersisted(object.managedValue(column: column, kind: _storageKind))
+    }
+    @inlinable
+    public static func _set(_ value: Self, on object: ObjectBase, column: Int) {
+        object.setManagedValue(value._persistedValue, column: column)
+    }
+    @inlinable
+    public static var _linkedType: ObjectBase.Type? { nil }
     @inlinable
     public static var _isOptional: Bool { false }
     @inlinable
@@ -252,6 +268,24 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     public static func _fromPersisted(_ value: _PersistedValue) -> Wrapped? {
         value == .null ? nil : Wrapped._fromPersisted(value)
     }
+    @inlinable
+    public static func _get(from object: ObjectBase, column: Int) -> Wrapped? {
+        if let linkedType = Wrapped._linkedType {
+            return object.linkedObject(column: column, of: linkedType).map { $0 as! Wrapped }
+        }
+        let value = object.managedValue(column: column, kind: Wrapped._storageKind)
+        return value == .null ? nil : Wrapped._fromPersisted(value)
+    }
+    @inlinable
+    public static func _set(_ value: Wrapped?, on object: ObjectBase, column: Int) {
+        if Wrapped._linkedType != nil {
+            object.setLinkedObject(value.map { $0 as! ObjectBase }, column: column)
+        } else {
+            object.setManagedValue(value?._persistedValue ?? .null, column: column)
+        }
+    }
+    @inlinable
+    public static var _linkedType: ObjectBase.Type? { Wrapped._linkedType }
     @inlinable
     public static func _fromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }

@@ -88,7 +88,7 @@ public struct Persisted<Value: _Persistable> {
             let field = wrapper(storageKeyPath, in: object)
             let column = field.pointee.column
             if column < 0 { return field.pointee.value }
-            return Value._fromPersisted(object.managedValue(column: column, kind: Value._storageKind))
+            return Value._get(from: object, column: column)
         }
         set {
             let field = wrapper(storageKeyPath, in: object)
@@ -96,7 +96,7 @@ public struct Persisted<Value: _Persistable> {
             if column < 0 {
                 field.pointee.value = newValue
             } else {
-                object.setManagedValue(newValue._persistedValue, column: column)
+                Value._set(newValue, on: object, column: column)
             }
         }
     }
@@ -120,6 +120,8 @@ struct PersistedFieldDescription {
     let valueType: Any.Type
     /// Where the wrapper keeps its unmanaged value.
     let valueOffset: Int
+    /// The linked class of a to-one link.
+    let linkedType: ObjectBase.Type?
 }
 
 /// Operations on a `@Persisted` field through pointers into an object, used by schema
@@ -133,6 +135,10 @@ protocol PersistedField {
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue
     /// Stores `persisted` as the value at `value`.
     static func setValue(_ persisted: _PersistedValue, at value: UnsafeMutableRawPointer)
+    /// The object a to-one link field holds at `value`, or `nil`.
+    static func linkedObject(at value: UnsafeRawPointer) -> ObjectBase?
+    /// Stores `object` in the to-one link field at `value`.
+    static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer)
     /// Converts a loosely typed input to the field's value, or `nil` when it does not fit.
     static func convert(_ any: Any) -> _PersistedValue?
     /// The field's Swift value from storage form.
@@ -149,7 +155,8 @@ extension Persisted: PersistedField {
         return PersistedFieldDescription(kind: Value._storageKind, isOptional: Value._isOptional,
                                          isIndexed: persisted.isIndexed, isPrimaryKey: persisted.isPrimaryKey,
                                          valueType: Value.self,
-                                         valueOffset: MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!)
+                                         valueOffset: MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!,
+                                         linkedType: Value._linkedType)
     }
 
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {
@@ -158,6 +165,14 @@ extension Persisted: PersistedField {
 
     static func setValue(_ persisted: _PersistedValue, at value: UnsafeMutableRawPointer) {
         value.assumingMemoryBound(to: Value.self).pointee = Value._fromPersisted(persisted)
+    }
+
+    static func linkedObject(at value: UnsafeRawPointer) -> ObjectBase? {
+        value.assumingMemoryBound(to: Value.self).pointee as? ObjectBase
+    }
+
+    static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer) {
+        value.assumingMemoryBound(to: Value.self).pointee = object as! Value
     }
 
     static func convert(_ any: Any) -> _PersistedValue? {

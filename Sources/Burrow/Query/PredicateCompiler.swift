@@ -7,6 +7,8 @@ typealias RowPredicate = (RowReader) -> Bool
 /// Binds a ``PredicateNode`` to a stored class's columns, checking names and types.
 struct PredicateCompiler {
     let storedClass: StoredClass
+    /// Follows key paths through to-one links; without it such key paths are refused.
+    var links: LinkResolver? = nil
 
     /// - Throws: ``Realm/Error/Code/invalidQuery`` for an unknown property or a comparison the
     ///   property's type does not allow.
@@ -33,6 +35,13 @@ struct PredicateCompiler {
             let name = if case .keyPath(let name, _) = comparison.lhs { name } else { "a value" }
             throw QueryError.at(comparison.lhs.position,
                                 "'\(quantifier.rawValue)' needs a list, set or map property, and '\(name)' on \(storedClass.name) is not one")
+        }
+        if case .keyPath(let path, let position) = comparison.lhs, let dot = path.firstIndex(of: ".") {
+            return try compileThroughLink(comparison, head: String(path[..<dot]), rest: String(path[path.index(after: dot)...]),
+                                          at: position)
+        }
+        if case .keyPath(let path, let position) = comparison.rhs, path.contains(".") {
+            throw QueryError.at(position, "put the key path '\(path)' on the left of the comparison")
         }
         switch (comparison.lhs, comparison.rhs) {
         case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
@@ -63,6 +72,32 @@ struct PredicateCompiler {
             return { _ in result }
         }
     }
+
+    /// `link.rest op value`: the comparison evaluated on the linked object's row; with no linked
+    /// object, every property on the path reads as `nil`.
+    private func compileThroughLink(_ comparison: Comparison, head: String, rest: String, at position: Int) throws(Realm.Error) -> RowPredicate {
+        let column = try column(named: head, at: position)
+        let property = storedClass.properties[column]
+        guard property.kind == .link, let targetName = property.objectClassName else {
+            throw QueryError.at(position, "key path '\(head).\(rest)' goes through '\(head)', which is \(typeName(of: property)), not a link")
+        }
+        guard let links, let target = links.catalog.layouts[targetName] else {
+            throw QueryError.at(position, "key path '\(head).\(rest)' goes to class '\(targetName)', which has no objects yet")
+        }
+        var inner = comparison
+        inner.lhs = .keyPath(rest, position: position + head.utf16.count + 1)
+        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
+        let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+        return { row in
+            guard case .link(let key) = row.value(column, kind: .link), let targetRow = links.row(key, in: target) else {
+                return whenUnlinked
+            }
+            return test(RowReader(targetRow))
+        }
+    }
+
+    /// A row with no columns: every property reads as `nil`.
+    private static let emptyRow: [UInt8] = [0, 0]
 
     /// The column of property `name`; traps nothing, throws a message with a suggestion.
     func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
@@ -137,6 +172,7 @@ struct PredicateCompiler {
         case .uuid: "UUID"
         case .objectId: "ObjectId"
         case .decimal: "Decimal"
+        case .link: property.objectClassName ?? "Object"
         }
         return property.isOptional ? base + "?" : base
     }
@@ -156,13 +192,13 @@ struct PredicateCompiler {
              (.float, .float), (.double, .float), (.int, .float),
              (.decimal, .int), (.decimal, .double), (.decimal, .decimal),
              (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date),
-             (.uuid, .uuid), (.objectId, .objectId): true
+             (.uuid, .uuid), (.objectId, .objectId), (.link, .link): true
         default: false
         }
         guard fits else {
             throw QueryError.at(comparison.position, "'\(name)' is \(typeName(column)), it cannot be compared with \(value.displayText)")
         }
-        if kind == .bool || kind == .uuid || kind == .objectId, ![.equal, .notEqual].contains(comparison.op) {
+        if kind == .bool || kind == .uuid || kind == .objectId || kind == .link, ![.equal, .notEqual].contains(comparison.op) {
             throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' cannot compare \(typeName(column)) property '\(name)'; use == or !=")
         }
     }
@@ -230,6 +266,7 @@ struct PredicateCompiler {
         case .uuid: .uuid(UUID())
         case .objectId: .objectId(ObjectId())
         case .decimal: .decimal(0)
+        case .link: .link(0)
         }
         try check(probe, against: left, comparison)
         return { row in

@@ -330,6 +330,12 @@ struct QueryParser {
         if let integer = argument as? Int { return .int(Int64(integer)) }
         if let double = argument as? Double { return .double(double) }
         if argument is NSNull { return .null }
+        if let object = argument as? ObjectBase {
+            guard let management = object.management else {
+                throw QueryError.at(position, "an unmanaged \(type(of: object)) cannot be compared: add it to the realm first")
+            }
+            return .link(management.key.rawValue)
+        }
         if let persistable = argument as? any _Persistable { return persistable._persistedValue }
         throw QueryError.at(position, "an argument of type '\(type(of: argument))' is not a value Burrow can compare")
     }

@@ -15,6 +15,7 @@ enum ValueComparator {
         case (.uuid(let x), .uuid(let y)):
             return withUnsafeBytes(of: x.uuid) { xb in withUnsafeBytes(of: y.uuid) { yb in bytes(Array(xb), Array(yb)) } }
         case (.objectId(let x), .objectId(let y)): return bytes(x.byteArray, y.byteArray)
+        case (.link(let x), .link(let y)): return sign(x, y)
         case (.decimal(let x), .decimal(let y)): return sign(x, y)
         case (.decimal(let x), _): return number(b).map { sign(x, Decimal($0)) }
         case (_, .decimal(let y)): return number(a).map { sign(Decimal($0), y) }
@@ -26,11 +27,7 @@ enum ValueComparator {
 
     /// Whether `value` is a value of `kind`.
     static func sameKind(_ value: _PersistedValue, _ kind: _StorageKind) -> Bool {
-        switch (value, kind) {
-        case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string), (.data, .data),
-             (.date, .date), (.uuid, .uuid), (.objectId, .objectId), (.decimal, .decimal): true
-        default: false
-        }
+        value.kind == kind
     }
 
     private static func number(_ value: _PersistedValue) -> Double? {

@@ -244,6 +244,7 @@ final class Coordinator: @unchecked Sendable {
         for storedClass in catalog.schema.classes {
             catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false)
         }
+        catalog.links = try? txn.openDatabase(named: FileHeader.linksName)
         let version = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
         return LoadedCatalog(catalog: catalog, schemaVersion: version)
     }
@@ -342,6 +343,30 @@ final class Coordinator: @unchecked Sendable {
         try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(catalog.generation), in: metadata)
         replaceCatalog(catalog)
         return layout
+    }
+
+    // MARK: Links
+
+    /// Whether any stored class links to `className`.
+    func isLinkTarget(_ className: String) -> Bool {
+        catalogState.withLock { catalog in
+            catalog.schema.classes.contains { $0.properties.contains { $0.objectClassName == className } }
+        }
+    }
+
+    /// The backlink index, created inside `write` when the file has none yet.
+    func linksDatabase(in write: WriteState) throws -> Database {
+        if let links = catalogState.withLock({ $0.links }) { return links }
+        if !write.holdsOpeningLock {
+            openingLock.lock()
+            write.holdsOpeningLock = true
+        }
+        if write.catalogBeforeChange == nil { write.catalogBeforeChange = catalog }
+        let links = try write.transaction.openDatabase(named: FileHeader.linksName, create: true)
+        var catalog = self.catalog
+        catalog.links = links
+        replaceCatalog(catalog)
+        return links
     }
 
     // MARK: Object keys

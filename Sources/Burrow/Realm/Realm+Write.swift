@@ -183,8 +183,12 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         let write = core.verifyWrite(doing: "delete objects from")
-        for layout in core.coordinator.catalog.layouts.values {
+        let catalog = core.coordinator.catalog
+        for layout in catalog.layouts.values {
             core.perform(in: write) { try layout.removeAll(in: write.transaction) }
+        }
+        if let links = catalog.links {
+            core.perform(in: write) { try write.transaction.drop(links) }
         }
         core.advanceGeneration()
     }

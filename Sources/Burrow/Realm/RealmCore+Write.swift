@@ -29,60 +29,92 @@ extension RealmCore {
         return false
     }
 
-    /// Stores an unmanaged object and makes it managed.
+    /// Stores an unmanaged object (and, through its links, the unmanaged objects it reaches)
+    /// and makes it managed.
     func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
         let info = self.info(type(of: object))
         perform(in: write) {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
             var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
-            for index in info.fields.indices {
+            for index in info.fields.indices where info.fields[index].kind != .link {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
-            let key: ObjectKey
-            if let column = layout.primaryKeyColumn {
-                key = try insertOrUpdate(values, primaryKey: values[column], in: layout, update: update, write: write)
-            } else {
+            if layout.primaryKeyColumn == nil {
                 precondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
-                key = try coordinator.nextObjectKey(for: layout, in: write)
-                try layout.insert(values, key: key, appending: true, in: write)
             }
-            object.becomeManaged(by: self, bound: bound, key: key)
+            let claim = try claimKey(values, in: layout, write: write)
+            let links = info.linkFields
+            if !links.isEmpty {
+                // The key is known before the links are followed, so a cycle back to this object
+                // finds it instead of adding it again.
+                write.pendingKeys[ObjectIdentifier(object)] = claim.key
+                defer { write.pendingKeys[ObjectIdentifier(object)] = nil }
+                for index in links {
+                    let field = info.fields[index]
+                    let target = field.accessor.linkedObject(at: info.pointer(to: index, in: object) + field.valueOffset)
+                    values[bound.fieldColumns[index]] = try target.map { .link(try managedKey(of: $0, update: update, in: write).rawValue) } ?? .null
+                }
+            }
+            try store(values, claim: claim, in: layout, update: update, write: write)
+            object.becomeManaged(by: self, bound: bound, key: claim.key)
         }
         advanceGeneration()
     }
 
-    /// Stores a row for a class with a primary key: a new row, or (with `.all` or `.modified`)
-    /// over the row that has the key. Returns the object key.
-    private func insertOrUpdate(_ values: [_PersistedValue], primaryKey: _PersistedValue, in layout: TableLayout,
-                                update: UpdatePolicy, write: WriteState) throws -> ObjectKey {
-        if layout.usesPrimaryKeyAsObjectKey {
-            // The common case of a new, larger key is a single append; only a key that is
-            // already taken costs a second look.
-            let key = ObjectKey(primaryKey: integer(primaryKey))
-            do {
-                try layout.insert(values, key: key, appending: true, in: write)
-                return key
-            } catch LMDBError.keyExists {
-                try overwrite(key, with: values, primaryKey: primaryKey, in: layout, update: update, write: write)
-                return key
-            }
+    /// The key a new object will be stored under, and whether a row with it exists (`nil`:
+    /// not known yet, for integer primary keys, which find out when they store).
+    private func claimKey(_ values: [_PersistedValue], in layout: TableLayout, write: WriteState) throws -> (key: ObjectKey, exists: Bool?) {
+        guard let column = layout.primaryKeyColumn else {
+            return (try coordinator.nextObjectKey(for: layout, in: write), false)
         }
-        if let existing = try layout.find(primaryKey: primaryKey, in: write.transaction)?.key {
-            try overwrite(existing, with: values, primaryKey: primaryKey, in: layout, update: update, write: write)
-            return existing
-        }
-        let key = try coordinator.nextObjectKey(for: layout, in: write)
-        try layout.insert(values, key: key, appending: true, in: write)
-        return key
+        if layout.usesPrimaryKeyAsObjectKey { return (ObjectKey(primaryKey: integer(values[column])), nil) }
+        if let existing = try layout.find(primaryKey: values[column], in: write.transaction)?.key { return (existing, true) }
+        return (try coordinator.nextObjectKey(for: layout, in: write), false)
     }
 
-    private func overwrite(_ key: ObjectKey, with values: [_PersistedValue], primaryKey: _PersistedValue, in layout: TableLayout,
+    /// Writes a claimed row: new, or (with `.all` or `.modified`) over the row with its primary key.
+    private func store(_ values: [_PersistedValue], claim: (key: ObjectKey, exists: Bool?), in layout: TableLayout,
+                       update: UpdatePolicy, write: WriteState) throws {
+        switch claim.exists {
+        case true?:
+            try overwrite(claim.key, with: values, in: layout, update: update, write: write)
+        case false?:
+            try layout.insert(values, key: claim.key, appending: true, in: write)
+            try addBacklinks(values, of: claim.key, in: layout, write: write)
+        case nil:
+            // The common case of a new, larger integer key is a single append; only a key that
+            // is already taken costs a second look.
+            do {
+                try layout.insert(values, key: claim.key, appending: true, in: write)
+                try addBacklinks(values, of: claim.key, in: layout, write: write)
+            } catch LMDBError.keyExists {
+                try overwrite(claim.key, with: values, in: layout, update: update, write: write)
+            }
+        }
+    }
+
+    private func overwrite(_ key: ObjectKey, with values: [_PersistedValue], in layout: TableLayout,
                            update: UpdatePolicy, write: WriteState) throws {
+        let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
         precondition(update != .error,
                      "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
         let old = try currentValues(of: key, in: layout, transaction: write.transaction)
         try layout.replace(key, old: old, new: values, in: write)
+        try updateBacklinks(of: key, in: layout, old: old, new: values, write: write)
+    }
+
+    /// The key of `target` in this realm, adding it first when it is unmanaged.
+    func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
+        if let management = target.management {
+            precondition(management.realm === self,
+                         "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            return management.key
+        }
+        if let pending = write.pendingKeys[ObjectIdentifier(target)] { return pending }
+        insert(target, update: update, in: write)
+        if let failure = write.failure { throw failure }
+        return target.management!.key
     }
 
     private func integer(_ value: _PersistedValue) -> Int64 {
@@ -113,11 +145,13 @@ extension RealmCore {
             return
         }
         perform(in: write) {
-            if try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write) { return }
+            let isLink = layout.kinds[column] == .link
+            if !isLink, try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write) { return }
             let old = try currentValues(of: management.key, in: layout, transaction: write.transaction)
             var new = old
             new[column] = value
             try layout.replace(management.key, old: old, new: new, in: write)
+            if isLink { try updateBacklinks(of: management.key, in: layout, old: old, new: new, write: write) }
         }
         advanceGeneration()
     }
@@ -126,7 +160,7 @@ extension RealmCore {
     func remove(_ management: ObjectBase.Management, in write: WriteState) {
         var existed = true
         perform(in: write) {
-            existed = try management.bound.layout.delete(management.key, in: write)
+            existed = try deleteRow(management.key, in: management.bound.layout, write: write)
         }
         precondition(existed, "Object has been deleted or invalidated.")
         advanceGeneration()

@@ -88,26 +88,10 @@ extension Results {
         case (.decimal, .float(let v)): .decimal(Decimal(Double(v)))
         default: value
         }
-        guard T._storageKind == kindOf(converted) else {
+        guard T._storageKind == converted.kind else {
             preconditionFailure("Cannot return \(value.displayText) as \(T.self).")
         }
         return T._fromPersisted(converted)
-    }
-
-    private static func kindOf(_ value: _PersistedValue) -> _StorageKind? {
-        switch value {
-        case .null: nil
-        case .bool: .bool
-        case .int: .int
-        case .float: .float
-        case .double: .double
-        case .string: .string
-        case .data: .data
-        case .date: .date
-        case .uuid: .uuid
-        case .objectId: .objectId
-        case .decimal: .decimal
-        }
     }
 }
 

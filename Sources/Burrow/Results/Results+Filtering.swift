@@ -27,7 +27,8 @@ extension Results {
     ///   property's type does not allow, with a suggestion for a misspelt name.
     public func validate(_ predicate: QueryPredicate) throws {
         let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
-        _ = try PredicateCompiler(storedClass: storedClass).compile(predicate.parsed.node)
+        let links = LinkResolver(catalog: core.realm.coordinator.catalog)
+        _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate.parsed.node)
         for descriptor in predicate.parsed.sort {
             _ = try PredicateCompiler(storedClass: storedClass).column(named: descriptor.keyPath, at: 0)
         }

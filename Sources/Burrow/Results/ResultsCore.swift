@@ -10,6 +10,8 @@ final class ResultsCore {
     private var cachedKeys: [ObjectKey] = []
     private var cachedGeneration: UInt64 = 0
     private var compiled: (layout: TableLayout, test: RowPredicate?, path: QueryPlanner.AccessPath)?
+    /// Follows links for the predicate; its transaction is set at each evaluation.
+    private lazy var links = LinkResolver(catalog: realm.coordinator.catalog)
 
     init(realm: RealmCore, info: ClassInfo, query: ResultsQuery) {
         self.realm = realm
@@ -40,7 +42,7 @@ final class ResultsCore {
         let storedClass = layout?.storedClass ?? StoredClass(id: 0, info: info)
         if let predicate = query.predicate {
             do {
-                let test = try PredicateCompiler(storedClass: storedClass).compile(predicate)
+                let test = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
                 if let layout { compiled = (layout, test, QueryPlanner(layout: layout).plan(predicate)) }
             } catch {
                 preconditionFailure(Realm.Error.message(of: error))
@@ -70,7 +72,7 @@ final class ResultsCore {
         if let compiled, compiled.layout === layout { return (compiled.test, compiled.path) }
         let test: RowPredicate?
         do {
-            test = try query.predicate.map { try PredicateCompiler(storedClass: layout.storedClass).compile($0) }
+            test = try query.predicate.map { try PredicateCompiler(storedClass: layout.storedClass, links: links).compile($0) }
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
@@ -84,6 +86,8 @@ final class ResultsCore {
         let txn = realm.transaction
         guard layout.isVisible(to: txn) else { return [] }
         let (test, path) = prepared(for: layout)
+        links.transaction = txn
+        defer { links.transaction = nil }
         var steps = query.steps[...]
         var keys: [ObjectKey]
         if case .sort(let descriptors)? = steps.first,
@@ -220,11 +224,14 @@ final class ResultsCore {
         guard let layout = bound?.layout else { return nil }
         let test: RowPredicate
         do {
-            test = try PredicateCompiler(storedClass: layout.storedClass).compile(node)
+            test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(node)
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
         let txn = realm.transaction
+        let keys = self.keys
+        links.transaction = txn
+        defer { links.transaction = nil }
         return keys.firstIndex { key in
             ((try? layout.row(key, in: txn)) ?? nil).map { test(RowReader($0)) } ?? false
         }
@@ -233,11 +240,11 @@ final class ResultsCore {
     /// Deletes every matching object inside `write`.
     func deleteAll(in write: WriteState) {
         guard let layout = bound?.layout else { return }
-        if query.isWholeTable {
+        if query.isWholeTable && layout.linkColumns.isEmpty && !realm.coordinator.isLinkTarget(layout.className) {
             realm.perform(in: write) { try layout.removeAll(in: write.transaction) }
         } else {
             for key in keys {
-                realm.perform(in: write) { try layout.delete(key, in: write) }
+                realm.perform(in: write) { try realm.deleteRow(key, in: layout, write: write) }
             }
         }
         realm.advanceGeneration()

@@ -17,10 +17,12 @@ struct FieldInfo {
     let valueType: Any.Type
     /// Offset of the wrapper's unmanaged value inside the wrapper.
     let valueOffset: Int
+    /// The linked class of a to-one link.
+    let linkedType: ObjectBase.Type?
 
     var property: Property {
         Property(name: name, type: kind.propertyType, isOptional: isOptional, isIndexed: isIndexed || isPrimaryKey,
-                 isPrimary: isPrimaryKey)
+                 isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)))
     }
 }
 
@@ -66,11 +68,12 @@ final class ClassInfo: @unchecked Sendable {
             fields.append(FieldInfo(name: name, offset: offset, accessor: accessor, kind: description.kind,
                                     isOptional: description.isOptional, isIndexed: description.isIndexed,
                                     isPrimaryKey: description.isPrimaryKey, valueType: description.valueType,
-                                    valueOffset: description.valueOffset))
+                                    valueOffset: description.valueOffset, linkedType: description.linkedType))
             return true
         }
         withExtendedLifetime(probe) {}
         self.fields = fields
+        linkFields = fields.indices.filter { fields[$0].kind == .link }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
         precondition(primaryKeys.count <= 1,
@@ -92,6 +95,10 @@ final class ClassInfo: @unchecked Sendable {
             let allowed: Set<_StorageKind> = [.int, .string, .uuid, .objectId]
             precondition(allowed.contains(field.kind),
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
+        }
+        if field.kind == .link {
+            precondition(field.isOptional,
+                         "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")
         }
         if field.isIndexed {
             precondition(field.kind.isIndexable,
@@ -115,6 +122,9 @@ final class ClassInfo: @unchecked Sendable {
     func setUnmanagedValue(_ value: _PersistedValue, _ index: Int, in object: ObjectBase) {
         fields[index].accessor.setValue(value, at: pointer(to: index, in: object) + fields[index].valueOffset)
     }
+
+    /// The fields that are to-one links.
+    let linkFields: [Int]
 
     /// Whether field `index` of `object` is still unmanaged.
     @inline(__always)

@@ -24,13 +24,13 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     /// Whether the property is a `Map`.
     public let isMap: Bool
 
-    init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool) {
+    init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.isIndexed = isIndexed
         self.isPrimary = isPrimary
-        objectClassName = nil
+        self.objectClassName = objectClassName
         isArray = false
         isSet = false
         isMap = false
@@ -42,6 +42,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
         if isIndexed { flags.append("indexed") }
         if isOptional { flags.append("optional") }
         let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
-        return "\(name): \(type)\(suffix)"
+        let typeName = objectClassName.map { "<\($0)>" }.map { "\(type)\($0)" } ?? "\(type)"
+        return "\(name): \(typeName)\(suffix)"
     }
 }

@@ -42,7 +42,8 @@ struct StoredClass: Codable, Equatable, Sendable {
         name = info.className
         properties = info.fields.enumerated().map { index, field in
             StoredProperty(id: UInt32(index + 1), name: field.name, kind: field.kind, isOptional: field.isOptional,
-                           isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey)
+                           isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey,
+                           objectClassName: field.linkedType.map(ClassInfo.storedName(of:)))
         }
         nextPropertyID = UInt32(properties.count + 1)
     }
@@ -52,7 +53,7 @@ struct StoredClass: Codable, Equatable, Sendable {
     var objectSchema: ObjectSchema {
         ObjectSchema(className: name, properties: properties.map {
             Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
-                     isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary)
+                     isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName)
         })
     }
 
@@ -65,8 +66,9 @@ struct StoredClass: Codable, Equatable, Sendable {
                 lines.append("Property '\(name).\(field.name)' has been added.")
                 continue
             }
-            if stored.kind != field.kind {
-                lines.append("Property '\(name).\(field.name)' has been changed from '\(stored.kind.propertyType)' to '\(field.kind.propertyType)'.")
+            let linkedClass = field.linkedType.map(ClassInfo.storedName(of:))
+            if stored.kind != field.kind || stored.objectClassName != linkedClass {
+                lines.append("Property '\(name).\(field.name)' has been changed from '\(stored.objectClassName ?? "\(stored.kind.propertyType)")' to '\(linkedClass ?? "\(field.kind.propertyType)")'.")
             }
             if stored.isOptional != field.isOptional {
                 lines.append("Property '\(name).\(field.name)' has been made \(field.isOptional ? "optional" : "required").")
@@ -95,4 +97,6 @@ struct StoredProperty: Codable, Equatable, Sendable {
     var isOptional: Bool
     var isIndexed: Bool
     var isPrimary: Bool
+    /// The linked class of a link property.
+    var objectClassName: String? = nil
 }

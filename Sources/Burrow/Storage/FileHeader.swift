@@ -52,4 +52,6 @@ enum FileHeader {
     static func rowsName(classID: UInt32) -> String { "t\(classID)" }
     static func indexName(classID: UInt32, propertyID: UInt32) -> String { "i\(classID).\(propertyID)" }
     static func primaryKeyName(classID: UInt32) -> String { "p\(classID)" }
+    /// The backlink index of every to-one link.
+    static let linksName = "l"
 }

@@ -23,6 +23,7 @@ enum IndexKeyEncoder {
         case .null: key.append(0)
         case .bool(let v): key.append(1); key.append(v ? 1 : 0)
         case .int(let v): key.append(1); appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63), to: &key)
+        case .link(let v): key.append(1); appendBigEndian(v, to: &key)
         case .float(let v): key.append(1); appendBigEndian(orderedBits(Double(v)), to: &key)
         case .double(let v): key.append(1); appendBigEndian(orderedBits(v), to: &key)
         case .date(let v): key.append(1); appendBigEndian(orderedBits(v.timeIntervalSinceReferenceDate), to: &key)

@@ -5,12 +5,14 @@ import Foundation
 /// Every integer width is stored as a 64-bit integer; `Float` keeps its own width.
 public enum _StorageKind: UInt8, Codable, Sendable {
     case bool = 1, int, float, double, string, data, date, uuid, objectId, decimal
+    /// A to-one link: the target's object key (its class comes from the schema).
+    case link
 
     /// Bytes a value of this kind takes in a row, or `nil` for variable-length kinds.
     var fixedWidth: Int? {
         switch self {
         case .bool: 1
-        case .int, .double, .date: 8
+        case .int, .double, .date, .link: 8
         case .float: 4
         case .uuid: 16
         case .objectId: 12
@@ -22,7 +24,7 @@ public enum _StorageKind: UInt8, Codable, Sendable {
     var isIndexable: Bool {
         switch self {
         case .bool, .int, .string, .date, .uuid, .objectId: true
-        case .float, .double, .data, .decimal: false
+        case .float, .double, .data, .decimal, .link: false
         }
     }
 
@@ -39,6 +41,7 @@ public enum _StorageKind: UInt8, Codable, Sendable {
         case .uuid: .UUID
         case .objectId: .objectId
         case .decimal: .decimal128
+        case .link: .object
         }
     }
 }
@@ -56,6 +59,8 @@ public enum _PersistedValue: Hashable, Sendable {
     case uuid(UUID)
     case objectId(ObjectId)
     case decimal(Decimal)
+    /// A to-one link: the raw object key of the target.
+    case link(UInt64)
 
     /// The value as a plain Swift value (`nil` for null), for dynamic access.
     var anyValue: Any? {
@@ -71,6 +76,25 @@ public enum _PersistedValue: Hashable, Sendable {
         case .uuid(let v): v
         case .objectId(let v): v
         case .decimal(let v): v
+        case .link(let v): v
+        }
+    }
+
+    /// The kind of a non-null value.
+    var kind: _StorageKind? {
+        switch self {
+        case .null: nil
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .uuid: .uuid
+        case .objectId: .objectId
+        case .decimal: .decimal
+        case .link: .link
         }
     }
 

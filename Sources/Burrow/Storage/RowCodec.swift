@@ -55,7 +55,7 @@ enum RowCodec {
         switch value {
         case .null: 0
         case .bool: 1
-        case .int, .double, .date: 8
+        case .int, .double, .date, .link: 8
         case .float: 4
         case .uuid: 16
         case .objectId: 12
@@ -72,6 +72,7 @@ enum RowCodec {
         case .null: return 0
         case .bool(let v): target.storeBytes(of: v ? 1 : 0, as: UInt8.self); return 1
         case .int(let v): target.storeBytes(of: v.littleEndian, as: Int64.self); return 8
+        case .link(let v): target.storeBytes(of: v.littleEndian, as: UInt64.self); return 8
         case .float(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt32.self); return 4
         case .double(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt64.self); return 8
         case .date(let v):
@@ -177,6 +178,7 @@ struct RowReader {
         switch kind {
         case .bool: return .bool(bool(column))
         case .int: return .int(int(column))
+        case .link: return .link(UInt64(bitPattern: int(column)))
         case .float: return .float(float(column))
         case .double: return .double(double(column))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: double(column)))

@@ -15,6 +15,8 @@ final class TableLayout: Sendable {
     /// integer primary key), so a primary-key lookup is a single row read.
     let usesPrimaryKeyAsObjectKey: Bool
     let kinds: [_StorageKind]
+    /// Columns holding to-one links.
+    let linkColumns: [Int]
     /// The write transaction that created these databases (0: they predate this process's view).
     /// Readers whose snapshot is older see no table.
     let createdInTransaction: Int
@@ -29,7 +31,9 @@ final class TableLayout: Sendable {
         primaryKeyColumn = storedClass.primaryKeyColumn
         let primary = primaryKeyColumn.map { storedClass.properties[$0] }
         usesPrimaryKeyAsObjectKey = primary.map { $0.kind == .int && !$0.isOptional } ?? false
-        kinds = storedClass.properties.map(\.kind)
+        let kinds = storedClass.properties.map(\.kind)
+        self.kinds = kinds
+        linkColumns = kinds.indices.filter { kinds[$0] == .link }
     }
 
     var classID: UInt32 { storedClass.id }

@@ -9,6 +9,9 @@ final class WriteState {
     var valueScratch: [UInt8] = []
     /// Next object keys handed out in this transaction, by class id; persisted at commit.
     var nextKeys: [UInt32: UInt64] = [:]
+    /// Keys claimed by objects being added whose links are being followed, so that a cycle
+    /// back to one of them finds its key.
+    var pendingKeys: [ObjectIdentifier: ObjectKey] = [:]
     /// Classes resolved for writing in this transaction, by model type.
     var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     /// The catalog as it was before this transaction changed it; restored if it aborts.
@@ -39,4 +42,6 @@ struct Catalog: Sendable {
     var schema = StoredSchema()
     var generation: UInt64 = 0
     var layouts: [String: TableLayout] = [:]
+    /// The backlink index, once a class with links exists.
+    var links: Database?
 }

@@ -105,3 +105,16 @@ class Animal: Object {
 final class Cat: Animal {
     @Persisted var lives = 9
 }
+
+/// Linked models: owners with partners (a cycle is possible), and dogs with owners.
+final class Owner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var partner: Owner?
+}
+
+final class Puppy: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var owner: Owner?
+}

@@ -59,3 +59,9 @@ func expectError<R>(_ code: Realm.Error.Code, sourceLocation: SourceLocation = #
         Issue.record("expected Realm.Error.\(code), got \(error)", sourceLocation: sourceLocation)
     }
 }
+
+/// Checks that a crashed child process printed `message`.
+func expectMessage(_ result: ExitTest.Result?, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+    #expect(output.contains(message), "child process printed: \(output)", sourceLocation: sourceLocation)
+}

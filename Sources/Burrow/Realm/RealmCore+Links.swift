@@ -1,0 +1,138 @@
+import LMDB
+
+/// To-one links and the backlink index that keeps them whole.
+///
+/// Every stored link has an entry in the file's links database, keyed
+/// `targetClass ++ targetKey ++ sourceClass ++ sourceProperty ++ sourceKey` (big-endian ids and
+/// keys, empty value). Deleting an object reads the entries under its own class and key to
+/// nullify the links to it, in time proportional to those links, not to the database.
+extension RealmCore {
+    /// An accessor for the object `key` of class `type`, or `nil` when it does not exist.
+    func linkTarget(_ key: ObjectKey, of type: ObjectBase.Type) -> ObjectBase? {
+        guard let bound = bound(info(type)) else { return nil }
+        let row: UnsafeRawBufferPointer?
+        do {
+            row = try bound.layout.row(key, in: transaction)
+        } catch {
+            preconditionFailure("Cannot read '\(coordinator.path)': \(error)")
+        }
+        return row.map { makeObject(bound, key: key, row: $0) }
+    }
+
+    /// Points the link in `column` of `object` at `target` (adding it when unmanaged) or clears it.
+    func setLink(_ target: ObjectBase?, on object: ObjectBase, column: Int) {
+        verifyThread()
+        guard let write = writeState, let management = object.management else {
+            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        }
+        var value = _PersistedValue.null
+        if let target {
+            guard perform(in: write, { value = .link(try managedKey(of: target, update: .error, in: write).rawValue) }) else { return }
+        }
+        update(object, management: management, column: column, to: value)
+    }
+
+    // MARK: Backlink maintenance
+
+    /// Records the links of a new row.
+    func addBacklinks(_ values: [_PersistedValue], of key: ObjectKey, in layout: TableLayout, write: WriteState) throws {
+        for column in layout.linkColumns {
+            if case .link(let target) = values[column] {
+                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
+            }
+        }
+    }
+
+    /// Moves the backlinks of a row whose link columns went from `old` to `new`.
+    func updateBacklinks(of key: ObjectKey, in layout: TableLayout, old: [_PersistedValue], new: [_PersistedValue], write: WriteState) throws {
+        for column in layout.linkColumns where old[column] != new[column] {
+            if case .link(let target) = old[column] {
+                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+            }
+            if case .link(let target) = new[column] {
+                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
+            }
+        }
+    }
+
+    /// Deletes a row, its backlinks, and every link to it; returns whether it existed.
+    @discardableResult
+    func deleteRow(_ key: ObjectKey, in layout: TableLayout, write: WriteState) throws -> Bool {
+        let txn = write.transaction
+        guard let row = try layout.row(key, in: txn) else { return false }
+        if !layout.linkColumns.isEmpty {
+            let reader = RowReader(row)
+            let targets = layout.linkColumns.map { reader.value($0, kind: .link) }
+            for (column, target) in zip(layout.linkColumns, targets) {
+                if case .link(let target) = target {
+                    try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+                }
+            }
+        }
+        try layout.delete(key, in: write)
+        if coordinator.isLinkTarget(layout.className) {
+            try nullifyLinks(to: key, of: layout, write: write)
+        }
+        return true
+    }
+
+    /// Clears every link that points at `key` of `layout`'s class.
+    private func nullifyLinks(to key: ObjectKey, of layout: TableLayout, write: WriteState) throws {
+        guard let links = coordinator.catalog.links else { return }
+        let txn = write.transaction
+        var prefix: [UInt8] = []
+        Self.appendBigEndian(UInt64(layout.classID), width: 4, to: &prefix)
+        key.append(to: &prefix)
+        var sources: [(classID: UInt32, propertyID: UInt32, key: ObjectKey)] = []
+        let cursor = try txn.openCursor(links)
+        var entry = try cursor.seek(atLeast: prefix)
+        while let (entryKey, _) = entry, entryKey.count == 28, entryKey.starts(with: prefix) {
+            sources.append((UInt32(bigEndianBytes: entryKey[12..<16]), UInt32(bigEndianBytes: entryKey[16..<20]),
+                            ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[20..<28]))))
+            entry = try cursor.next()
+        }
+        let catalog = coordinator.catalog
+        for source in sources {
+            guard let sourceLayout = catalog.layouts.values.first(where: { $0.classID == source.classID }),
+                  let column = sourceLayout.storedClass.properties.firstIndex(where: { $0.id == source.propertyID }),
+                  try sourceLayout.row(source.key, in: txn) != nil else { continue }
+            let old = try currentValues(of: source.key, in: sourceLayout, transaction: txn)
+            var new = old
+            new[column] = .null
+            try sourceLayout.replace(source.key, old: old, new: new, in: write)
+            try backlink(from: source.key, column: column, in: sourceLayout, to: key, adding: false, write: write)
+        }
+    }
+
+    /// Adds or removes the backlink entry of one link.
+    private func backlink(from source: ObjectKey, column: Int, in layout: TableLayout, to target: ObjectKey,
+                          adding: Bool, write: WriteState) throws {
+        let property = layout.storedClass.properties[column]
+        guard let targetClass = property.objectClassName,
+              let targetID = coordinator.catalog.layouts[targetClass]?.classID else { return }
+        let links = try coordinator.linksDatabase(in: write)
+        var key: [UInt8] = []
+        key.reserveCapacity(28)
+        Self.appendBigEndian(UInt64(targetID), width: 4, to: &key)
+        target.append(to: &key)
+        Self.appendBigEndian(UInt64(layout.classID), width: 4, to: &key)
+        Self.appendBigEndian(UInt64(property.id), width: 4, to: &key)
+        source.append(to: &key)
+        if adding {
+            try write.transaction.put(key, [], in: links)
+        } else {
+            try write.transaction.delete(key, in: links)
+        }
+    }
+
+    private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+}
+
+extension UInt32 {
+    /// Reads four big-endian bytes.
+    init(bigEndianBytes bytes: Slice<UnsafeRawBufferPointer>) {
+        self = bytes.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
