@@ -63,14 +63,9 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
             let index = info.field(named: key)
             let field = info.fields[index]
             if let management {
-                let column = management.bound.fieldColumns[index]
-                if let linkedType = field.linkedType { return linkedObject(column: column, of: linkedType) }
-                return field.accessor.swiftValue(RowReader(currentRow(management)).value(column, kind: field.kind))
+                return field.accessor.read(from: self, column: management.bound.fieldColumns[index])
             }
-            if field.linkedType != nil {
-                return field.accessor.linkedObject(at: info.pointer(to: index, in: self) + field.valueOffset)
-            }
-            return field.accessor.swiftValue(info.unmanagedValue(index, in: self))
+            return field.accessor.read(at: info.pointer(to: index, in: self) + field.valueOffset)
         }
         set {
             let info = ClassInfo.of(Swift.type(of: self))
@@ -102,5 +97,22 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
     }
 }
 
-/// A value that can be an element of a realm collection such as ``Results``.
-public protocol RealmCollectionValue {}
+/// A value that can be an element of a realm collection such as ``Results`` or ``List``:
+/// objects, every stored scalar type, and their optionals.
+public protocol RealmCollectionValue: _Persistable {}
+
+extension Bool: RealmCollectionValue {}
+extension Int: RealmCollectionValue {}
+extension Int8: RealmCollectionValue {}
+extension Int16: RealmCollectionValue {}
+extension Int32: RealmCollectionValue {}
+extension Int64: RealmCollectionValue {}
+extension Float: RealmCollectionValue {}
+extension Double: RealmCollectionValue {}
+extension String: RealmCollectionValue {}
+extension Data: RealmCollectionValue {}
+extension Date: RealmCollectionValue {}
+extension UUID: RealmCollectionValue {}
+extension ObjectId: RealmCollectionValue {}
+extension Decimal: RealmCollectionValue {}
+extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue {}

@@ -92,5 +92,9 @@ open class ObjectBase {
             let field = info.fields[index]
             field.accessor.setLinkedObject(nil, at: info.pointer(to: index, in: self) + field.valueOffset)
         }
+        for index in info.collectionFields {
+            let field = info.fields[index]
+            field.accessor.clearCollection(at: info.pointer(to: index, in: self) + field.valueOffset)
+        }
     }
 }

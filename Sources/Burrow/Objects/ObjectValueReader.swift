@@ -53,7 +53,19 @@ struct ObjectValueReader {
 
     /// Sets field `index` of `object` from a loosely typed value; traps when it does not fit.
     func set(_ value: Any, field index: Int, on object: ObjectBase) {
-        if let linkedType = info.fields[index].linkedType {
+        let field = info.fields[index]
+        if field.collection != nil {
+            var input = value
+            if let linkedType = field.linkedType, let items = value as? [Any] {
+                input = items.map { linkedObject($0, of: linkedType, field: index) as Any }
+            }
+            let column = object.management?.bound.fieldColumns[index]
+            guard field.accessor.assign(input, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
+                preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+            }
+            return
+        }
+        if let linkedType = field.linkedType {
             let target = linkedObject(value, of: linkedType, field: index)
             if object.management != nil {
                 object.setLinkedObject(target, column: object.management!.bound.fieldColumns[index])

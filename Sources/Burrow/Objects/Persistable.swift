@@ -24,6 +24,8 @@ public protocol _Persistable {
     static func _set(_ value: Self, on object: ObjectBase, column: Int)
     /// The class a link of this type points to; `nil` for values.
     static var _linkedType: ObjectBase.Type? { get }
+    /// The collection this type is, if any; its `_storageKind` is then its elements'.
+    static var _collectionKind: _CollectionKind? { get }
 }
 
 extension _Persistable {
@@ -37,6 +39,8 @@ extension _Persistable {
     }
     @inlinable
     public static var _linkedType: ObjectBase.Type? { nil }
+    @inlinable
+    public static var _collectionKind: _CollectionKind? { nil }
     @inlinable
     public static var _isOptional: Bool { false }
     @inlinable

@@ -120,8 +120,10 @@ struct PersistedFieldDescription {
     let valueType: Any.Type
     /// Where the wrapper keeps its unmanaged value.
     let valueOffset: Int
-    /// The linked class of a to-one link.
+    /// The linked class of a to-one link or a list of objects.
     let linkedType: ObjectBase.Type?
+    /// The collection the property holds, if any.
+    let collection: _CollectionKind?
 }
 
 /// Operations on a `@Persisted` field through pointers into an object, used by schema
@@ -139,6 +141,17 @@ protocol PersistedField {
     static func linkedObject(at value: UnsafeRawPointer) -> ObjectBase?
     /// Stores `object` in the to-one link field at `value`.
     static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer)
+    /// The elements of the unmanaged collection at `value`.
+    static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable]
+    /// Empties the unmanaged collection at `value`.
+    static func clearCollection(at value: UnsafeMutableRawPointer)
+    /// The field's Swift value in a managed object, `nil` for a `nil` optional.
+    static func read(from object: ObjectBase, column: Int) -> Any?
+    /// The field's Swift value held at `value` in an unmanaged object.
+    static func read(at value: UnsafeRawPointer) -> Any?
+    /// Sets the field from a loosely typed input: in `object`'s row at `column` when managed,
+    /// else at `value`. Returns `false` when the input does not fit.
+    static func assign(_ any: Any, to object: ObjectBase, column: Int?, at value: UnsafeMutableRawPointer) -> Bool
     /// Converts a loosely typed input to the field's value, or `nil` when it does not fit.
     static func convert(_ any: Any) -> _PersistedValue?
     /// The field's Swift value from storage form.
@@ -156,7 +169,7 @@ extension Persisted: PersistedField {
                                          isIndexed: persisted.isIndexed, isPrimaryKey: persisted.isPrimaryKey,
                                          valueType: Value.self,
                                          valueOffset: MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!,
-                                         linkedType: Value._linkedType)
+                                         linkedType: Value._linkedType, collection: Value._collectionKind)
     }
 
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {
@@ -173,6 +186,37 @@ extension Persisted: PersistedField {
 
     static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer) {
         value.assumingMemoryBound(to: Value.self).pointee = object as! Value
+    }
+
+    static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable] {
+        (value.assumingMemoryBound(to: Value.self).pointee as? any _UnmanagedCollection)?.unmanagedElements ?? []
+    }
+
+    static func clearCollection(at value: UnsafeMutableRawPointer) {
+        value.assumingMemoryBound(to: Value.self).pointee = Value._defaultValue
+    }
+
+    static func read(from object: ObjectBase, column: Int) -> Any? {
+        unwrap(Value._get(from: object, column: column))
+    }
+
+    static func read(at value: UnsafeRawPointer) -> Any? {
+        unwrap(value.assumingMemoryBound(to: Value.self).pointee)
+    }
+
+    private static func unwrap(_ value: Value) -> Any? {
+        if let optional = value as? any OptionalValue, optional.isNil { return nil }
+        return value
+    }
+
+    static func assign(_ any: Any, to object: ObjectBase, column: Int?, at value: UnsafeMutableRawPointer) -> Bool {
+        guard let converted = Value._fromAny(any) else { return false }
+        if let column {
+            Value._set(converted, on: object, column: column)
+        } else {
+            value.assumingMemoryBound(to: Value.self).pointee = converted
+        }
+        return true
     }
 
     static func convert(_ any: Any) -> _PersistedValue? {

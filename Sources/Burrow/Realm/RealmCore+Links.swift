@@ -4,8 +4,9 @@ import LMDB
 ///
 /// Every stored link has an entry in the file's links database, keyed
 /// `targetClass ++ targetKey ++ sourceClass ++ sourceProperty ++ sourceKey` (big-endian ids and
-/// keys, empty value). Deleting an object reads the entries under its own class and key to
-/// nullify the links to it, in time proportional to those links, not to the database.
+/// keys, empty value), followed by the element's position for a link held by a list. Deleting an
+/// object reads the entries under its own class and key to nullify the links to it and remove it
+/// from lists, in time proportional to those links, not to the database.
 extension RealmCore {
     /// An accessor for the object `key` of class `type`, or `nil` when it does not exist.
     func linkTarget(_ key: ObjectKey, of type: ObjectBase.Type) -> ObjectBase? {
@@ -69,6 +70,9 @@ extension RealmCore {
                 }
             }
         }
+        for list in layout.lists {
+            try ManagedList.removeAll(of: key, column: list.column, in: layout, realm: self, write: write)
+        }
         try layout.delete(key, in: write)
         if coordinator.isLinkTarget(layout.className) {
             try nullifyLinks(to: key, of: layout, write: write)
@@ -83,19 +87,27 @@ extension RealmCore {
         var prefix: [UInt8] = []
         Self.appendBigEndian(UInt64(layout.classID), width: 4, to: &prefix)
         key.append(to: &prefix)
-        var sources: [(classID: UInt32, propertyID: UInt32, key: ObjectKey)] = []
+        var sources: [(classID: UInt32, propertyID: UInt32, key: ObjectKey, position: UInt64?)] = []
         let cursor = try txn.openCursor(links)
         var entry = try cursor.seek(atLeast: prefix)
-        while let (entryKey, _) = entry, entryKey.count == 28, entryKey.starts(with: prefix) {
+        while let (entryKey, _) = entry, entryKey.count >= 28, entryKey.starts(with: prefix) {
+            let position = entryKey.count == 36 ? ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[28..<36])).rawValue : nil
             sources.append((UInt32(bigEndianBytes: entryKey[12..<16]), UInt32(bigEndianBytes: entryKey[16..<20]),
-                            ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[20..<28]))))
+                            ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[20..<28])), position))
             entry = try cursor.next()
         }
         let catalog = coordinator.catalog
         for source in sources {
             guard let sourceLayout = catalog.layouts.values.first(where: { $0.classID == source.classID }),
-                  let column = sourceLayout.storedClass.properties.firstIndex(where: { $0.id == source.propertyID }),
-                  try sourceLayout.row(source.key, in: txn) != nil else { continue }
+                  let column = sourceLayout.storedClass.properties.firstIndex(where: { $0.id == source.propertyID }) else { continue }
+            if let position = source.position {
+                // A list element: take it out of the list (which drops its backlink too).
+                guard let database = sourceLayout.lists.first(where: { $0.column == column })?.database else { continue }
+                try write.transaction.delete(ManagedList.entryKey(source.key, position), in: database)
+                try listBacklink(from: source.key, position: position, column: column, in: sourceLayout, to: key, adding: false, write: write)
+                continue
+            }
+            guard try sourceLayout.row(source.key, in: txn) != nil else { continue }
             let old = try currentValues(of: source.key, in: sourceLayout, transaction: txn)
             var new = old
             new[column] = .null
@@ -104,20 +116,27 @@ extension RealmCore {
         }
     }
 
+    /// Adds or removes the backlink entry of a list element.
+    func listBacklink(from source: ObjectKey, position: UInt64, column: Int, in layout: TableLayout, to target: ObjectKey,
+                      adding: Bool, write: WriteState) throws {
+        try backlink(from: source, column: column, in: layout, to: target, position: position, adding: adding, write: write)
+    }
+
     /// Adds or removes the backlink entry of one link.
     private func backlink(from source: ObjectKey, column: Int, in layout: TableLayout, to target: ObjectKey,
-                          adding: Bool, write: WriteState) throws {
+                          position: UInt64? = nil, adding: Bool, write: WriteState) throws {
         let property = layout.storedClass.properties[column]
         guard let targetClass = property.objectClassName,
               let targetID = coordinator.catalog.layouts[targetClass]?.classID else { return }
         let links = try coordinator.linksDatabase(in: write)
         var key: [UInt8] = []
-        key.reserveCapacity(28)
+        key.reserveCapacity(36)
         Self.appendBigEndian(UInt64(targetID), width: 4, to: &key)
         target.append(to: &key)
         Self.appendBigEndian(UInt64(layout.classID), width: 4, to: &key)
         Self.appendBigEndian(UInt64(property.id), width: 4, to: &key)
         source.append(to: &key)
+        if let position { ObjectKey(position).append(to: &key) }
         if adding {
             try write.transaction.put(key, [], in: links)
         } else {

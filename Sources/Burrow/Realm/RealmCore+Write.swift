@@ -45,7 +45,7 @@ extension RealmCore {
             }
             let claim = try claimKey(values, in: layout, write: write)
             let links = info.linkFields
-            if !links.isEmpty {
+            if !links.isEmpty || !info.collectionFields.isEmpty {
                 // The key is known before the links are followed, so a cycle back to this object
                 // finds it instead of adding it again.
                 write.pendingKeys[ObjectIdentifier(object)] = claim.key
@@ -57,6 +57,15 @@ extension RealmCore {
                 }
             }
             try store(values, claim: claim, in: layout, update: update, write: write)
+            if !info.collectionFields.isEmpty {
+                write.pendingKeys[ObjectIdentifier(object)] = claim.key
+                defer { write.pendingKeys[ObjectIdentifier(object)] = nil }
+                for index in info.collectionFields {
+                    let field = info.fields[index]
+                    let elements = field.accessor.collectionElements(at: info.pointer(to: index, in: object) + field.valueOffset)
+                    try ManagedList.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
+                }
+            }
             object.becomeManaged(by: self, bound: bound, key: claim.key)
         }
         advanceGeneration()
@@ -102,6 +111,10 @@ extension RealmCore {
         let old = try currentValues(of: key, in: layout, transaction: write.transaction)
         try layout.replace(key, old: old, new: values, in: write)
         try updateBacklinks(of: key, in: layout, old: old, new: values, write: write)
+        // The added object's lists replace the stored ones.
+        for list in layout.lists {
+            try ManagedList.removeAll(of: key, column: list.column, in: layout, realm: self, write: write)
+        }
     }
 
     /// The key of `target` in this realm, adding it first when it is unmanaged.

@@ -17,12 +17,14 @@ struct FieldInfo {
     let valueType: Any.Type
     /// Offset of the wrapper's unmanaged value inside the wrapper.
     let valueOffset: Int
-    /// The linked class of a to-one link.
+    /// The linked class of a to-one link or a list of objects.
     let linkedType: ObjectBase.Type?
+    /// The collection the property holds, if any.
+    let collection: _CollectionKind?
 
     var property: Property {
         Property(name: name, type: kind.propertyType, isOptional: isOptional, isIndexed: isIndexed || isPrimaryKey,
-                 isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)))
+                 isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)), isArray: collection == .list)
     }
 }
 
@@ -68,12 +70,14 @@ final class ClassInfo: @unchecked Sendable {
             fields.append(FieldInfo(name: name, offset: offset, accessor: accessor, kind: description.kind,
                                     isOptional: description.isOptional, isIndexed: description.isIndexed,
                                     isPrimaryKey: description.isPrimaryKey, valueType: description.valueType,
-                                    valueOffset: description.valueOffset, linkedType: description.linkedType))
+                                    valueOffset: description.valueOffset, linkedType: description.linkedType,
+                                    collection: description.collection))
             return true
         }
         withExtendedLifetime(probe) {}
         self.fields = fields
-        linkFields = fields.indices.filter { fields[$0].kind == .link }
+        linkFields = fields.indices.filter { fields[$0].kind == .link && fields[$0].collection == nil }
+        collectionFields = fields.indices.filter { fields[$0].collection != nil }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
         precondition(primaryKeys.count <= 1,
@@ -96,7 +100,12 @@ final class ClassInfo: @unchecked Sendable {
             precondition(allowed.contains(field.kind),
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
         }
-        if field.kind == .link {
+        if field.collection != nil {
+            precondition(!field.isPrimaryKey && !field.isIndexed,
+                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key or indexed.")
+            precondition(field.kind != .link || !field.isOptional,
+                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold nil: lists of objects are never optional.")
+        } else if field.kind == .link {
             precondition(field.isOptional,
                          "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")
         }
@@ -125,6 +134,8 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The fields that are to-one links.
     let linkFields: [Int]
+    /// The fields that hold collections.
+    let collectionFields: [Int]
 
     /// Whether field `index` of `object` is still unmanaged.
     @inline(__always)

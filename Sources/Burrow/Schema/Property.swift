@@ -24,14 +24,15 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     /// Whether the property is a `Map`.
     public let isMap: Bool
 
-    init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil) {
+    init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
+         isArray: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.isIndexed = isIndexed
         self.isPrimary = isPrimary
         self.objectClassName = objectClassName
-        isArray = false
+        self.isArray = isArray
         isSet = false
         isMap = false
     }

@@ -43,7 +43,7 @@ struct StoredClass: Codable, Equatable, Sendable {
         properties = info.fields.enumerated().map { index, field in
             StoredProperty(id: UInt32(index + 1), name: field.name, kind: field.kind, isOptional: field.isOptional,
                            isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey,
-                           objectClassName: field.linkedType.map(ClassInfo.storedName(of:)))
+                           objectClassName: field.linkedType.map(ClassInfo.storedName(of:)), collection: field.collection)
         }
         nextPropertyID = UInt32(properties.count + 1)
     }
@@ -53,7 +53,8 @@ struct StoredClass: Codable, Equatable, Sendable {
     var objectSchema: ObjectSchema {
         ObjectSchema(className: name, properties: properties.map {
             Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
-                     isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName)
+                     isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName,
+                     isArray: $0.collection == .list)
         })
     }
 
@@ -67,7 +68,7 @@ struct StoredClass: Codable, Equatable, Sendable {
                 continue
             }
             let linkedClass = field.linkedType.map(ClassInfo.storedName(of:))
-            if stored.kind != field.kind || stored.objectClassName != linkedClass {
+            if stored.kind != field.kind || stored.objectClassName != linkedClass || stored.collection != field.collection {
                 lines.append("Property '\(name).\(field.name)' has been changed from '\(stored.objectClassName ?? "\(stored.kind.propertyType)")' to '\(linkedClass ?? "\(field.kind.propertyType)")'.")
             }
             if stored.isOptional != field.isOptional {
@@ -97,6 +98,8 @@ struct StoredProperty: Codable, Equatable, Sendable {
     var isOptional: Bool
     var isIndexed: Bool
     var isPrimary: Bool
-    /// The linked class of a link property.
+    /// The linked class of a link property, or of a list of objects.
     var objectClassName: String? = nil
+    /// The collection the property holds, if any (its `kind` is then its elements').
+    var collection: _CollectionKind? = nil
 }

@@ -52,6 +52,8 @@ enum FileHeader {
     static func rowsName(classID: UInt32) -> String { "t\(classID)" }
     static func indexName(classID: UInt32, propertyID: UInt32) -> String { "i\(classID).\(propertyID)" }
     static func primaryKeyName(classID: UInt32) -> String { "p\(classID)" }
+    /// The database of one list property's elements.
+    static func collectionName(classID: UInt32, propertyID: UInt32) -> String { "c\(classID).\(propertyID)" }
     /// The backlink index of every to-one link.
     static let linksName = "l"
 }

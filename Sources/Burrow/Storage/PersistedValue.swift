@@ -46,6 +46,12 @@ public enum _StorageKind: UInt8, Codable, Sendable {
     }
 }
 
+/// The collection a property holds, if any.
+public enum _CollectionKind: UInt8, Codable, Sendable {
+    /// An ordered `List`.
+    case list = 1
+}
+
 /// One stored value, the common currency between model properties, rows and index keys.
 public enum _PersistedValue: Hashable, Sendable {
     case null

@@ -98,6 +98,26 @@ enum RowCodec {
         }
     }
 
+    /// Decodes the row bytes of one non-null value of `kind`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) -> _PersistedValue {
+        switch kind {
+        case .bool: return .bool(bytes[0] != 0)
+        case .int: return .int(Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)))
+        case .link: return .link(UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
+        case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
+        case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+        case .date:
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))))
+        case .string: return .string(String(decoding: bytes, as: UTF8.self))
+        case .data: return .data(Data(bytes))
+        case .uuid: return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
+        case .objectId: return .objectId(ObjectId(bytes: bytes) ?? ObjectId())
+        case .decimal:
+            let text = String(decoding: bytes, as: UTF8.self)
+            return .decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan)
+        }
+    }
+
     /// Appends the row bytes of one non-null value.
     static func append(_ value: _PersistedValue, to buffer: inout [UInt8]) {
         let start = buffer.count
@@ -179,19 +199,8 @@ struct RowReader {
         case .bool: return .bool(bool(column))
         case .int: return .int(int(column))
         case .link: return .link(UInt64(bitPattern: int(column)))
-        case .float: return .float(float(column))
         case .double: return .double(double(column))
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: double(column)))
-        case .string: return .string(String(decoding: columnBytes(column), as: UTF8.self))
-        case .data: return .data(Data(columnBytes(column)))
-        case .uuid:
-            let raw = columnBytes(column)
-            return .uuid(UUID(uuid: raw.loadUnaligned(as: uuid_t.self)))
-        case .objectId:
-            return .objectId(ObjectId(bytes: columnBytes(column)) ?? ObjectId())
-        case .decimal:
-            let text = String(decoding: columnBytes(column), as: UTF8.self)
-            return .decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan)
+        default: return RowCodec.decode(columnBytes(column), kind: kind)
         }
     }
 }

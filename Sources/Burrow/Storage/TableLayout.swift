@@ -17,12 +17,15 @@ final class TableLayout: Sendable {
     let kinds: [_StorageKind]
     /// Columns holding to-one links.
     let linkColumns: [Int]
+    /// List databases, by column: keys `ownerKey ++ position`, values the elements.
+    let lists: [(column: Int, database: Database)]
     /// The write transaction that created these databases (0: they predate this process's view).
     /// Readers whose snapshot is older see no table.
     let createdInTransaction: Int
 
     init(storedClass: StoredClass, rows: Database, secondaryIndexes: [(column: Int, database: Database)],
-         primaryKeys: Database?, createdInTransaction: Int) {
+         primaryKeys: Database?, lists: [(column: Int, database: Database)], createdInTransaction: Int) {
+        self.lists = lists
         self.storedClass = storedClass
         self.rows = rows
         self.secondaryIndexes = secondaryIndexes
@@ -33,7 +36,7 @@ final class TableLayout: Sendable {
         usesPrimaryKeyAsObjectKey = primary.map { $0.kind == .int && !$0.isOptional } ?? false
         let kinds = storedClass.properties.map(\.kind)
         self.kinds = kinds
-        linkColumns = kinds.indices.filter { kinds[$0] == .link }
+        linkColumns = kinds.indices.filter { kinds[$0] == .link && storedClass.properties[$0].collection == nil }
     }
 
     var classID: UInt32 { storedClass.id }
@@ -45,8 +48,12 @@ final class TableLayout: Sendable {
         let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create)
         var indexes: [(column: Int, database: Database)] = []
         var primaryKeys: Database?
+        var lists: [(column: Int, database: Database)] = []
         for (column, property) in storedClass.properties.enumerated() {
-            if property.isPrimary {
+            if property.collection != nil {
+                let name = FileHeader.collectionName(classID: id, propertyID: property.id)
+                lists.append((column, try txn.openDatabase(named: name, create: create)))
+            } else if property.isPrimary {
                 if property.kind != .int || property.isOptional {
                     primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
                 }
@@ -56,7 +63,7 @@ final class TableLayout: Sendable {
             }
         }
         return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: indexes, primaryKeys: primaryKeys,
-                           createdInTransaction: create ? txn.id : 0)
+                           lists: lists, createdInTransaction: create ? txn.id : 0)
     }
 
     /// Whether a transaction reading snapshot `transactionID` can see these databases.
@@ -185,10 +192,11 @@ final class TableLayout: Sendable {
         return true
     }
 
-    /// Empties the table and its indexes.
+    /// Empties the table, its indexes and its lists.
     func removeAll(in txn: Transaction) throws {
         guard isVisible(to: txn) else { return }
         try txn.drop(rows)
+        for list in lists { try txn.drop(list.database) }
         for index in secondaryIndexes { try txn.drop(index.database) }
         if let primaryKeys { try txn.drop(primaryKeys) }
     }

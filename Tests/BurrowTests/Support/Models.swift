@@ -118,3 +118,12 @@ final class Puppy: Object {
     @Persisted var age = 0
     @Persisted var owner: Owner?
 }
+
+/// Lists of objects and of values.
+final class Kennel: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var dogs: List<Puppy>
+    @Persisted var tags: List<String>
+    @Persisted var scores: List<Int?>
+}

@@ -1,0 +1,209 @@
+/// An ordered collection property of objects or of values.
+///
+/// ```swift
+/// final class Person: Object {
+///     @Persisted var dogs: List<Dog>
+///     @Persisted var nicknames: List<String>
+/// }
+/// try realm.write {
+///     person.dogs.append(rex)              // an unmanaged Rex is added to the realm
+///     person.nicknames.insert("JJ", at: 0)
+///     person.dogs.move(from: 0, to: 1)
+/// }
+/// ```
+///
+/// An unmanaged list is a plain array. Once its owner is managed, the property reads and
+/// writes the realm: appending to a list of any length is one B-tree insert, and a list is
+/// read in O(length) once per version, then each element in O(1). Deleting an object removes
+/// it from every list; deleting the owner removes its lists. Out-of-range indexes trap.
+public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _UnmanagedCollection {
+    private var elements: [Element] = []
+    private let managed: ManagedList?
+
+    /// An empty, unmanaged list.
+    public init() {
+        managed = nil
+    }
+
+    init(managed: ManagedList) {
+        self.managed = managed
+    }
+
+    /// The realm managing the list's owner, or `nil` while unmanaged.
+    public var realm: Realm? { managed.map { Realm(core: $0.realm) } }
+
+    /// Whether the owner was deleted.
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+
+    /// The number of elements.
+    public var endIndex: Int { count }
+
+    /// The number of elements.
+    public var count: Int { managed?.positions.count ?? elements.count }
+
+    /// The element at `position`; setting it replaces the element (inside a write when managed).
+    public subscript(position: Int) -> Element {
+        get {
+            guard let managed else {
+                precondition(position >= 0 && position < elements.count,
+                             "Index \(position) is out of bounds (must be less than \(elements.count)).")
+                return elements[position]
+            }
+            return element(from: managed.value(at: position), in: managed)
+        }
+        set {
+            guard let managed else {
+                precondition(position >= 0 && position < elements.count,
+                             "Index \(position) is out of bounds (must be less than \(elements.count)).")
+                elements[position] = newValue
+                return
+            }
+            managed.set(newValue, at: position)
+        }
+    }
+
+    /// Appends `object` (inside a write when managed).
+    public func append(_ object: Element) {
+        guard let managed else {
+            elements.append(object)
+            return
+        }
+        managed.append(object)
+    }
+
+    /// Appends every element of `objects`.
+    public func append<S: Sequence>(contentsOf objects: S) where S.Element == Element {
+        for object in objects { append(object) }
+    }
+
+    /// Inserts `object` before the element at `index`; `index` may be `count`.
+    public func insert(_ object: Element, at index: Int) {
+        guard let managed else {
+            precondition(index >= 0 && index <= elements.count,
+                         "Index \(index) is out of bounds (must be less than or equal to \(elements.count)).")
+            elements.insert(object, at: index)
+            return
+        }
+        managed.insert(object, at: index)
+    }
+
+    /// Removes the element at `index`.
+    public func remove(at index: Int) {
+        guard let managed else {
+            precondition(index >= 0 && index < elements.count, "Index \(index) is out of bounds (must be less than \(elements.count)).")
+            elements.remove(at: index)
+            return
+        }
+        managed.remove(at: index)
+    }
+
+    /// Removes the first element; traps when empty.
+    public func removeFirst() {
+        precondition(!isEmpty, "Cannot remove the first element of an empty list.")
+        remove(at: 0)
+    }
+
+    /// Removes the last element; traps when empty.
+    public func removeLast() {
+        precondition(!isEmpty, "Cannot remove the last element of an empty list.")
+        remove(at: count - 1)
+    }
+
+    /// Removes every element (objects stay in the realm).
+    public func removeAll() {
+        guard let managed else {
+            elements.removeAll()
+            return
+        }
+        managed.removeAll()
+    }
+
+    /// Moves the element at `from` so that it ends at `to`.
+    public func move(from: Int, to: Int) {
+        guard let managed else {
+            precondition(from >= 0 && from < elements.count, "Index \(from) is out of bounds (must be less than \(elements.count)).")
+            precondition(to >= 0 && to < elements.count, "Index \(to) is out of bounds (must be less than \(elements.count)).")
+            elements.insert(elements.remove(at: from), at: to)
+            return
+        }
+        managed.move(from: from, to: to)
+    }
+
+    /// Swaps the elements at the two indexes.
+    public func swapAt(_ index1: Int, _ index2: Int) {
+        guard let managed else {
+            precondition(index1 >= 0 && index1 < elements.count, "Index \(index1) is out of bounds (must be less than \(elements.count)).")
+            precondition(index2 >= 0 && index2 < elements.count, "Index \(index2) is out of bounds (must be less than \(elements.count)).")
+            elements.swapAt(index1, index2)
+            return
+        }
+        managed.swapAt(index1, index2)
+    }
+
+    /// Replaces the element at `index` with `object`.
+    public func replace(index: Int, object: Element) {
+        self[index] = object
+    }
+
+    /// The position of the first element equal to `object` (the same stored object, for a list
+    /// of objects), or `nil`.
+    public func index(of object: Element) -> Int? {
+        if let target = object as? Object {
+            return indices.first { (self[$0] as? Object)?.isSameObject(as: target) == true }
+        }
+        let wanted = object._persistedValue
+        return indices.first { self[$0]._persistedValue == wanted }
+    }
+
+    private func element(from value: _PersistedValue, in managed: ManagedList) -> Element {
+        guard let targetType = managed.targetType else { return Element._fromPersisted(value) }
+        guard case .link(let key) = value, let target = managed.realm.linkTarget(ObjectKey(key), of: targetType) else {
+            preconditionFailure("A list element of '\(managed.layout.className)' points to a missing object.")
+        }
+        return target as! Element
+    }
+
+    var unmanagedElements: [any _Persistable] { managed == nil ? elements : [] }
+}
+
+/// A collection whose unmanaged elements are copied into the realm with its owner.
+protocol _UnmanagedCollection {
+    var unmanagedElements: [any _Persistable] { get }
+}
+
+extension List: _Persistable {
+    public static var _storageKind: _StorageKind { Element._storageKind }
+    public static var _isOptional: Bool { Element._isOptional }
+    public static var _defaultValue: List<Element> { List() }
+    public var _persistedValue: _PersistedValue { .null }
+    public static func _fromPersisted(_ value: _PersistedValue) -> List<Element> {
+        preconditionFailure("A list is read through the object that holds it.")
+    }
+    public static var _linkedType: ObjectBase.Type? { Element._linkedType }
+    public static var _collectionKind: _CollectionKind? { .list }
+
+    public static func _fromAny(_ value: Any) -> List<Element>? {
+        if let list = value as? List<Element> { return list }
+        guard let items = value as? [Any] else { return nil }
+        let list = List<Element>()
+        for item in items {
+            guard let element = Element._fromAny(item) else { return nil }
+            list.elements.append(element)
+        }
+        return list
+    }
+
+    public static func _get(from object: ObjectBase, column: Int) -> List<Element> {
+        List(managed: ManagedList(owner: object, column: column, targetType: Element._linkedType))
+    }
+
+    public static func _set(_ value: List<Element>, on object: ObjectBase, column: Int) {
+        let target = _get(from: object, column: column)
+        let replacement = Array(value)
+        target.removeAll()
+        target.append(contentsOf: replacement)
+    }
+}

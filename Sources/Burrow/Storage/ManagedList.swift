@@ -1,0 +1,326 @@
+import Foundation
+import LMDB
+
+/// The stored elements of one managed object's list property.
+///
+/// Elements live in the property's list database under `ownerKey ++ position` (8 + 8 bytes,
+/// big-endian). Positions are sparse, 2³² apart, so appending takes one B-tree insert whatever
+/// the length and inserting between two elements takes their midpoint; only when two
+/// neighbours leave no room is the list renumbered. Values are one tag byte (0: nil, 1: a
+/// value) and the value's row bytes; for lists of objects, the target's object key.
+final class ManagedList {
+    let owner: ObjectBase
+    let realm: RealmCore
+    let layout: TableLayout
+    let column: Int
+    let database: Database
+    let kind: _StorageKind
+    /// The element class of a list of objects.
+    let targetType: ObjectBase.Type?
+
+    private var cachedPositions: [UInt64] = []
+    private var cachedGeneration: UInt64 = 0
+
+    static let gap: UInt64 = 1 << 32
+
+    init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
+        guard let management = owner.management,
+              let list = management.bound.layout.lists.first(where: { $0.column == column }) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        self.owner = owner
+        realm = management.realm
+        layout = management.bound.layout
+        self.column = column
+        database = list.database
+        kind = layout.kinds[column]
+        self.targetType = targetType
+    }
+
+    private var ownerKey: ObjectKey {
+        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        return management.key
+    }
+
+    /// Whether the owner was deleted.
+    var isInvalidated: Bool {
+        realm.verifyThread()
+        return (try? layout.row(ownerKey, in: realm.transaction)) == nil
+    }
+
+    // MARK: Reading
+
+    /// The positions of the elements, in order, for the realm's current generation.
+    var positions: [UInt64] {
+        realm.verifyThread()
+        if cachedGeneration == realm.generation { return cachedPositions }
+        _ = owner.currentRow(owner.management!)  // traps when the owner was deleted
+        do {
+            cachedPositions = try Self.positions(of: ownerKey, in: database, txn: realm.transaction)
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+        cachedGeneration = realm.generation
+        return cachedPositions
+    }
+
+    static func positions(of owner: ObjectKey, in database: Database, txn: Transaction) throws -> [UInt64] {
+        var prefix: [UInt8] = []
+        owner.append(to: &prefix)
+        var positions: [UInt64] = []
+        let cursor = try txn.openCursor(database)
+        var entry = try cursor.seek(atLeast: prefix)
+        while let (key, _) = entry, key.count == 16, key.starts(with: prefix) {
+            positions.append(ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[8...])).rawValue)
+            entry = try cursor.next()
+        }
+        return positions
+    }
+
+    /// The stored value of the element at `index`.
+    func value(at index: Int) -> _PersistedValue {
+        let positions = self.positions
+        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        do {
+            let bytes = try entryKey(positions[index]).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
+            guard let bytes else { preconditionFailure("List element \(index) is missing from '\(realm.coordinator.path)'.") }
+            return Self.decode(bytes, kind: kind)
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+    }
+
+    // MARK: Writing
+
+    private func verifyWrite() -> WriteState {
+        realm.verifyThread()
+        guard let write = realm.writeState else {
+            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        }
+        return write
+    }
+
+    /// The stored form of `element`, adding an unmanaged object first.
+    private func stored(_ element: any _Persistable, in write: WriteState) throws -> _PersistedValue {
+        guard targetType != nil else { return element._persistedValue }
+        guard let object = element as? ObjectBase else { preconditionFailure("A list of objects holds only objects.") }
+        return .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
+    }
+
+    /// Appends `element`: one seek for the last position and one insert, whatever the length.
+    func append(_ element: any _Persistable) {
+        let write = verifyWrite()
+        _ = owner.currentRow(owner.management!)  // traps when the owner was deleted
+        let cacheWasCurrent = cachedGeneration == realm.generation
+        realm.perform(in: write) {
+            let value = try stored(element, in: write)
+            let last = cacheWasCurrent ? cachedPositions.last : try lastPosition(in: write.transaction)
+            let (position, overflow) = (last ?? 0).addingReportingOverflow(Self.gap)
+            if overflow {
+                try renumber(in: write)
+                try put(value, at: try self.position(forInsertingAt: positions.count, in: write), in: write)
+                return
+            }
+            try put(value, at: position, in: write)
+            if cacheWasCurrent { cachedPositions.append(position) }
+        }
+        realm.advanceGeneration()
+        if cacheWasCurrent { cachedGeneration = realm.generation }
+    }
+
+    /// The position of the last element, found with one seek.
+    private func lastPosition(in txn: Transaction) throws -> UInt64? {
+        var after: [UInt8] = []
+        ObjectKey(ownerKey.rawValue + 1).append(to: &after)
+        let cursor = try txn.openCursor(database)
+        let entry = try cursor.seek(atLeast: after) == nil ? try cursor.last() : try cursor.previous()
+        guard let (key, _) = entry, key.count == 16, ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[..<8])) == ownerKey else {
+            return nil
+        }
+        return ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[8...])).rawValue
+    }
+
+    /// Inserts `element` before the element at `index` (at the end when `index == count`).
+    func insert(_ element: any _Persistable, at index: Int) {
+        let write = verifyWrite()
+        let count = positions.count
+        precondition(index >= 0 && index <= count, "Index \(index) is out of bounds (must be less than or equal to \(count)).")
+        realm.perform(in: write) {
+            let value = try stored(element, in: write)
+            try put(value, at: try position(forInsertingAt: index, in: write), in: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Replaces the element at `index`.
+    func set(_ element: any _Persistable, at index: Int) {
+        let write = verifyWrite()
+        let positions = self.positions
+        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        realm.perform(in: write) {
+            let value = try stored(element, in: write)
+            try remove(at: positions[index], in: write)
+            try put(value, at: positions[index], in: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Removes the element at `index`.
+    func remove(at index: Int) {
+        let write = verifyWrite()
+        let positions = self.positions
+        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        realm.perform(in: write) { try remove(at: positions[index], in: write) }
+        realm.advanceGeneration()
+    }
+
+    /// Removes every element.
+    func removeAll() {
+        let write = verifyWrite()
+        let positions = self.positions
+        realm.perform(in: write) { for position in positions { try remove(at: position, in: write) } }
+        realm.advanceGeneration()
+    }
+
+    /// Moves the element at `from` to `to`.
+    func move(from: Int, to: Int) {
+        let write = verifyWrite()
+        let count = positions.count
+        precondition(from >= 0 && from < count, "Index \(from) is out of bounds (must be less than \(count)).")
+        precondition(to >= 0 && to < count, "Index \(to) is out of bounds (must be less than \(count)).")
+        guard from != to else { return }
+        let value = self.value(at: from)
+        realm.perform(in: write) {
+            try remove(at: positions[from], in: write)
+            realm.advanceGeneration()
+            try put(value, at: try position(forInsertingAt: to, in: write), in: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Swaps the elements at `first` and `second`.
+    func swapAt(_ first: Int, _ second: Int) {
+        let write = verifyWrite()
+        let positions = self.positions
+        precondition(first >= 0 && first < positions.count, "Index \(first) is out of bounds (must be less than \(positions.count)).")
+        precondition(second >= 0 && second < positions.count, "Index \(second) is out of bounds (must be less than \(positions.count)).")
+        guard first != second else { return }
+        let firstValue = value(at: first), secondValue = value(at: second)
+        realm.perform(in: write) {
+            try remove(at: positions[first], in: write)
+            try remove(at: positions[second], in: write)
+            try put(secondValue, at: positions[first], in: write)
+            try put(firstValue, at: positions[second], in: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Appends the elements of an unmanaged list being added with its owner.
+    static func store(_ elements: [any _Persistable], owner: ObjectKey, column: Int, in layout: TableLayout,
+                      realm: RealmCore, write: WriteState) throws {
+        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        let isObjectList = layout.kinds[column] == .link
+        for (index, element) in elements.enumerated() {
+            let value: _PersistedValue
+            if isObjectList {
+                guard let object = element as? ObjectBase else { preconditionFailure("A list of objects holds only objects.") }
+                value = .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
+            } else {
+                value = element._persistedValue
+            }
+            try put(value, owner: owner, position: gap * UInt64(index + 1), column: column, in: layout, database: database,
+                    realm: realm, write: write)
+        }
+    }
+
+    /// Removes every element of `owner`'s list in `column` (its owner is being deleted or overwritten).
+    static func removeAll(of owner: ObjectKey, column: Int, in layout: TableLayout, realm: RealmCore, write: WriteState) throws {
+        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        for position in try positions(of: owner, in: database, txn: write.transaction) {
+            try remove(owner: owner, position: position, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+    }
+
+    // MARK: Entries
+
+    private func entryKey(_ position: UInt64) -> [UInt8] {
+        Self.entryKey(ownerKey, position)
+    }
+
+    static func entryKey(_ owner: ObjectKey, _ position: UInt64) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(16)
+        owner.append(to: &key)
+        ObjectKey(position).append(to: &key)
+        return key
+    }
+
+    /// A free position for an element inserted at `index`, renumbering the list when its
+    /// neighbours leave no room.
+    private func position(forInsertingAt index: Int, in write: WriteState) throws -> UInt64 {
+        var positions = self.positions
+        if let position = Self.freePosition(in: positions, at: index) { return position }
+        try renumber(in: write)
+        positions = self.positions
+        return Self.freePosition(in: positions, at: index)!
+    }
+
+    private static func freePosition(in positions: [UInt64], at index: Int) -> UInt64? {
+        let lower = index > 0 ? positions[index - 1] : 0
+        if index == positions.count {
+            let (next, overflow) = lower.addingReportingOverflow(gap)
+            return overflow ? nil : next
+        }
+        let upper = positions[index]
+        return upper - lower > 1 ? lower + (upper - lower) / 2 : nil
+    }
+
+    /// Rewrites the list with evenly spaced positions.
+    private func renumber(in write: WriteState) throws {
+        let positions = self.positions
+        let values = positions.indices.map { value(at: $0) }
+        for position in positions { try remove(at: position, in: write) }
+        for (index, value) in values.enumerated() { try put(value, at: Self.gap * UInt64(index + 1), in: write) }
+        realm.advanceGeneration()
+    }
+
+    private func put(_ value: _PersistedValue, at position: UInt64, in write: WriteState) throws {
+        try Self.put(value, owner: ownerKey, position: position, column: column, in: layout, database: database, realm: realm, write: write)
+    }
+
+    private func remove(at position: UInt64, in write: WriteState) throws {
+        try Self.remove(owner: ownerKey, position: position, column: column, in: layout, database: database, realm: realm, write: write)
+    }
+
+    private static func put(_ value: _PersistedValue, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout,
+                            database: Database, realm: RealmCore, write: WriteState) throws {
+        try write.transaction.put(entryKey(owner, position), encode(value), in: database)
+        if case .link(let target) = value {
+            try realm.listBacklink(from: owner, position: position, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
+        }
+    }
+
+    private static func remove(owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout, database: Database,
+                               realm: RealmCore, write: WriteState) throws {
+        let key = entryKey(owner, position)
+        if layout.kinds[column] == .link, let bytes = try write.transaction.value(for: key, in: database),
+           case .link(let target) = bytes.withUnsafeBytes({ decode($0, kind: .link) }) {
+            try realm.listBacklink(from: owner, position: position, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+        }
+        try write.transaction.delete(key, in: database)
+    }
+
+    // MARK: Values
+
+    static func encode(_ value: _PersistedValue) -> [UInt8] {
+        guard value != .null else { return [0] }
+        var bytes: [UInt8] = [1]
+        RowCodec.append(value, to: &bytes)
+        return bytes
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) -> _PersistedValue {
+        guard let tag = bytes.first, tag == 1 else { return .null }
+        return RowCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[1...]), kind: kind)
+    }
+}
