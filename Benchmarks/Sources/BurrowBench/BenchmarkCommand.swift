@@ -49,12 +49,17 @@ enum BenchmarkCommand {
             sqlite.keepBest(of: try measure(SQLiteWorkload(count: count, directory: folder)))
             try FileManager.default.removeItem(at: folder)
         }
+        report("Burrow list appends")
+        let lists = try ListAppend.measure(in: directory, rounds: rounds)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
         print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
         print(table.timings)
         print("")
         print(table.checks)
+        print("")
+        print(String(format: "Burrow list append: %.2f µs on a list of %d, %.2f µs on an empty list: %.2fx",
+                     lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
         guard table.checksAgree else {
             print("")
             print("The engines' check values differ: they did not do the same work.")
