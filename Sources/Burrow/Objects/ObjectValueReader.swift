@@ -54,6 +54,8 @@ struct ObjectValueReader {
     /// Sets field `index` of `object` from a loosely typed value; traps when it does not fit.
     func set(_ value: Any, field index: Int, on object: ObjectBase) {
         let field = info.fields[index]
+        precondition(!field.isComputed,
+                     "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
         if field.collection != nil {
             var input = value
             if let linkedType = field.linkedType, let items = value as? [Any] {

@@ -51,6 +51,16 @@ public struct Persisted<Value: _Persistable> {
         self.init(value: value, indexed: indexed, primaryKey: false)
     }
 
+    /// The objects that link to this one through their property `originProperty`.
+    ///
+    /// ```swift
+    /// @Persisted(originProperty: "owner") var pets: LinkingObjects<Dog>
+    /// ```
+    @inlinable
+    public init<Origin: ObjectBase>(originProperty: String) where Value == LinkingObjects<Origin> {
+        self.init(value: LinkingObjects(originProperty: originProperty), indexed: false, primaryKey: false)
+    }
+
     /// The class's primary key (when `primaryKey` is true), holding the type's default.
     @inlinable
     public init(primaryKey: Bool) {
@@ -124,6 +134,8 @@ struct PersistedFieldDescription {
     let linkedType: ObjectBase.Type?
     /// The collection the property holds, if any.
     let collection: _CollectionKind?
+    /// The link property a `LinkingObjects` property follows backwards.
+    let originProperty: String?
 }
 
 /// Operations on a `@Persisted` field through pointers into an object, used by schema
@@ -169,7 +181,8 @@ extension Persisted: PersistedField {
                                          isIndexed: persisted.isIndexed, isPrimaryKey: persisted.isPrimaryKey,
                                          valueType: Value.self,
                                          valueOffset: MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!,
-                                         linkedType: Value._linkedType, collection: Value._collectionKind)
+                                         linkedType: Value._linkedType, collection: Value._collectionKind,
+                                         originProperty: (persisted.value as? any _LinkingObjectsValue)?.originProperty)
     }
 
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {

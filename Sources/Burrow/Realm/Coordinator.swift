@@ -296,7 +296,10 @@ final class Coordinator: @unchecked Sendable {
         let differences = layout.storedClass.differences(from: info)
         precondition(differences.isEmpty, Self.mismatchMessage(differences, path: path))
         let stored = layout.storedClass.properties
-        let map = info.fields.map { field in stored.firstIndex { $0.name == field.name }! }
+        let map = info.fields.indices.map { index in
+            info.fields[index].isComputed ? LinkingObjectsColumn.column(ofField: index)
+                                          : stored.firstIndex { $0.name == info.fields[index].name }!
+        }
         columnMaps.withLock { $0[key] = map }
         return map
     }

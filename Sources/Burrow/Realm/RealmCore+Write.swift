@@ -37,7 +37,7 @@ extension RealmCore {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
             var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
-            for index in info.fields.indices where info.fields[index].kind != .link {
+            for index in info.storedFields where info.fields[index].kind != .link {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
             if layout.primaryKeyColumn == nil {

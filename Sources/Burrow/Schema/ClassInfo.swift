@@ -21,10 +21,16 @@ struct FieldInfo {
     let linkedType: ObjectBase.Type?
     /// The collection the property holds, if any.
     let collection: _CollectionKind?
+    /// The link property a `LinkingObjects` property follows backwards.
+    let originProperty: String?
+
+    /// Whether the property is computed rather than stored (`LinkingObjects`).
+    var isComputed: Bool { collection == .linkingObjects }
 
     var property: Property {
-        Property(name: name, type: kind.propertyType, isOptional: isOptional, isIndexed: isIndexed || isPrimaryKey,
-                 isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)), isArray: collection == .list)
+        Property(name: name, type: isComputed ? .linkingObjects : kind.propertyType, isOptional: isOptional && !isComputed,
+                 isIndexed: isIndexed || isPrimaryKey, isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)),
+                 isArray: collection == .list)
     }
 }
 
@@ -71,13 +77,14 @@ final class ClassInfo: @unchecked Sendable {
                                     isOptional: description.isOptional, isIndexed: description.isIndexed,
                                     isPrimaryKey: description.isPrimaryKey, valueType: description.valueType,
                                     valueOffset: description.valueOffset, linkedType: description.linkedType,
-                                    collection: description.collection))
+                                    collection: description.collection, originProperty: description.originProperty))
             return true
         }
         withExtendedLifetime(probe) {}
         self.fields = fields
         linkFields = fields.indices.filter { fields[$0].kind == .link && fields[$0].collection == nil }
-        collectionFields = fields.indices.filter { fields[$0].collection != nil }
+        collectionFields = fields.indices.filter { fields[$0].collection == .list }
+        storedFields = fields.indices.filter { !fields[$0].isComputed }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
         precondition(primaryKeys.count <= 1,
@@ -100,7 +107,10 @@ final class ClassInfo: @unchecked Sendable {
             precondition(allowed.contains(field.kind),
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
         }
-        if field.collection != nil {
+        if field.isComputed {
+            precondition(field.originProperty?.isEmpty == false,
+                         "Property '\(className).\(field.name)' of type '\(typeName)' needs @Persisted(originProperty:).")
+        } else if field.collection != nil {
             precondition(!field.isPrimaryKey && !field.isIndexed,
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key or indexed.")
             precondition(field.kind != .link || !field.isOptional,
@@ -134,8 +144,10 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The fields that are to-one links.
     let linkFields: [Int]
-    /// The fields that hold collections.
+    /// The fields that hold lists.
     let collectionFields: [Int]
+    /// The fields stored in rows (all but `LinkingObjects`).
+    let storedFields: [Int]
 
     /// Whether field `index` of `object` is still unmanaged.
     @inline(__always)

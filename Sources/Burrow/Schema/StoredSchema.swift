@@ -40,12 +40,12 @@ struct StoredClass: Codable, Equatable, Sendable {
     init(id: UInt32, info: ClassInfo) {
         self.id = id
         name = info.className
-        properties = info.fields.enumerated().map { index, field in
+        properties = info.fields.enumerated().filter { !$0.element.isComputed }.map { index, field in
             StoredProperty(id: UInt32(index + 1), name: field.name, kind: field.kind, isOptional: field.isOptional,
                            isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey,
                            objectClassName: field.linkedType.map(ClassInfo.storedName(of:)), collection: field.collection)
         }
-        nextPropertyID = UInt32(properties.count + 1)
+        nextPropertyID = (properties.map(\.id).max() ?? 0) + 1
     }
 
     var primaryKeyColumn: Int? { properties.firstIndex(where: \.isPrimary) }
@@ -62,7 +62,7 @@ struct StoredClass: Codable, Equatable, Sendable {
     /// empty when they match (property order may differ).
     func differences(from info: ClassInfo) -> [String] {
         var lines: [String] = []
-        for field in info.fields {
+        for field in info.fields where !field.isComputed {
             guard let stored = properties.first(where: { $0.name == field.name }) else {
                 lines.append("Property '\(name).\(field.name)' has been added.")
                 continue
@@ -83,7 +83,7 @@ struct StoredClass: Codable, Equatable, Sendable {
                 lines.append("Property '\(name).\(field.name)' has been made \(field.isIndexed ? "indexed" : "unindexed").")
             }
         }
-        for stored in properties where info.fieldIndex[stored.name] == nil {
+        for stored in properties where info.fieldIndex[stored.name].map({ info.fields[$0].isComputed }) ?? true {
             lines.append("Property '\(name).\(stored.name)' has been removed.")
         }
         return lines

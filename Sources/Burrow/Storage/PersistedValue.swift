@@ -50,6 +50,8 @@ public enum _StorageKind: UInt8, Codable, Sendable {
 public enum _CollectionKind: UInt8, Codable, Sendable {
     /// An ordered `List`.
     case list = 1
+    /// `LinkingObjects`: computed from the links to the object, never stored.
+    case linkingObjects = 2
 }
 
 /// One stored value, the common currency between model properties, rows and index keys.

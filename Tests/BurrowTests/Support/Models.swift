@@ -111,12 +111,14 @@ final class Owner: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
     @Persisted var partner: Owner?
+    @Persisted(originProperty: "owner") var puppies: LinkingObjects<Puppy>
 }
 
 final class Puppy: Object {
     @Persisted var name = ""
     @Persisted var age = 0
     @Persisted var owner: Owner?
+    @Persisted(originProperty: "dogs") var kennels: LinkingObjects<Kennel>
 }
 
 /// Lists of objects and of values.

@@ -1,0 +1,134 @@
+import LMDB
+
+/// The objects whose link property `originProperty` points at the object that holds this
+/// property: live and read-only.
+///
+/// ```swift
+/// final class Person: Object {
+///     @Persisted(originProperty: "owner") var pets: LinkingObjects<Dog>
+/// }
+/// person.pets.count            // the dogs whose owner is this person
+/// ```
+///
+/// A list property as origin counts each object once, however often its list holds the target.
+/// Found through the backlink index: the cost follows the number of links, not the database.
+public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
+    /// The link property of `Element` that points here.
+    public let originProperty: String
+    private let owner: ObjectBase?
+    private var cachedKeys: [ObjectKey] = []
+    private var cachedGeneration: UInt64 = 0
+
+    /// An unmanaged, empty value naming the origin property.
+    public init(originProperty: String) {
+        self.originProperty = originProperty
+        owner = nil
+    }
+
+    init(originProperty: String, owner: ObjectBase) {
+        self.originProperty = originProperty
+        self.owner = owner
+    }
+
+    /// The realm of the object holding the property, or `nil` while unmanaged.
+    public var realm: Realm? { owner?.management.map { Realm(core: $0.realm) } }
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+    /// The number of linking objects.
+    public var endIndex: Int { keys.count }
+    /// The number of linking objects.
+    public var count: Int { keys.count }
+
+    /// The linking object at `position`; traps when out of range.
+    public subscript(position: Int) -> Element {
+        let keys = self.keys
+        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count)).")
+        guard let management = owner?.management,
+              let object = management.realm.linkTarget(keys[position], of: Element.self) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        return unsafeDowncast(object, to: Element.self)
+    }
+
+    /// The position of `object` among the linking objects, or `nil`.
+    public func index(of object: Element) -> Int? {
+        guard let key = object.management?.key else { return nil }
+        return keys.firstIndex(of: key)
+    }
+
+    /// The keys of the linking objects in the realm's current version, in key order.
+    private var keys: [ObjectKey] {
+        guard let management = owner?.management else { return [] }
+        let realm = management.realm
+        realm.verifyThread()
+        if cachedGeneration == realm.generation { return cachedKeys }
+        do {
+            cachedKeys = try Self.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
+                                       through: originProperty, in: realm)
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+        cachedGeneration = realm.generation
+        return cachedKeys
+    }
+
+    private static func keys(linkingTo target: ObjectKey, of layout: TableLayout, from origin: ObjectBase.Type,
+                             through property: String, in realm: RealmCore) throws -> [ObjectKey] {
+        let catalog = realm.coordinator.catalog
+        guard let links = catalog.links, let originLayout = catalog.layouts[ClassInfo.storedName(of: origin)],
+              let originProperty = originLayout.storedClass.properties.first(where: { $0.name == property }) else { return [] }
+        var prefix: [UInt8] = []
+        prefix.append(contentsOf: withUnsafeBytes(of: layout.classID.bigEndian, Array.init))
+        target.append(to: &prefix)
+        prefix.append(contentsOf: withUnsafeBytes(of: originLayout.classID.bigEndian, Array.init))
+        prefix.append(contentsOf: withUnsafeBytes(of: originProperty.id.bigEndian, Array.init))
+        var keys = Set<ObjectKey>()
+        let cursor = try realm.transaction.openCursor(links)
+        var entry = try cursor.seek(atLeast: prefix)
+        while let (key, _) = entry, key.count >= 28, key.starts(with: prefix) {
+            keys.insert(ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[20..<28])))
+            entry = try cursor.next()
+        }
+        return keys.sorted()
+    }
+}
+
+/// Lets schema discovery read the origin property of a `LinkingObjects` wrapper.
+protocol _LinkingObjectsValue {
+    var originProperty: String { get }
+}
+
+extension LinkingObjects: _LinkingObjectsValue {}
+
+/// Columns given to `LinkingObjects` fields, which have no stored column: far above any real
+/// column, and telling which field they stand for.
+enum LinkingObjectsColumn {
+    static let base = 1 << 40
+
+    static func column(ofField index: Int) -> Int { base + index }
+    static func field(ofColumn column: Int) -> Int { column - base }
+}
+
+extension LinkingObjects: _Persistable {
+    public static var _storageKind: _StorageKind { .link }
+    public static var _defaultValue: LinkingObjects<Element> { LinkingObjects(originProperty: "") }
+    public var _persistedValue: _PersistedValue { .null }
+    public static func _fromPersisted(_ value: _PersistedValue) -> LinkingObjects<Element> {
+        preconditionFailure("LinkingObjects are read through the object that holds them.")
+    }
+    public static var _linkedType: ObjectBase.Type? { Element.self }
+    public static var _collectionKind: _CollectionKind? { .linkingObjects }
+
+    public static func _get(from object: ObjectBase, column: Int) -> LinkingObjects<Element> {
+        guard let info = object.management?.bound.info,
+              let origin = info.fields[LinkingObjectsColumn.field(ofColumn: column)].originProperty else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        return LinkingObjects(originProperty: origin, owner: object)
+    }
+
+    public static func _set(_ value: LinkingObjects<Element>, on object: ObjectBase, column: Int) {
+        preconditionFailure("LinkingObjects are read-only: change the links of the objects instead.")
+    }
+}

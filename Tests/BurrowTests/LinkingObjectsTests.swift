@@ -1,0 +1,62 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct LinkingObjectsTests {
+    let directory = TestDirectory()
+
+    @Test func backlinksFollowToOneLinksLive() throws {
+        let realm = try directory.realm()
+        let ann = Owner(value: ["id": 1, "name": "Ann"])
+        #expect(ann.puppies.isEmpty)
+        try realm.write {
+            realm.add(Puppy(value: ["name": "a", "owner": ann]))
+            realm.add(Puppy(value: ["name": "b", "owner": ann]))
+            realm.add(Puppy(value: ["name": "c"]))
+        }
+        let puppies = ann.puppies
+        #expect(puppies.map(\.name) == ["a", "b"])
+        #expect(puppies.realm == realm)
+        let c = realm.objects(Puppy.self).filter("name == 'c'").first!
+        try realm.write { c.owner = ann }
+        #expect(puppies.count == 3)
+        #expect(puppies.index(of: c) == 2)
+        try realm.write { realm.delete(puppies[0]) }
+        #expect(puppies.map(\.name) == ["b", "c"])
+        try realm.write { puppies[0].owner = nil }
+        #expect(puppies.map(\.name) == ["c"])
+    }
+
+    @Test func backlinksFollowListsOncePerObject() throws {
+        let realm = try directory.realm()
+        let rex = Puppy(value: ["name": "Rex"])
+        try realm.write {
+            realm.add(Kennel(value: ["id": 1, "dogs": [rex, rex]]))
+            realm.add(Kennel(value: ["id": 2, "dogs": [rex]]))
+            realm.add(Kennel(value: ["id": 3]))
+        }
+        #expect(rex.kennels.map(\.id) == [1, 2])
+        try realm.write { realm.object(ofType: Kennel.self, forPrimaryKey: 2)!.dogs.removeAll() }
+        #expect(rex.kennels.map(\.id) == [1])
+    }
+
+    @Test func linkingObjectsAreComputedNotStored() throws {
+        let schema = Owner().objectSchema
+        #expect(schema["puppies"]?.type == .linkingObjects)
+        #expect(schema["puppies"]?.objectClassName == "Puppy")
+        let realm = try directory.realm()
+        try realm.write { realm.add(Owner(value: ["id": 1])) }
+        #expect(realm.schema["Owner"]?["puppies"] == nil)
+        #expect(realm.schema["Owner"]?.properties.map(\.name) == ["id", "name", "partner"])
+    }
+
+    @Test func linkingObjectsCannotBeAssigned() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let ann = Owner(value: ["id": 1])
+            try! realm.write { realm.add(ann) }
+            try! realm.write { ann["puppies"] = [Puppy()] }
+        }
+        expectMessage(result, "LinkingObjects are read-only")
+    }
+}
