@@ -61,8 +61,8 @@ struct IndexOrderWalk {
                                             : ObjectKey(bytes: value)
             }
             let passes = try test.map { test in
-                if case .rows = source { return test(RowReader(value)) }
-                return try layout.row(objectKey, in: txn).map { test(RowReader($0)) } ?? false
+                if case .rows = source { return test(RowReader(value, key: objectKey)) }
+                return try layout.row(objectKey, in: txn).map { test(RowReader($0, key: objectKey)) } ?? false
             } ?? true
             if passes {
                 if ascending || !suffix {

@@ -11,6 +11,25 @@ final class LinkResolver {
         self.catalog = catalog
     }
 
+    /// The stored values of `owner`'s list in `database`, in order.
+    func listValues(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [_PersistedValue] {
+        guard let transaction else { return [] }
+        var prefix: [UInt8] = []
+        owner.append(to: &prefix)
+        var values: [_PersistedValue] = []
+        do {
+            let cursor = try transaction.openCursor(database)
+            var entry = try cursor.seek(atLeast: prefix)
+            while let (key, value) = entry, key.count == 16, key.starts(with: prefix) {
+                values.append(ManagedList.decode(value, kind: kind))
+                entry = try cursor.next()
+            }
+        } catch {
+            return values
+        }
+        return values
+    }
+
     /// The row of `key` in `layout`'s table, or `nil` when there is none.
     @inline(__always)
     func row(_ key: UInt64, in layout: TableLayout) -> UnsafeRawBufferPointer? {

@@ -31,6 +31,13 @@ struct PredicateCompiler {
     }
 
     private func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        if case .keyPath(let path, let position) = comparison.lhs {
+            let head = path.firstIndex(of: ".").map { String(path[..<$0]) } ?? path
+            if let column = storedClass.properties.firstIndex(where: { $0.name == head }), storedClass.properties[column].collection == .list {
+                let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
+                return try compileThroughList(comparison, column: column, rest: rest, at: position)
+            }
+        }
         if let quantifier = comparison.quantifier {
             let name = if case .keyPath(let name, _) = comparison.lhs { name } else { "a value" }
             throw QueryError.at(comparison.lhs.position,
@@ -92,7 +99,146 @@ struct PredicateCompiler {
             guard case .link(let key) = row.value(column, kind: .link), let targetRow = links.row(key, in: target) else {
                 return whenUnlinked
             }
-            return test(RowReader(targetRow))
+            return test(RowReader(targetRow, key: ObjectKey(key)))
+        }
+    }
+
+    /// A comparison on a list: `ANY`/`ALL`/`NONE list op value` (plain `list op value` is
+    /// `ANY`), with `list.property` reaching into objects, and `list.@count`,
+    /// `list.@min|@max|@sum|@avg` (values) or `list.@min|@max|@sum|@avg.property` (objects).
+    private func compileThroughList(_ comparison: Comparison, column: Int, rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
+        let property = storedClass.properties[column]
+        guard let links else {
+            throw QueryError.at(position, "list '\(property.name)' cannot be queried here")
+        }
+        guard let layout = links.catalog.layouts[storedClass.name],
+              let database = layout.lists.first(where: { $0.column == column })?.database else {
+            return { _ in false }
+        }
+        let kind = property.kind
+        let target = property.objectClassName.flatMap { links.catalog.layouts[$0] }
+        if property.objectClassName != nil && target == nil {
+            return { _ in false }
+        }
+        // Aggregates: one value per list, compared once.
+        if let rest, rest.hasPrefix("@") {
+            guard comparison.quantifier == nil else {
+                throw QueryError.at(position, "'\(comparison.quantifier!.rawValue)' cannot apply to '\(property.name).\(rest)'")
+            }
+            let parts = rest.split(separator: ".", maxSplits: 1).map(String.init)
+            let aggregate = parts[0]
+            let aggregateSource: (RowReader) -> [_PersistedValue]
+            var valueKind = kind
+            if aggregate == "@count" {
+                aggregateSource = { row in links.listValues(of: row.key, in: database, kind: kind) }
+            } else if let target {
+                guard parts.count == 2, let targetColumn = target.storedClass.properties.firstIndex(where: { $0.name == parts[1] }) else {
+                    throw QueryError.at(position, "'\(property.name).\(aggregate)' needs a property of \(target.className) after it, as in '\(property.name).\(aggregate).age'")
+                }
+                valueKind = target.kinds[targetColumn]
+                aggregateSource = { row in
+                    links.listValues(of: row.key, in: database, kind: .link).compactMap { value in
+                        guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { return nil }
+                        return RowReader(targetRow).value(targetColumn, kind: valueKind)
+                    }
+                }
+            } else {
+                aggregateSource = { row in links.listValues(of: row.key, in: database, kind: kind) }
+            }
+            guard case .literal(let literal, _) = comparison.rhs else {
+                throw QueryError.at(comparison.rhs.position, "'\(property.name).\(rest)' compares only with a value")
+            }
+            let reduce = try Self.aggregate(aggregate, of: valueKind, at: position)
+            let op = comparison.op
+            return { row in
+                let value = reduce(aggregateSource(row))
+                return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value == .null, rhsNull: literal == .null)
+            }
+        }
+        // Element comparisons, combined by the quantifier.
+        let elementTest: RowPredicate
+        if let target {
+            guard let rest else {
+                throw QueryError.at(position, "compare a property of the objects in '\(property.name)', as in '\(property.name).name'")
+            }
+            var inner = comparison
+            inner.quantifier = nil
+            inner.lhs = .keyPath(rest, position: position + property.name.utf16.count + 1)
+            elementTest = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
+        } else {
+            guard rest == nil else {
+                throw QueryError.at(position, "'\(property.name)' is a list of \(typeName(of: property)) values; it has no property '\(rest!)'")
+            }
+            // The element as a one-column row, so the ordinary comparison code applies.
+            var inner = comparison
+            inner.quantifier = nil
+            inner.lhs = .keyPath(property.name, position: position)
+            var element = property
+            element.collection = nil
+            let elementClass = StoredClass(id: 0, name: storedClass.name, properties: [element], nextPropertyID: 1)
+            elementTest = try PredicateCompiler(storedClass: elementClass, links: links).compile(.comparison(inner))
+        }
+        let quantifier = comparison.quantifier ?? .any
+        var scratch: [UInt8] = []
+        return { row in
+            let values = links.listValues(of: row.key, in: database, kind: kind)
+            var matches = 0
+            for value in values {
+                let passes: Bool
+                if let target {
+                    guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { continue }
+                    passes = elementTest(RowReader(targetRow, key: ObjectKey(key)))
+                } else {
+                    RowCodec.encode([value], into: &scratch)
+                    passes = scratch.withUnsafeBytes { elementTest(RowReader($0)) }
+                }
+                if passes { matches += 1 } else if quantifier == .all { return false }
+                if matches > 0 && quantifier == .any { return true }
+                if matches > 0 && quantifier == .none { return false }
+            }
+            switch quantifier {
+            case .any: return false
+            case .all: return true
+            case .none: return true
+            }
+        }
+    }
+
+    /// The aggregate `name` of a list of `kind` values.
+    private static func aggregate(_ name: String, of kind: _StorageKind, at position: Int) throws(Realm.Error) -> ([_PersistedValue]) -> _PersistedValue {
+        let numeric: Set<_StorageKind> = [.int, .float, .double, .decimal]
+        switch name {
+        case "@count":
+            return { .int(Int64($0.count)) }
+        case "@min", "@max":
+            guard numeric.contains(kind) || kind == .date else {
+                throw QueryError.at(position, "'\(name)' needs numbers or dates")
+            }
+            let wanted = name == "@min" ? -1 : 1
+            return { values in
+                values.filter { $0 != .null }.reduce(nil as _PersistedValue?) { best, value in
+                    guard let best else { return value }
+                    return ValueComparator.compare(value, best) == wanted ? value : best
+                } ?? .null
+            }
+        case "@sum", "@avg":
+            guard numeric.contains(kind) else { throw QueryError.at(position, "'\(name)' needs numbers") }
+            let average = name == "@avg"
+            return { values in
+                let numbers = values.compactMap { value -> Double? in
+                    switch value {
+                    case .int(let v): Double(v)
+                    case .float(let v): Double(v)
+                    case .double(let v): v
+                    case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+                    default: nil
+                    }
+                }
+                if average { return numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count)) }
+                return .double(numbers.reduce(0, +))
+            }
+        default:
+            throw QueryError.at(position, "unknown collection operator '\(name)'; use @count, @min, @max, @sum or @avg")
         }
     }
 

@@ -115,14 +115,15 @@ final class ResultsCore {
                               in txn: Transaction) throws -> [ObjectKey] {
         if let candidates = try QueryPlanner(layout: layout).candidates(path, in: txn) {
             guard let test, !path.isCovered else { return candidates }
-            return try candidates.filter { key in try layout.row(key, in: txn).map { test(RowReader($0)) } ?? false }
+            return try candidates.filter { key in try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false }
         }
         var keys: [ObjectKey] = []
         if test == nil { keys.reserveCapacity(try layout.count(in: txn)) }
         let cursor = try txn.openCursor(layout.rows)
         var entry = try cursor.first()
         while let (key, row) = entry {
-            if test?(RowReader(row)) ?? true { keys.append(ObjectKey(bytes: key)) }
+            let objectKey = ObjectKey(bytes: key)
+            if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
             entry = try cursor.next()
         }
         return keys
@@ -233,7 +234,7 @@ final class ResultsCore {
         links.transaction = txn
         defer { links.transaction = nil }
         return keys.firstIndex { key in
-            ((try? layout.row(key, in: txn)) ?? nil).map { test(RowReader($0)) } ?? false
+            ((try? layout.row(key, in: txn)) ?? nil).map { test(RowReader($0, key: key)) } ?? false
         }
     }
 

@@ -36,6 +36,14 @@ struct StoredClass: Codable, Equatable, Sendable {
     var properties: [StoredProperty]
     var nextPropertyID: UInt32
 
+    /// A stored class from its parts.
+    init(id: UInt32, name: String, properties: [StoredProperty], nextPropertyID: UInt32) {
+        self.id = id
+        self.name = name
+        self.properties = properties
+        self.nextPropertyID = nextPropertyID
+    }
+
     /// The schema of a model class, as a new stored class with id `id`.
     init(id: UInt32, info: ClassInfo) {
         self.id = id

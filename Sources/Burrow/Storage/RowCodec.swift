@@ -129,14 +129,17 @@ enum RowCodec {
 /// Reads columns of one encoded row in place. Valid only while its bytes are.
 struct RowReader {
     let bytes: UnsafeRawBufferPointer
+    /// The key of the object whose row this is (for predicates that read its lists).
+    let key: ObjectKey
     let columnCount: Int
     private let bitmapStart = 2
     private let offsetsStart: Int
     private let valuesStart: Int
 
     @inline(__always)
-    init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer, key: ObjectKey = ObjectKey(0)) {
         self.bytes = bytes
+        self.key = key
         columnCount = Int(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self)))
         offsetsStart = 2 + (columnCount + 7) / 8
         valuesStart = offsetsStart + 4 * columnCount
