@@ -15,7 +15,7 @@ import LMDB
 public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// The link property of `Element` that points here.
     public let originProperty: String
-    private let owner: ObjectBase?
+    let owner: ObjectBase?
     private var cachedKeys: [ObjectKey] = []
     private var cachedGeneration: UInt64 = 0
 
@@ -64,17 +64,21 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
         realm.verifyThread()
         if cachedGeneration == realm.generation { return cachedKeys }
         do {
-            cachedKeys = try Self.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
-                                       through: originProperty, in: realm)
+            cachedKeys = try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
+                                                     through: originProperty, in: realm)
         } catch {
             preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }
         cachedGeneration = realm.generation
         return cachedKeys
     }
+}
 
-    private static func keys(linkingTo target: ObjectKey, of layout: TableLayout, from origin: ObjectBase.Type,
-                             through property: String, in realm: RealmCore) throws -> [ObjectKey] {
+/// Finds the objects linking to an object through one property, in the backlink index.
+enum LinkingObjectsKeys {
+    /// The keys of the `origin` objects whose `property` links to `target`, each once, in key order.
+    static func keys(linkingTo target: ObjectKey, of layout: TableLayout, from origin: ObjectBase.Type,
+                     through property: String, in realm: RealmCore) throws -> [ObjectKey] {
         let catalog = realm.coordinator.catalog
         guard let links = catalog.links, let originLayout = catalog.layouts[ClassInfo.storedName(of: origin)],
               let originProperty = originLayout.storedClass.properties.first(where: { $0.name == property }) else { return [] }

@@ -18,7 +18,7 @@
 /// it from every list; deleting the owner removes its lists. Out-of-range indexes trap.
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _UnmanagedCollection {
     private var elements: [Element] = []
-    private let managed: ManagedList?
+    let managed: ManagedList?
 
     /// An empty, unmanaged list.
     public init() {

@@ -24,6 +24,8 @@ final class ResultsCore {
 
     /// A core for `query` over the same class; traps when the query does not fit the class.
     func with(_ query: ResultsQuery) -> ResultsCore {
+        var query = query
+        query.source = self.query.source
         let core = ResultsCore(realm: realm, info: info, query: query)
         core.validate()
         return core
@@ -90,7 +92,12 @@ final class ResultsCore {
         defer { links.transaction = nil }
         var steps = query.steps[...]
         var keys: [ObjectKey]
-        if case .sort(let descriptors)? = steps.first,
+        if let members = try sourceKeys() {
+            keys = try members.filter { key in
+                guard let test else { return true }
+                return try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false
+            }
+        } else if case .sort(let descriptors)? = steps.first,
            let walked = try IndexOrderWalk(layout: layout, descriptors: descriptors)?
                 .keys(in: txn, matching: test, stopAfter: Self.rowsNeeded(after: steps.dropFirst())) {
             keys = walked
@@ -102,6 +109,23 @@ final class ResultsCore {
             keys = try apply(step, to: keys, layout: layout, in: txn)
         }
         return keys
+    }
+
+    /// The candidates of a list or backlink source, in its order; `nil` for a whole table.
+    private func sourceKeys() throws -> [ObjectKey]? {
+        switch query.source {
+        case .table:
+            return nil
+        case .list(let list):
+            return list.positions.indices.compactMap { index in
+                if case .link(let key) = list.value(at: index) { return ObjectKey(key) }
+                return nil
+            }
+        case .linkingObjects(let owner, let originProperty):
+            guard let management = owner.management else { return [] }
+            return try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: info.type,
+                                              through: originProperty, in: realm)
+        }
     }
 
     /// How many leading objects the remaining steps can use, when they end in a slice.

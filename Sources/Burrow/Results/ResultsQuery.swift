@@ -1,5 +1,16 @@
 /// What a ``Results`` selects: a predicate over one class, then ordering steps applied in turn.
-struct ResultsQuery: Sendable {
+struct ResultsQuery {
+    /// Where the candidate objects come from.
+    enum Source {
+        /// Every object of the class, in table order.
+        case table
+        /// The objects of a managed list, in list order.
+        case list(ManagedList)
+        /// The objects linking to an object through a property, in key order.
+        case linkingObjects(owner: ObjectBase, originProperty: String)
+    }
+
+    var source: Source = .table
     /// One step applied to the matching objects, in the order the calls were made.
     enum Step: Sendable {
         /// Stable sort: earlier order breaks ties.
@@ -14,7 +25,10 @@ struct ResultsQuery: Sendable {
     var steps: [Step] = []
 
     /// Whether every object of the class is selected, in table order.
-    var isWholeTable: Bool { predicate == nil && steps.isEmpty }
+    var isWholeTable: Bool {
+        guard case .table = source else { return false }
+        return predicate == nil && steps.isEmpty
+    }
 
     /// The query with `node` ANDed to its predicate (the steps still apply after it).
     func filtered(by node: PredicateNode) -> ResultsQuery {
