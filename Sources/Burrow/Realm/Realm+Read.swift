@@ -7,6 +7,7 @@ extension Realm {
     /// ```
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         core.verifyThread()
+        precondition(!ClassInfo.isEmbedded(type), "Embedded object '\(type)' cannot be queried directly: query its owners instead.")
         return Results(core: ResultsCore(realm: core, info: core.info(type), query: ResultsQuery()))
     }
 

@@ -114,6 +114,8 @@ extension Realm {
     /// an object of another realm, and for a duplicate primary key under `.error`.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         let write = core.verifyWrite(doing: "add an object to")
+        precondition(!(object is EmbeddedObject),
+                     "Cannot add embedded object '\(type(of: object))' to a Realm directly: assign it to a property of an object instead.")
         if let management = object.management {
             precondition(management.realm === core,
                          "Object is already managed by another Realm. Use create instead to copy it into this Realm.")

@@ -44,11 +44,22 @@ extension RealmCore {
         }
     }
 
-    /// Moves the backlinks of a row whose link columns went from `old` to `new`.
+    /// The layout of the embedded class `column` links to, or `nil` for a top-level class.
+    func embeddedLayout(of column: Int, in layout: TableLayout) -> TableLayout? {
+        guard let name = layout.storedClass.properties[column].objectClassName,
+              let target = coordinator.catalog.layouts[name], target.isEmbedded else { return nil }
+        return target
+    }
+
+    /// Moves the backlinks of a row whose link columns went from `old` to `new`; an embedded
+    /// object that was replaced is deleted.
     func updateBacklinks(of key: ObjectKey, in layout: TableLayout, old: [_PersistedValue], new: [_PersistedValue], write: WriteState) throws {
         for column in layout.linkColumns where old[column] != new[column] {
             if case .link(let target) = old[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+                if let targetLayout = embeddedLayout(of: column, in: layout) {
+                    try deleteRow(ObjectKey(target), in: targetLayout, write: write)
+                }
             }
             if case .link(let target) = new[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
@@ -61,12 +72,14 @@ extension RealmCore {
     func deleteRow(_ key: ObjectKey, in layout: TableLayout, write: WriteState) throws -> Bool {
         let txn = write.transaction
         guard let row = try layout.row(key, in: txn) else { return false }
+        var embedded: [(ObjectKey, TableLayout)] = []
         if !layout.linkColumns.isEmpty {
             let reader = RowReader(row)
             let targets = layout.linkColumns.map { reader.value($0, kind: .link) }
             for (column, target) in zip(layout.linkColumns, targets) {
                 if case .link(let target) = target {
                     try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+                    if let targetLayout = embeddedLayout(of: column, in: layout) { embedded.append((ObjectKey(target), targetLayout)) }
                 }
             }
         }
@@ -74,6 +87,8 @@ extension RealmCore {
             try ManagedList.removeAll(of: key, column: list.column, in: layout, realm: self, write: write)
         }
         try layout.delete(key, in: write)
+        // Embedded objects die with their owner.
+        for (target, targetLayout) in embedded { try deleteRow(target, in: targetLayout, write: write) }
         if coordinator.isLinkTarget(layout.className) {
             try nullifyLinks(to: key, of: layout, write: write)
         }

@@ -122,6 +122,8 @@ extension RealmCore {
         if let management = target.management {
             precondition(management.realm === self,
                          "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            precondition(!management.bound.layout.isEmbedded,
+                         "Cannot give embedded object '\(management.bound.info.className)' a second owner: create a new one instead.")
             return management.key
         }
         if let pending = write.pendingKeys[ObjectIdentifier(target)] { return pending }

@@ -47,6 +47,8 @@ final class ClassInfo: @unchecked Sendable {
     let fieldIndex: [String: Int]
     let primaryKeyField: Int?
     let objectSchema: ObjectSchema
+    /// Whether the class is an ``EmbeddedObject``.
+    let isEmbedded: Bool
 
     private static let cache = Mutex<[ObjectIdentifier: ClassInfo]>([:])
     private let keyPathNames = KeyPathNameCache()
@@ -65,6 +67,7 @@ final class ClassInfo: @unchecked Sendable {
     private init(discovering type: ObjectBase.Type) {
         self.type = type
         className = Self.storedName(of: type)
+        isEmbedded = Self.isEmbedded(type)
         let probe = type.init()
         let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         var fields: [FieldInfo] = []
@@ -92,6 +95,17 @@ final class ClassInfo: @unchecked Sendable {
         primaryKeyField = primaryKeys.first
         objectSchema = ObjectSchema(className: className, properties: fields.map(\.property))
         for field in fields { Self.validate(field, of: className) }
+        precondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
+    }
+
+    /// Whether `type` descends from ``EmbeddedObject``.
+    static func isEmbedded(_ type: ObjectBase.Type) -> Bool {
+        var current: AnyClass? = type
+        while let candidate = current {
+            if candidate == EmbeddedObject.self { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
     }
 
     /// The unqualified Swift name of `type`: `V1.Pet` and `V2.Pet` are both `Pet`.

@@ -35,6 +35,8 @@ struct StoredClass: Codable, Equatable, Sendable {
     var name: String
     var properties: [StoredProperty]
     var nextPropertyID: UInt32
+    /// Whether the class holds embedded objects, deleted with their owner.
+    var isEmbedded: Bool? = nil
 
     /// A stored class from its parts.
     init(id: UInt32, name: String, properties: [StoredProperty], nextPropertyID: UInt32) {
@@ -48,6 +50,7 @@ struct StoredClass: Codable, Equatable, Sendable {
     init(id: UInt32, info: ClassInfo) {
         self.id = id
         name = info.className
+        isEmbedded = info.isEmbedded ? true : nil
         properties = info.fields.enumerated().filter { !$0.element.isComputed }.map { index, field in
             StoredProperty(id: UInt32(index + 1), name: field.name, kind: field.kind, isOptional: field.isOptional,
                            isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey,
@@ -70,6 +73,9 @@ struct StoredClass: Codable, Equatable, Sendable {
     /// empty when they match (property order may differ).
     func differences(from info: ClassInfo) -> [String] {
         var lines: [String] = []
+        if (isEmbedded ?? false) != info.isEmbedded {
+            lines.append("Class '\(name)' has been made \(info.isEmbedded ? "embedded" : "top-level").")
+        }
         for field in info.fields where !field.isComputed {
             guard let stored = properties.first(where: { $0.name == field.name }) else {
                 lines.append("Property '\(name).\(field.name)' has been added.")

@@ -159,27 +159,36 @@ final class ManagedList {
         precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
         realm.perform(in: write) {
             let value = try stored(element, in: write)
-            try remove(at: positions[index], in: write)
+            try discard(at: positions[index], in: write)
             try put(value, at: positions[index], in: write)
         }
         realm.advanceGeneration()
     }
 
-    /// Removes the element at `index`.
+    /// Removes the element at `index` (deleting it, for a list of embedded objects).
     func remove(at index: Int) {
         let write = verifyWrite()
         let positions = self.positions
         precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
-        realm.perform(in: write) { try remove(at: positions[index], in: write) }
+        realm.perform(in: write) { try discard(at: positions[index], in: write) }
         realm.advanceGeneration()
     }
 
-    /// Removes every element.
+    /// Removes every element (deleting them, for a list of embedded objects).
     func removeAll() {
         let write = verifyWrite()
         let positions = self.positions
-        realm.perform(in: write) { for position in positions { try remove(at: position, in: write) } }
+        realm.perform(in: write) { for position in positions { try discard(at: position, in: write) } }
         realm.advanceGeneration()
+    }
+
+    /// Takes the element at `position` out of the list for good: an embedded object is deleted.
+    private func discard(at position: UInt64, in write: WriteState) throws {
+        let embedded = realm.embeddedLayout(of: column, in: layout)
+        let target = embedded == nil ? nil : try write.transaction.value(for: entryKey(position), in: database)
+            .flatMap { bytes -> UInt64? in if case .link(let key) = bytes.withUnsafeBytes({ Self.decode($0, kind: .link) }) { key } else { nil } }
+        try remove(at: position, in: write)
+        if let embedded, let target { try realm.deleteRow(ObjectKey(target), in: embedded, write: write) }
     }
 
     /// Moves the element at `from` to `to`.
@@ -236,8 +245,12 @@ final class ManagedList {
     /// Removes every element of `owner`'s list in `column` (its owner is being deleted or overwritten).
     static func removeAll(of owner: ObjectKey, column: Int, in layout: TableLayout, realm: RealmCore, write: WriteState) throws {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        let embedded = realm.embeddedLayout(of: column, in: layout)
         for position in try positions(of: owner, in: database, txn: write.transaction) {
+            let target = embedded == nil ? nil : try write.transaction.value(for: entryKey(owner, position), in: database)
+                .flatMap { bytes -> UInt64? in if case .link(let key) = bytes.withUnsafeBytes({ decode($0, kind: .link) }) { key } else { nil } }
             try remove(owner: owner, position: position, column: column, in: layout, database: database, realm: realm, write: write)
+            if let embedded, let target { try realm.deleteRow(ObjectKey(target), in: embedded, write: write) }
         }
     }
 

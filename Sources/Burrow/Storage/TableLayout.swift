@@ -40,6 +40,7 @@ final class TableLayout: Sendable {
     }
 
     var classID: UInt32 { storedClass.id }
+    var isEmbedded: Bool { storedClass.isEmbedded ?? false }
     var className: String { storedClass.name }
 
     /// Opens (or, with `create`, creates) the databases of `storedClass` in `txn`.

@@ -129,3 +129,20 @@ final class Kennel: Object {
     @Persisted var tags: List<String>
     @Persisted var scores: List<Int?>
 }
+
+/// Embedded objects, to-one and in a list.
+final class Address: EmbeddedObject {
+    @Persisted var street = ""
+    @Persisted var city = ""
+    @Persisted var geo: Geo?
+}
+
+final class Geo: EmbeddedObject {
+    @Persisted var latitude = 0.0
+}
+
+final class Contact: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var address: Address?
+    @Persisted var previous: List<Address>
+}

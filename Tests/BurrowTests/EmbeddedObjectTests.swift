@@ -1,0 +1,83 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct EmbeddedObjectTests {
+    let directory = TestDirectory()
+
+    private func embeddedCount(_ realm: Realm, _ type: ObjectBase.Type) throws -> Int {
+        guard let layout = realm.core.bound(ClassInfo.of(type))?.layout else { return 0 }
+        return try layout.count(in: realm.core.transaction)
+    }
+
+    @Test func embeddedObjectsAreStoredWithTheirOwner() throws {
+        let realm = try directory.realm()
+        let contact = Contact(value: ["id": 1, "address": ["street": "Main", "city": "Oslo", "geo": ["latitude": 59.9]],
+                                      "previous": [["street": "Old"], ["street": "Older"]]])
+        try realm.write { realm.add(contact) }
+        #expect(contact.address?.city == "Oslo")
+        #expect(contact.address?.geo?.latitude == 59.9)
+        #expect(contact.previous.map(\.street) == ["Old", "Older"])
+        #expect(realm.objects(Contact.self).filter("address.city == 'Oslo'").count == 1)
+        #expect(realm.objects(Contact.self).filter("previous.street == 'Older'").count == 1)
+        #expect(try embeddedCount(realm, Address.self) == 3)
+        #expect(Address().objectSchema.className == "Address")
+    }
+
+    @Test func replacingOrRemovingAnEmbeddedObjectDeletesIt() throws {
+        let realm = try directory.realm()
+        let contact = Contact(value: ["id": 1, "address": ["street": "A", "geo": ["latitude": 1.0]], "previous": [["street": "P"]]])
+        try realm.write { realm.add(contact) }
+        try realm.write { contact.address = Address(value: ["street": "B"]) }
+        #expect(contact.address?.street == "B")
+        #expect(try embeddedCount(realm, Address.self) == 2)
+        #expect(try embeddedCount(realm, Geo.self) == 0)  // the replaced address took its own embedded object along
+        try realm.write { contact.address = nil }
+        #expect(try embeddedCount(realm, Address.self) == 1)
+        try realm.write { contact.previous.remove(at: 0) }
+        #expect(try embeddedCount(realm, Address.self) == 0)
+        try realm.write { contact.previous.append(Address(value: ["street": "Q"])); contact.previous.append(Address(value: ["street": "R"])) }
+        try realm.write { contact.previous.move(from: 0, to: 1) }
+        #expect(contact.previous.map(\.street) == ["R", "Q"])
+        #expect(try embeddedCount(realm, Address.self) == 2)  // moving deletes nothing
+    }
+
+    @Test func deletingTheOwnerDeletesItsEmbeddedObjects() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Contact(value: ["id": 1, "address": ["street": "A", "geo": ["latitude": 2.0]], "previous": [["street": "P"]]]))
+            realm.add(Contact(value: ["id": 2, "address": ["street": "Other"]]))
+        }
+        try realm.write { realm.delete(realm.object(ofType: Contact.self, forPrimaryKey: 1)!) }
+        #expect(try embeddedCount(realm, Address.self) == 1)
+        #expect(try embeddedCount(realm, Geo.self) == 0)
+        let other = realm.object(ofType: Contact.self, forPrimaryKey: 2)!
+        try realm.write { realm.delete(other.address!) }
+        #expect(other.address == nil)
+    }
+
+    @Test func addingAnEmbeddedObjectDirectlyTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            try! realm.write { realm.add(Address()) }
+        }
+        expectMessage(result, "Cannot add embedded object 'Address' to a Realm directly")
+    }
+
+    @Test func queryingEmbeddedObjectsDirectlyTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseTests.freshRealm().objects(Address.self)
+        }
+        expectMessage(result, "Embedded object 'Address' cannot be queried directly")
+    }
+
+    @Test func aSecondOwnerTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let first = Contact(value: ["id": 1, "address": ["street": "A"]])
+            try! realm.write { realm.add(first) }
+            try! realm.write { realm.add(Contact(value: ["id": 2, "address": first.address!])) }
+        }
+        expectMessage(result, "Cannot give embedded object 'Address' a second owner")
+    }
+}
