@@ -11,7 +11,7 @@ final class LinkResolver {
         self.catalog = catalog
     }
 
-    /// The stored values of `owner`'s list in `database`, in order.
+    /// The stored values of `owner`'s list or set in `database`, in order.
     func listValues(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [_PersistedValue] {
         guard let transaction else { return [] }
         var prefix: [UInt8] = []
@@ -20,7 +20,7 @@ final class LinkResolver {
         do {
             let cursor = try transaction.openCursor(database)
             var entry = try cursor.seek(atLeast: prefix)
-            while let (key, value) = entry, key.count == 16, key.starts(with: prefix) {
+            while let (key, value) = entry, key.count > 8, key.starts(with: prefix) {
                 values.append(ManagedList.decode(value, kind: kind))
                 entry = try cursor.next()
             }

@@ -33,7 +33,8 @@ struct PredicateCompiler {
     private func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         if case .keyPath(let path, let position) = comparison.lhs {
             let head = path.firstIndex(of: ".").map { String(path[..<$0]) } ?? path
-            if let column = storedClass.properties.firstIndex(where: { $0.name == head }), storedClass.properties[column].collection == .list {
+            if let column = storedClass.properties.firstIndex(where: { $0.name == head }),
+               [.list, .set].contains(storedClass.properties[column].collection) {
                 let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
                 return try compileThroughList(comparison, column: column, rest: rest, at: position)
             }

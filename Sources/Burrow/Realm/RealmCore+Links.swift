@@ -44,6 +44,17 @@ extension RealmCore {
         }
     }
 
+    /// Empties every list and set of the object `key`.
+    func removeCollections(of key: ObjectKey, in layout: TableLayout, write: WriteState) throws {
+        for collection in layout.lists {
+            if layout.storedClass.properties[collection.column].collection == .set {
+                try ManagedSet.removeAll(of: key, column: collection.column, in: layout, realm: self, write: write)
+            } else {
+                try ManagedList.removeAll(of: key, column: collection.column, in: layout, realm: self, write: write)
+            }
+        }
+    }
+
     /// The layout of the embedded class `column` links to, or `nil` for a top-level class.
     func embeddedLayout(of column: Int, in layout: TableLayout) -> TableLayout? {
         guard let name = layout.storedClass.properties[column].objectClassName,
@@ -83,9 +94,7 @@ extension RealmCore {
                 }
             }
         }
-        for list in layout.lists {
-            try ManagedList.removeAll(of: key, column: list.column, in: layout, realm: self, write: write)
-        }
+        try removeCollections(of: key, in: layout, write: write)
         try layout.delete(key, in: write)
         // Embedded objects die with their owner.
         for (target, targetLayout) in embedded { try deleteRow(target, in: targetLayout, write: write) }
@@ -116,9 +125,11 @@ extension RealmCore {
             guard let sourceLayout = catalog.layouts.values.first(where: { $0.classID == source.classID }),
                   let column = sourceLayout.storedClass.properties.firstIndex(where: { $0.id == source.propertyID }) else { continue }
             if let position = source.position {
-                // A list element: take it out of the list (which drops its backlink too).
+                // A list or set element: take it out of its collection, and drop its backlink.
                 guard let database = sourceLayout.lists.first(where: { $0.column == column })?.database else { continue }
-                try write.transaction.delete(ManagedList.entryKey(source.key, position), in: database)
+                let entry = sourceLayout.storedClass.properties[column].collection == .set
+                    ? ManagedSet.entryKey(source.key, .link(key.rawValue)) : ManagedList.entryKey(source.key, position)
+                try write.transaction.delete(entry, in: database)
                 try listBacklink(from: source.key, position: position, column: column, in: sourceLayout, to: key, adding: false, write: write)
                 continue
             }

@@ -63,7 +63,11 @@ extension RealmCore {
                 for index in info.collectionFields {
                     let field = info.fields[index]
                     let elements = field.accessor.collectionElements(at: info.pointer(to: index, in: object) + field.valueOffset)
-                    try ManagedList.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
+                    if field.collection == .set {
+                        try ManagedSet.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
+                    } else {
+                        try ManagedList.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
+                    }
                 }
             }
             object.becomeManaged(by: self, bound: bound, key: claim.key)
@@ -111,10 +115,8 @@ extension RealmCore {
         let old = try currentValues(of: key, in: layout, transaction: write.transaction)
         try layout.replace(key, old: old, new: values, in: write)
         try updateBacklinks(of: key, in: layout, old: old, new: values, write: write)
-        // The added object's lists replace the stored ones.
-        for list in layout.lists {
-            try ManagedList.removeAll(of: key, column: list.column, in: layout, realm: self, write: write)
-        }
+        // The added object's lists and sets replace the stored ones.
+        try removeCollections(of: key, in: layout, write: write)
     }
 
     /// The key of `target` in this realm, adding it first when it is unmanaged.

@@ -121,6 +121,11 @@ final class ResultsCore {
                 if case .link(let key) = list.value(at: index) { return ObjectKey(key) }
                 return nil
             }
+        case .set(let set):
+            return set.values.compactMap { value in
+                if case .link(let key) = value { return ObjectKey(key) }
+                return nil
+            }
         case .linkingObjects(let owner, let originProperty):
             guard let management = owner.management else { return [] }
             return try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: info.type,

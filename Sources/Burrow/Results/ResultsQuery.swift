@@ -6,6 +6,8 @@ struct ResultsQuery {
         case table
         /// The objects of a managed list, in list order.
         case list(ManagedList)
+        /// The objects of a managed set, in set order.
+        case set(ManagedSet)
         /// The objects linking to an object through a property, in key order.
         case linkingObjects(owner: ObjectBase, originProperty: String)
     }

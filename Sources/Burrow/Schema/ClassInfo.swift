@@ -30,7 +30,7 @@ struct FieldInfo {
     var property: Property {
         Property(name: name, type: isComputed ? .linkingObjects : kind.propertyType, isOptional: isOptional && !isComputed,
                  isIndexed: isIndexed || isPrimaryKey, isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)),
-                 isArray: collection == .list)
+                 isArray: collection == .list, isSet: collection == .set)
     }
 }
 
@@ -86,7 +86,7 @@ final class ClassInfo: @unchecked Sendable {
         withExtendedLifetime(probe) {}
         self.fields = fields
         linkFields = fields.indices.filter { fields[$0].kind == .link && fields[$0].collection == nil }
-        collectionFields = fields.indices.filter { fields[$0].collection == .list }
+        collectionFields = fields.indices.filter { fields[$0].collection == .list || fields[$0].collection == .set }
         storedFields = fields.indices.filter { !fields[$0].isComputed }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
@@ -158,7 +158,7 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The fields that are to-one links.
     let linkFields: [Int]
-    /// The fields that hold lists.
+    /// The fields that hold lists or sets.
     let collectionFields: [Int]
     /// The fields stored in rows (all but `LinkingObjects`).
     let storedFields: [Int]

@@ -25,7 +25,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     public let isMap: Bool
 
     init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
-         isArray: Bool = false) {
+         isArray: Bool = false, isSet: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -33,7 +33,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
         self.isPrimary = isPrimary
         self.objectClassName = objectClassName
         self.isArray = isArray
-        isSet = false
+        self.isSet = isSet
         isMap = false
     }
 

@@ -52,6 +52,8 @@ public enum _CollectionKind: UInt8, Codable, Sendable {
     case list = 1
     /// `LinkingObjects`: computed from the links to the object, never stored.
     case linkingObjects = 2
+    /// A `MutableSet` of distinct elements.
+    case set = 3
 }
 
 /// One stored value, the common currency between model properties, rows and index keys.

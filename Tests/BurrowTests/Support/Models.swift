@@ -146,3 +146,10 @@ final class Contact: Object {
     @Persisted var address: Address?
     @Persisted var previous: List<Address>
 }
+
+/// Sets of objects and of values.
+final class Club: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var members: MutableSet<Owner>
+    @Persisted var languages: MutableSet<String>
+}

@@ -1,0 +1,192 @@
+import LMDB
+
+/// The stored elements of one managed object's set property.
+///
+/// Elements live in the property's collection database under `ownerKey ++ indexKey(value)`
+/// (the order-preserving key of the value, or of the target's object key for a set of
+/// objects), so membership, insertion and removal are one B-tree operation each and a set is
+/// read in value order. Values are stored as in lists.
+final class ManagedSet {
+    let owner: ObjectBase
+    let realm: RealmCore
+    let layout: TableLayout
+    let column: Int
+    let database: Database
+    let kind: _StorageKind
+    /// The element class of a set of objects.
+    let targetType: ObjectBase.Type?
+
+    private var cachedValues: [_PersistedValue] = []
+    private var cachedGeneration: UInt64 = 0
+
+    init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
+        guard let management = owner.management,
+              let collection = management.bound.layout.lists.first(where: { $0.column == column }) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        self.owner = owner
+        realm = management.realm
+        layout = management.bound.layout
+        self.column = column
+        database = collection.database
+        kind = layout.kinds[column]
+        self.targetType = targetType
+    }
+
+    private var ownerKey: ObjectKey {
+        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        return management.key
+    }
+
+    /// Whether the owner was deleted.
+    var isInvalidated: Bool {
+        realm.verifyThread()
+        return (try? layout.row(ownerKey, in: realm.transaction)) == nil
+    }
+
+    /// The stored values, in value order, for the realm's current generation.
+    var values: [_PersistedValue] {
+        realm.verifyThread()
+        if cachedGeneration == realm.generation { return cachedValues }
+        _ = owner.currentRow(owner.management!)  // traps when the owner was deleted
+        do {
+            cachedValues = try Self.values(of: ownerKey, in: database, kind: kind, txn: realm.transaction)
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+        cachedGeneration = realm.generation
+        return cachedValues
+    }
+
+    static func values(of owner: ObjectKey, in database: Database, kind: _StorageKind, txn: Transaction) throws -> [_PersistedValue] {
+        var prefix: [UInt8] = []
+        owner.append(to: &prefix)
+        var values: [_PersistedValue] = []
+        let cursor = try txn.openCursor(database)
+        var entry = try cursor.seek(atLeast: prefix)
+        while let (key, value) = entry, key.count > 8, key.starts(with: prefix) {
+            values.append(ManagedList.decode(value, kind: kind))
+            entry = try cursor.next()
+        }
+        return values
+    }
+
+    /// Whether the set holds `element`.
+    func contains(_ element: any _Persistable) -> Bool {
+        realm.verifyThread()
+        guard let value = storedValueIfManaged(element) else { return false }
+        do {
+            return try Self.entryKey(ownerKey, value).withUnsafeBytes {
+                try realm.transaction.unsafeValue(for: $0, in: database) != nil
+            }
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+    }
+
+    /// The stored form of `element` without adding anything; `nil` for an unmanaged object.
+    private func storedValueIfManaged(_ element: any _Persistable) -> _PersistedValue? {
+        guard targetType != nil else { return element._persistedValue }
+        guard let key = (element as? ObjectBase)?.management?.key else { return nil }
+        return .link(key.rawValue)
+    }
+
+    private func verifyWrite() -> WriteState {
+        realm.verifyThread()
+        guard let write = realm.writeState else {
+            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        }
+        return write
+    }
+
+    /// Adds `element` unless the set holds it already (an unmanaged object is added to the realm).
+    func insert(_ element: any _Persistable) {
+        let write = verifyWrite()
+        _ = owner.currentRow(owner.management!)
+        realm.perform(in: write) {
+            let value: _PersistedValue
+            if targetType != nil {
+                guard let object = element as? ObjectBase else { preconditionFailure("A set of objects holds only objects.") }
+                value = .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
+            } else {
+                value = element._persistedValue
+            }
+            try Self.put(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Removes `element` if the set holds it.
+    func remove(_ element: any _Persistable) {
+        let write = verifyWrite()
+        guard let value = storedValueIfManaged(element) else { return }
+        realm.perform(in: write) {
+            try Self.remove(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Removes every element.
+    func removeAll() {
+        let write = verifyWrite()
+        let values = self.values
+        realm.perform(in: write) {
+            for value in values {
+                try Self.remove(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
+            }
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Adds the elements of an unmanaged set being added with its owner.
+    static func store(_ elements: [any _Persistable], owner: ObjectKey, column: Int, in layout: TableLayout,
+                      realm: RealmCore, write: WriteState) throws {
+        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        for element in elements {
+            let value: _PersistedValue
+            if layout.kinds[column] == .link {
+                guard let object = element as? ObjectBase else { preconditionFailure("A set of objects holds only objects.") }
+                value = .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
+            } else {
+                value = element._persistedValue
+            }
+            try put(value, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+    }
+
+    /// Removes every element of `owner`'s set in `column`.
+    static func removeAll(of owner: ObjectKey, column: Int, in layout: TableLayout, realm: RealmCore, write: WriteState) throws {
+        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        for value in try values(of: owner, in: database, kind: layout.kinds[column], txn: write.transaction) {
+            try remove(value, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+    }
+
+    /// The entry key of `value` in `owner`'s set.
+    static func entryKey(_ owner: ObjectKey, _ value: _PersistedValue) -> [UInt8] {
+        var key: [UInt8] = []
+        owner.append(to: &key)
+        IndexKeyEncoder.append(value, to: &key)
+        return key
+    }
+
+    private static func put(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
+                            realm: RealmCore, write: WriteState) throws {
+        do {
+            try write.transaction.put(entryKey(owner, value), ManagedList.encode(value), in: database, flags: .noOverwrite)
+        } catch LMDBError.keyExists {
+            return  // already a member
+        }
+        if case .link(let target) = value {
+            try realm.listBacklink(from: owner, position: target, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
+        }
+    }
+
+    static func remove(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
+                       realm: RealmCore, write: WriteState) throws {
+        guard try write.transaction.delete(entryKey(owner, value), in: database) else { return }
+        if case .link(let target) = value {
+            try realm.listBacklink(from: owner, position: target, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+        }
+    }
+}
