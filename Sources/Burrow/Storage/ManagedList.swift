@@ -8,45 +8,11 @@ import LMDB
 /// the length and inserting between two elements takes their midpoint; only when two
 /// neighbours leave no room is the list renumbered. Values are one tag byte (0: nil, 1: a
 /// value) and the value's row bytes; for lists of objects, the target's object key.
-final class ManagedList {
-    let owner: ObjectBase
-    let realm: RealmCore
-    let layout: TableLayout
-    let column: Int
-    let database: Database
-    let kind: _StorageKind
-    /// The element class of a list of objects.
-    let targetType: ObjectBase.Type?
-
+final class ManagedList: ManagedCollection {
     private var cachedPositions: [UInt64] = []
     private var cachedGeneration: UInt64 = 0
 
     static let gap: UInt64 = 1 << 32
-
-    init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
-        guard let management = owner.management,
-              let list = management.bound.layout.lists.first(where: { $0.column == column }) else {
-            preconditionFailure("Object has been deleted or invalidated.")
-        }
-        self.owner = owner
-        realm = management.realm
-        layout = management.bound.layout
-        self.column = column
-        database = list.database
-        kind = layout.kinds[column]
-        self.targetType = targetType
-    }
-
-    private var ownerKey: ObjectKey {
-        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
-        return management.key
-    }
-
-    /// Whether the owner was deleted.
-    var isInvalidated: Bool {
-        realm.verifyThread()
-        return (try? layout.row(ownerKey, in: realm.transaction)) == nil
-    }
 
     // MARK: Reading
 
@@ -54,7 +20,7 @@ final class ManagedList {
     var positions: [UInt64] {
         realm.verifyThread()
         if cachedGeneration == realm.generation { return cachedPositions }
-        _ = owner.currentRow(owner.management!)  // traps when the owner was deleted
+        verifyOwner()
         do {
             cachedPositions = try Self.positions(of: ownerKey, in: database, txn: realm.transaction)
         } catch {
@@ -92,28 +58,13 @@ final class ManagedList {
 
     // MARK: Writing
 
-    private func verifyWrite() -> WriteState {
-        realm.verifyThread()
-        guard let write = realm.writeState else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
-        }
-        return write
-    }
-
-    /// The stored form of `element`, adding an unmanaged object first.
-    private func stored(_ element: any _Persistable, in write: WriteState) throws -> _PersistedValue {
-        guard targetType != nil else { return element._persistedValue }
-        guard let object = element as? ObjectBase else { preconditionFailure("A list of objects holds only objects.") }
-        return .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
-    }
-
     /// Appends `element`: one seek for the last position and one insert, whatever the length.
     func append(_ element: any _Persistable) {
         let write = verifyWrite()
-        _ = owner.currentRow(owner.management!)  // traps when the owner was deleted
+        verifyOwner()
         let cacheWasCurrent = cachedGeneration == realm.generation
         realm.perform(in: write) {
-            let value = try stored(element, in: write)
+            let value = try storedValue(of: element, in: write)
             let last = cacheWasCurrent ? cachedPositions.last : try lastPosition(in: write.transaction)
             let (position, overflow) = (last ?? 0).addingReportingOverflow(Self.gap)
             if overflow {
@@ -146,7 +97,7 @@ final class ManagedList {
         let count = positions.count
         precondition(index >= 0 && index <= count, "Index \(index) is out of bounds (must be less than or equal to \(count)).")
         realm.perform(in: write) {
-            let value = try stored(element, in: write)
+            let value = try storedValue(of: element, in: write)
             try put(value, at: try position(forInsertingAt: index, in: write), in: write)
         }
         realm.advanceGeneration()
@@ -158,7 +109,7 @@ final class ManagedList {
         let positions = self.positions
         precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
         realm.perform(in: write) {
-            let value = try stored(element, in: write)
+            let value = try storedValue(of: element, in: write)
             try discard(at: positions[index], in: write)
             try put(value, at: positions[index], in: write)
         }
@@ -228,15 +179,8 @@ final class ManagedList {
     static func store(_ elements: [any _Persistable], owner: ObjectKey, column: Int, in layout: TableLayout,
                       realm: RealmCore, write: WriteState) throws {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
-        let isObjectList = layout.kinds[column] == .link
         for (index, element) in elements.enumerated() {
-            let value: _PersistedValue
-            if isObjectList {
-                guard let object = element as? ObjectBase else { preconditionFailure("A list of objects holds only objects.") }
-                value = .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
-            } else {
-                value = element._persistedValue
-            }
+            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
             try put(value, owner: owner, position: gap * UInt64(index + 1), column: column, in: layout, database: database,
                     realm: realm, write: write)
         }

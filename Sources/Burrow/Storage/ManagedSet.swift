@@ -6,49 +6,15 @@ import LMDB
 /// (the order-preserving key of the value, or of the target's object key for a set of
 /// objects), so membership, insertion and removal are one B-tree operation each and a set is
 /// read in value order. Values are stored as in lists.
-final class ManagedSet {
-    let owner: ObjectBase
-    let realm: RealmCore
-    let layout: TableLayout
-    let column: Int
-    let database: Database
-    let kind: _StorageKind
-    /// The element class of a set of objects.
-    let targetType: ObjectBase.Type?
-
+final class ManagedSet: ManagedCollection {
     private var cachedValues: [_PersistedValue] = []
     private var cachedGeneration: UInt64 = 0
-
-    init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
-        guard let management = owner.management,
-              let collection = management.bound.layout.lists.first(where: { $0.column == column }) else {
-            preconditionFailure("Object has been deleted or invalidated.")
-        }
-        self.owner = owner
-        realm = management.realm
-        layout = management.bound.layout
-        self.column = column
-        database = collection.database
-        kind = layout.kinds[column]
-        self.targetType = targetType
-    }
-
-    private var ownerKey: ObjectKey {
-        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
-        return management.key
-    }
-
-    /// Whether the owner was deleted.
-    var isInvalidated: Bool {
-        realm.verifyThread()
-        return (try? layout.row(ownerKey, in: realm.transaction)) == nil
-    }
 
     /// The stored values, in value order, for the realm's current generation.
     var values: [_PersistedValue] {
         realm.verifyThread()
         if cachedGeneration == realm.generation { return cachedValues }
-        _ = owner.currentRow(owner.management!)  // traps when the owner was deleted
+        verifyOwner()
         do {
             cachedValues = try Self.values(of: ownerKey, in: database, kind: kind, txn: realm.transaction)
         } catch {
@@ -91,26 +57,12 @@ final class ManagedSet {
         return .link(key.rawValue)
     }
 
-    private func verifyWrite() -> WriteState {
-        realm.verifyThread()
-        guard let write = realm.writeState else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
-        }
-        return write
-    }
-
     /// Adds `element` unless the set holds it already (an unmanaged object is added to the realm).
     func insert(_ element: any _Persistable) {
         let write = verifyWrite()
-        _ = owner.currentRow(owner.management!)
+        verifyOwner()
         realm.perform(in: write) {
-            let value: _PersistedValue
-            if targetType != nil {
-                guard let object = element as? ObjectBase else { preconditionFailure("A set of objects holds only objects.") }
-                value = .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
-            } else {
-                value = element._persistedValue
-            }
+            let value = try storedValue(of: element, in: write)
             try Self.put(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
         realm.advanceGeneration()
@@ -143,13 +95,7 @@ final class ManagedSet {
                       realm: RealmCore, write: WriteState) throws {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
         for element in elements {
-            let value: _PersistedValue
-            if layout.kinds[column] == .link {
-                guard let object = element as? ObjectBase else { preconditionFailure("A set of objects holds only objects.") }
-                value = .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
-            } else {
-                value = element._persistedValue
-            }
+            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
             try put(value, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
         }
     }

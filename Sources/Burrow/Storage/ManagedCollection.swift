@@ -1,0 +1,65 @@
+import LMDB
+
+/// What a managed list or set knows of where it lives: its owner, the owner's class, the
+/// property's column and collection database, and the kind of its elements.
+class ManagedCollection {
+    let owner: ObjectBase
+    let realm: RealmCore
+    let layout: TableLayout
+    let column: Int
+    let database: Database
+    let kind: _StorageKind
+    /// The element class of a collection of objects.
+    let targetType: ObjectBase.Type?
+
+    init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
+        guard let management = owner.management,
+              let collection = management.bound.layout.lists.first(where: { $0.column == column }) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        self.owner = owner
+        realm = management.realm
+        layout = management.bound.layout
+        self.column = column
+        database = collection.database
+        kind = layout.kinds[column]
+        self.targetType = targetType
+    }
+
+    /// The owner's object key; traps when the owner is unmanaged.
+    var ownerKey: ObjectKey {
+        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        return management.key
+    }
+
+    /// Whether the owner was deleted.
+    var isInvalidated: Bool {
+        realm.verifyThread()
+        return (try? layout.row(ownerKey, in: realm.transaction)) == nil
+    }
+
+    /// Traps unless the owner still exists.
+    func verifyOwner() {
+        _ = owner.currentRow(owner.management!)
+    }
+
+    /// The open write transaction; traps outside one.
+    func verifyWrite() -> WriteState {
+        realm.verifyThread()
+        guard let write = realm.writeState else {
+            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        }
+        return write
+    }
+
+    /// The stored form of a new element, adding an unmanaged object to the realm first.
+    func storedValue(of element: any _Persistable, in write: WriteState) throws -> _PersistedValue {
+        try Self.storedValue(of: element, kind: kind, realm: realm, in: write)
+    }
+
+    static func storedValue(of element: any _Persistable, kind: _StorageKind, realm: RealmCore, in write: WriteState) throws -> _PersistedValue {
+        guard kind == .link else { return element._persistedValue }
+        guard let object = element as? ObjectBase else { preconditionFailure("A collection of objects holds only objects.") }
+        return .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
+    }
+}
