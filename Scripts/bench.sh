@@ -11,6 +11,9 @@ if [ -f Scripts/bootstrap.sh ]; then
     bash Scripts/bootstrap.sh
 fi
 
+# SwiftPM keeps the build plan of a path dependency when only its files change: drop the plan so
+# that files added to the library are compiled.
+rm -f Benchmarks/.build/release.yaml
 swift build -c release --package-path Benchmarks
 bin_path="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 "$bin_path/BurrowBench" "${@:-1000000}"
