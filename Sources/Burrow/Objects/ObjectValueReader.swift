@@ -60,6 +60,8 @@ struct ObjectValueReader {
             var input = value
             if let linkedType = field.linkedType, let items = value as? [Any] {
                 input = items.map { linkedObject($0, of: linkedType, field: index) as Any }
+            } else if let linkedType = field.linkedType, let entries = value as? [String: Any] {
+                input = entries.mapValues { linkedObject($0, of: linkedType, field: index) as Any }
             }
             let column = object.management?.bound.fieldColumns[index]
             guard field.accessor.assign(input, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {

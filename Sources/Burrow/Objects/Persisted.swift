@@ -155,6 +155,8 @@ protocol PersistedField {
     static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer)
     /// The elements of the unmanaged collection at `value`.
     static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable]
+    /// The entries of the unmanaged map at `value`.
+    static func mapEntries(at value: UnsafeRawPointer) -> [(key: String, value: any _Persistable)]
     /// Empties the unmanaged collection at `value`.
     static func clearCollection(at value: UnsafeMutableRawPointer)
     /// The field's Swift value in a managed object, `nil` for a `nil` optional.
@@ -203,6 +205,10 @@ extension Persisted: PersistedField {
 
     static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable] {
         (value.assumingMemoryBound(to: Value.self).pointee as? any _UnmanagedCollection)?.unmanagedElements ?? []
+    }
+
+    static func mapEntries(at value: UnsafeRawPointer) -> [(key: String, value: any _Persistable)] {
+        (value.assumingMemoryBound(to: Value.self).pointee as? any _UnmanagedMap)?.unmanagedEntries ?? []
     }
 
     static func clearCollection(at value: UnsafeMutableRawPointer) {

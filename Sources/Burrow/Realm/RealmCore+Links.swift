@@ -47,7 +47,9 @@ extension RealmCore {
     /// Empties every list and set of the object `key`.
     func removeCollections(of key: ObjectKey, in layout: TableLayout, write: WriteState) throws {
         for collection in layout.lists {
-            if layout.storedClass.properties[collection.column].collection == .set {
+            if layout.storedClass.properties[collection.column].collection == .map {
+                try ManagedMap.removeAll(of: key, column: collection.column, in: layout, realm: self, write: write)
+            } else if layout.storedClass.properties[collection.column].collection == .set {
                 try ManagedSet.removeAll(of: key, column: collection.column, in: layout, realm: self, write: write)
             } else {
                 try ManagedList.removeAll(of: key, column: collection.column, in: layout, realm: self, write: write)
@@ -124,6 +126,11 @@ extension RealmCore {
         for source in sources {
             guard let sourceLayout = catalog.layouts.values.first(where: { $0.classID == source.classID }),
                   let column = sourceLayout.storedClass.properties.firstIndex(where: { $0.id == source.propertyID }) else { continue }
+            if source.position != nil, sourceLayout.storedClass.properties[column].collection == .map {
+                // A map entry keeps its key and loses its value.
+                try ManagedMap.clearLinks(to: key, owner: source.key, column: column, in: sourceLayout, realm: self, write: write)
+                continue
+            }
             if let position = source.position {
                 // A list or set element: take it out of its collection, and drop its backlink.
                 guard let database = sourceLayout.lists.first(where: { $0.column == column })?.database else { continue }

@@ -63,7 +63,10 @@ extension RealmCore {
                 for index in info.collectionFields {
                     let field = info.fields[index]
                     let elements = field.accessor.collectionElements(at: info.pointer(to: index, in: object) + field.valueOffset)
-                    if field.collection == .set {
+                    if field.collection == .map {
+                        let entries = field.accessor.mapEntries(at: info.pointer(to: index, in: object) + field.valueOffset)
+                        try ManagedMap.store(entries, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
+                    } else if field.collection == .set {
                         try ManagedSet.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
                     } else {
                         try ManagedList.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)

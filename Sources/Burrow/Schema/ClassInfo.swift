@@ -30,7 +30,7 @@ struct FieldInfo {
     var property: Property {
         Property(name: name, type: isComputed ? .linkingObjects : kind.propertyType, isOptional: isOptional && !isComputed,
                  isIndexed: isIndexed || isPrimaryKey, isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)),
-                 isArray: collection == .list, isSet: collection == .set)
+                 isArray: collection == .list, isSet: collection == .set, isMap: collection == .map)
     }
 }
 
@@ -86,7 +86,7 @@ final class ClassInfo: @unchecked Sendable {
         withExtendedLifetime(probe) {}
         self.fields = fields
         linkFields = fields.indices.filter { fields[$0].kind == .link && fields[$0].collection == nil }
-        collectionFields = fields.indices.filter { fields[$0].collection == .list || fields[$0].collection == .set }
+        collectionFields = fields.indices.filter { [.list, .set, .map].contains(fields[$0].collection) }
         storedFields = fields.indices.filter { !fields[$0].isComputed }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
@@ -127,8 +127,13 @@ final class ClassInfo: @unchecked Sendable {
         } else if field.collection != nil {
             precondition(!field.isPrimaryKey && !field.isIndexed,
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key or indexed.")
-            precondition(field.kind != .link || !field.isOptional,
-                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold nil: lists of objects are never optional.")
+            if field.collection == .map {
+                precondition(field.kind != .link || field.isOptional,
+                             "Property '\(className).\(field.name)' of type '\(typeName)' must map to optional objects, as in Map<String, Dog?>.")
+            } else {
+                precondition(field.kind != .link || !field.isOptional,
+                             "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold nil: lists and sets of objects are never optional.")
+            }
         } else if field.kind == .link {
             precondition(field.isOptional,
                          "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")

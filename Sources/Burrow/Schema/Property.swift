@@ -25,7 +25,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     public let isMap: Bool
 
     init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
-         isArray: Bool = false, isSet: Bool = false) {
+         isArray: Bool = false, isSet: Bool = false, isMap: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -34,7 +34,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
         self.objectClassName = objectClassName
         self.isArray = isArray
         self.isSet = isSet
-        isMap = false
+        self.isMap = isMap
     }
 
     public var description: String {

@@ -65,7 +65,7 @@ struct StoredClass: Codable, Equatable, Sendable {
         ObjectSchema(className: name, properties: properties.map {
             Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
                      isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName,
-                     isArray: $0.collection == .list, isSet: $0.collection == .set)
+                     isArray: $0.collection == .list, isSet: $0.collection == .set, isMap: $0.collection == .map)
         })
     }
 

@@ -54,6 +54,8 @@ public enum _CollectionKind: UInt8, Codable, Sendable {
     case linkingObjects = 2
     /// A `MutableSet` of distinct elements.
     case set = 3
+    /// A `Map` from strings to elements.
+    case map = 4
 }
 
 /// One stored value, the common currency between model properties, rows and index keys.

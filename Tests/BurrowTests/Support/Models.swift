@@ -153,3 +153,10 @@ final class Club: Object {
     @Persisted var members: MutableSet<Owner>
     @Persisted var languages: MutableSet<String>
 }
+
+/// Maps of values and of objects.
+final class Ledger: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var scores: Map<String, Int>
+    @Persisted var pets: Map<String, Puppy?>
+}

@@ -1,0 +1,182 @@
+/// The key types a ``Map`` accepts: `String`.
+public protocol _MapKey: Hashable, Comparable {
+    /// The key as stored.
+    var _mapKey: String { get }
+    /// A key from its stored form.
+    init(_mapKey: String)
+}
+
+extension String: _MapKey {
+    public var _mapKey: String { self }
+    public init(_mapKey: String) { self = _mapKey }
+}
+
+/// One entry of a ``Map``, as its iteration yields them.
+public struct SingleMapEntry<Key: _MapKey, Value> {
+    /// The entry's key.
+    public let key: Key
+    /// The entry's value.
+    public let value: Value
+}
+
+/// A dictionary property from `String` keys to objects or values.
+///
+/// ```swift
+/// final class Person: Object {
+///     @Persisted var scores: Map<String, Int>
+///     @Persisted var pets: Map<String, Dog?>
+/// }
+/// try realm.write {
+///     person.scores["chess"] = 1800
+///     person.pets["home"] = Dog(value: ["name": "Rex"])   // Rex is added too
+///     person.scores["go"] = nil                            // removes the key
+/// }
+/// ```
+///
+/// A managed map reads one key in one B-tree lookup and iterates in key order. Deleting an
+/// object sets the entries that pointed at it to `nil` (the keys stay).
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _UnmanagedMap {
+    private var storage: [Key: Value] = [:]
+    let managed: ManagedMap?
+
+    /// An empty, unmanaged map.
+    public init() {
+        managed = nil
+    }
+
+    init(managed: ManagedMap) {
+        self.managed = managed
+    }
+
+    /// The realm managing the map's owner, or `nil` while unmanaged.
+    public var realm: Realm? { managed.map { Realm(core: $0.realm) } }
+
+    /// Whether the owner was deleted.
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+
+    /// The number of entries.
+    public var count: Int { managed?.entries.count ?? storage.count }
+
+    /// Whether the map has no entries.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The keys, in key order.
+    public var keys: [Key] {
+        guard let managed else { return storage.keys.sorted() }
+        return managed.entries.map { Key(_mapKey: $0.key) }
+    }
+
+    /// The values, in key order.
+    public var values: [Value] {
+        guard let managed else { return storage.keys.sorted().map { storage[$0]! } }
+        return managed.entries.map { element(from: $0.value, in: managed) }
+    }
+
+    /// The value under `key`, or `nil`; setting `nil` removes the key (inside a write when managed).
+    public subscript(key: Key) -> Value? {
+        get {
+            guard let managed else { return storage[key] }
+            return managed.value(for: key._mapKey).map { element(from: $0, in: managed) }
+        }
+        set {
+            guard let newValue else {
+                removeObject(for: key)
+                return
+            }
+            updateValue(newValue, forKey: key)
+        }
+    }
+
+    /// The value under `key`, or `nil`.
+    public func object(forKey key: Key) -> Value? { self[key] }
+
+    /// Sets the value under `key`.
+    public func updateValue(_ value: Value, forKey key: Key) {
+        guard let managed else {
+            storage[key] = value
+            return
+        }
+        managed.set(value, for: key._mapKey)
+    }
+
+    /// Removes `key` and its value.
+    public func removeObject(for key: Key) {
+        guard let managed else {
+            storage[key] = nil
+            return
+        }
+        managed.remove(key._mapKey)
+    }
+
+    /// Removes every entry (objects stay in the realm).
+    public func removeAll() {
+        guard let managed else {
+            storage.removeAll()
+            return
+        }
+        managed.removeAll()
+    }
+
+    /// Whether the map has `key`.
+    public func contains(key: Key) -> Bool {
+        guard let managed else { return storage[key] != nil }
+        return managed.value(for: key._mapKey) != nil
+    }
+
+    /// The entries, in key order.
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        zip(keys, values).map { SingleMapEntry(key: $0, value: $1) }.makeIterator()
+    }
+
+    private func element(from value: _PersistedValue, in managed: ManagedMap) -> Value {
+        guard let targetType = managed.targetType else { return Value._fromPersisted(value) }
+        guard case .link(let key) = value else { return Value._fromPersisted(.null) }
+        guard let target = managed.realm.linkTarget(ObjectKey(key), of: targetType) else {
+            preconditionFailure("A map entry of '\(managed.layout.className)' points to a missing object.")
+        }
+        return Value._fromAny(target)!
+    }
+
+    var unmanagedEntries: [(key: String, value: any _Persistable)] {
+        managed == nil ? storage.keys.sorted().map { ($0._mapKey, storage[$0]!) } : []
+    }
+}
+
+/// A map whose unmanaged entries are copied into the realm with its owner.
+protocol _UnmanagedMap {
+    var unmanagedEntries: [(key: String, value: any _Persistable)] { get }
+}
+
+extension Map: _Persistable {
+    public static var _storageKind: _StorageKind { Value._storageKind }
+    public static var _isOptional: Bool { Value._isOptional }
+    public static var _defaultValue: Map<Key, Value> { Map() }
+    public var _persistedValue: _PersistedValue { .null }
+    public static func _fromPersisted(_ value: _PersistedValue) -> Map<Key, Value> {
+        preconditionFailure("A map is read through the object that holds it.")
+    }
+    public static var _linkedType: ObjectBase.Type? { Value._linkedType }
+    public static var _collectionKind: _CollectionKind? { .map }
+
+    public static func _fromAny(_ value: Any) -> Map<Key, Value>? {
+        if let map = value as? Map<Key, Value> { return map }
+        guard let dictionary = value as? [String: Any] else { return nil }
+        let map = Map<Key, Value>()
+        for (key, item) in dictionary {
+            guard let element = Value._fromAny(item) else { return nil }
+            map.storage[Key(_mapKey: key)] = element
+        }
+        return map
+    }
+
+    public static func _get(from object: ObjectBase, column: Int) -> Map<Key, Value> {
+        Map(managed: ManagedMap(owner: object, column: column, targetType: Value._linkedType))
+    }
+
+    public static func _set(_ value: Map<Key, Value>, on object: ObjectBase, column: Int) {
+        let target = _get(from: object, column: column)
+        let replacement = Array(value)
+        target.removeAll()
+        for entry in replacement { target.updateValue(entry.value, forKey: entry.key) }
+    }
+}

@@ -1,0 +1,55 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct MapTests {
+    let directory = TestDirectory()
+
+    @Test func unmanagedMapsAreDictionaries() {
+        let ledger = Ledger()
+        ledger.scores["chess"] = 1800
+        ledger.scores["go"] = 5
+        ledger.scores["go"] = nil
+        #expect(ledger.scores.keys == ["chess"])
+        #expect(ledger.scores["chess"] == 1800 && ledger.scores.count == 1)
+        #expect(ledger.scores.contains(key: "chess") && !ledger.scores.contains(key: "go"))
+    }
+
+    @Test func managedMapsReadAndWriteByKey() throws {
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1, "scores": ["b": 2, "a": 1], "pets": ["home": ["name": "Rex"]]])
+        try realm.write { realm.add(ledger) }
+        #expect(ledger.scores.keys == ["a", "b"])
+        #expect(ledger.scores.values == [1, 2])
+        #expect(ledger.pets["home"]??.name == "Rex")
+        #expect(realm.objects(Puppy.self).count == 1)
+        let long = String(repeating: "k", count: 500)
+        try realm.write {
+            ledger.scores["c"] = 3
+            ledger.scores["a"] = 10
+            ledger.scores.removeObject(for: "b")
+            ledger.scores[long] = 7
+            ledger.pets["away"] = Puppy(value: ["name": "Fido"])
+        }
+        #expect(ledger.scores["a"] == 10 && ledger.scores["b"] == nil && ledger.scores["c"] == 3)
+        #expect(ledger.scores[long] == 7 && ledger.scores[String(repeating: "k", count: 499) + "j"] == nil)
+        #expect(Array(ledger.scores).map(\.key).prefix(2) == ["a", "c"])
+        #expect(ledger.pets.count == 2)
+        try realm.write { ledger.scores.removeAll() }
+        #expect(ledger.scores.isEmpty)
+    }
+
+    @Test func deletingAnObjectClearsTheEntriesPointingAtIt() throws {
+        let realm = try directory.realm()
+        let rex = Puppy(value: ["name": "Rex"])
+        let ledger = Ledger(value: ["id": 1, "pets": ["home": rex, "office": rex, "park": ["name": "Fido"]]])
+        try realm.write { realm.add(ledger) }
+        try realm.write { realm.delete(rex) }
+        #expect(ledger.pets.keys == ["home", "office", "park"])
+        #expect(ledger.pets["home"]! == nil && ledger.pets["office"]! == nil)
+        #expect(ledger.pets["park"]??.name == "Fido")
+        try realm.write { realm.delete(ledger) }
+        #expect(realm.objects(Puppy.self).count == 1)
+        #expect(realm.schema["Ledger"]?["pets"]?.isMap == true)
+    }
+}
