@@ -117,6 +117,24 @@ import Testing
         expectError(.invalidQuery) { try puppies.validate(QueryPredicate("owner < %@", Owner())) }
     }
 
+    @Test func resultsSortAndDistinctThroughLinks() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            let zed = Owner(value: ["id": 1, "name": "Zed"]), amy = Owner(value: ["id": 2, "name": "Amy"])
+            realm.add(Puppy(value: ["name": "a", "owner": zed]))
+            realm.add(Puppy(value: ["name": "b", "owner": amy]))
+            realm.add(Puppy(value: ["name": "c"]))
+            realm.add(Puppy(value: ["name": "d", "owner": amy]))
+        }
+        let puppies = realm.objects(Puppy.self)
+        #expect(puppies.sorted(byKeyPath: "owner.name").map(\.name) == ["c", "b", "d", "a"])
+        #expect(puppies.sorted(byKeyPath: "owner.name", ascending: false).map(\.name) == ["a", "b", "d", "c"])
+        #expect(puppies.distinct(by: ["owner.name"]).map(\.name) == ["a", "b", "c"])
+        #expect(puppies.filter("TRUEPREDICATE SORT(owner.id DESC)").map(\.name) == ["b", "d", "a", "c"])
+        expectError(.invalidQuery) { try puppies.validate(QueryPredicate("TRUEPREDICATE SORT(owner.nmae ASC)")) }
+        expectError(.invalidQuery) { try puppies.validate(QueryPredicate("TRUEPREDICATE SORT(name.first ASC)")) }
+    }
+
     @Test func linksAppearInTheSchema() throws {
         let schema = Puppy().objectSchema
         #expect(schema["owner"]?.type == .object)

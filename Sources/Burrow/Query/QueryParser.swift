@@ -88,7 +88,9 @@ struct QueryParser {
         if accept(.keyword("SORT")) {
             try expect("(", "after SORT")
             repeat {
+                let start = current.position
                 let keyPath = try parseKeyPath("SORT")
+                if query.clausePositions[keyPath] == nil { query.clausePositions[keyPath] = start }
                 var ascending = true
                 if accept(.keyword("DESC")) || accept(.keyword("DESCENDING")) { ascending = false } else {
                     _ = accept(.keyword("ASC")) || accept(.keyword("ASCENDING"))
@@ -100,7 +102,12 @@ struct QueryParser {
         }
         if accept(.keyword("DISTINCT")) {
             try expect("(", "after DISTINCT")
-            repeat { query.distinct.append(try parseKeyPath("DISTINCT")) } while accept(.symbol(","))
+            repeat {
+                let start = current.position
+                let keyPath = try parseKeyPath("DISTINCT")
+                if query.clausePositions[keyPath] == nil { query.clausePositions[keyPath] = start }
+                query.distinct.append(keyPath)
+            } while accept(.symbol(","))
             try expect(")", "to close DISTINCT")
             return true
         }
@@ -361,6 +368,8 @@ struct ParsedQuery: Sendable {
     var sort: [SortDescriptor] = []
     var distinct: [String] = []
     var limit: Int?
+    /// Where each key path of the `SORT` and `DISTINCT` clauses starts, for messages.
+    var clausePositions: [String: Int] = [:]
 
     /// The query with the argument placeholders of a template replaced by `arguments`.
     ///

@@ -29,11 +29,11 @@ extension Results {
         let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
         let links = LinkResolver(catalog: core.realm.coordinator.catalog)
         _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate.parsed.node)
-        for descriptor in predicate.parsed.sort {
-            _ = try PredicateCompiler(storedClass: storedClass).column(named: descriptor.keyPath, at: 0)
-        }
-        for name in predicate.parsed.distinct {
-            _ = try PredicateCompiler(storedClass: storedClass).column(named: name, at: 0)
+        for path in predicate.parsed.sort.map(\.keyPath) + predicate.parsed.distinct {
+            if case .failure(let error) = KeyPathReader.make(path, on: storedClass, catalog: links.catalog) {
+                let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                throw QueryError.at(predicate.parsed.clausePositions[path] ?? 0, reason)
+            }
         }
     }
 

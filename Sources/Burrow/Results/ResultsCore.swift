@@ -50,8 +50,11 @@ final class ResultsCore {
                 preconditionFailure(Realm.Error.message(of: error))
             }
         }
-        for name in query.stepKeyPaths where !storedClass.properties.contains(where: { $0.name == name }) {
-            preconditionFailure("Cannot sort or distinct on key path '\(name)': property '\(storedClass.name).\(name)' does not exist.")
+        let catalog = realm.coordinator.catalog
+        for name in query.stepKeyPaths {
+            if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog) {
+                preconditionFailure(error.message)
+            }
         }
     }
 
@@ -165,8 +168,7 @@ final class ResultsCore {
             let end = limit.map { min(keys.count, start + $0) } ?? keys.count
             return Array(keys[start..<end])
         case .sort(let descriptors):
-            let columns = descriptors.map { descriptor in layout.storedClass.properties.firstIndex { $0.name == descriptor.keyPath }! }
-            let values = try rowValues(keys, columns: columns, layout: layout, in: txn)
+            let values = try keyPathValues(keys, paths: descriptors.map(\.keyPath), layout: layout, in: txn)
             let order = keys.indices.sorted { a, b in
                 for (position, descriptor) in descriptors.enumerated() {
                     let result = Self.sortOrder(values[a][position], values[b][position])
@@ -176,10 +178,25 @@ final class ResultsCore {
             }
             return order.map { keys[$0] }
         case .distinct(let names):
-            let columns = names.map { name in layout.storedClass.properties.firstIndex { $0.name == name }! }
-            let values = try rowValues(keys, columns: columns, layout: layout, in: txn)
+            let values = try keyPathValues(keys, paths: names, layout: layout, in: txn)
             var seen = Set<[_PersistedValue]>()
             return keys.indices.filter { seen.insert(values[$0]).inserted }.map { keys[$0] }
+        }
+    }
+
+    /// The values `paths` name for each object of `keys`.
+    private func keyPathValues(_ keys: [ObjectKey], paths: [String], layout: TableLayout, in txn: Transaction) throws -> [[_PersistedValue]] {
+        let catalog = realm.coordinator.catalog
+        let readers = paths.map { path -> KeyPathReader in
+            switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
+            case .success(let reader): return reader
+            case .failure(let error): preconditionFailure(error.message)
+            }
+        }
+        return try keys.map { key in
+            guard let row = try layout.row(key, in: txn) else { return paths.map { _ in .null } }
+            let reader = RowReader(row, key: key)
+            return try readers.map { try $0.value(of: reader, in: txn) }
         }
     }
 
