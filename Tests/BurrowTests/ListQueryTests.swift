@@ -63,6 +63,23 @@ import Testing
         expectError(.invalidQuery) { try kennels.validate(QueryPredicate("ANY name == 'x'")) }
     }
 
+    @Test func typeSafeQueriesReachIntoLinksAndCollections() throws {
+        let realm = try seeded()
+        let kennels = realm.objects(Kennel.self)
+        #expect(ids(kennels.where { $0.dogs.name == "c" }) == ids(kennels.filter("dogs.name == 'c'")))
+        #expect(ids(kennels.where { $0.dogs.age > 5 }) == [1])
+        #expect(ids(kennels.where { $0.dogs.count == 2 }) == [1])
+        #expect(ids(kennels.where { $0.tags.contains("small") }) == [2])
+        #expect(ids(kennels.where { $0.tags.count == 0 || $0.id == 2 }) == [2, 3])
+        try realm.write {
+            realm.add(Puppy(value: ["name": "z", "owner": ["id": 5, "name": "Ann", "partner": ["id": 6, "name": "Bob"]]]))
+        }
+        let puppies = realm.objects(Puppy.self)
+        #expect(puppies.where { $0.owner.name == "Ann" }.map(\.name) == ["z"])
+        #expect(puppies.where { $0.owner.partner.name.starts(with: "B") }.map(\.name) == ["z"])
+        #expect(puppies.where { $0.owner.id > 100 }.isEmpty)
+    }
+
     @Test func listQueriesAreLive() throws {
         let realm = try seeded()
         let withRed = realm.objects(Kennel.self).filter("tags == 'red'")

@@ -12,7 +12,7 @@ open class ObjectBase {
     final var cachedRow: UnsafeRawBufferPointer?
     final var cachedRowGeneration: UInt64 = 0
     /// Set only on the probes that learn which property a key path reads.
-    final var keyPathRecorder: KeyPathRecorder?
+    @usableFromInline final var keyPathRecorder: KeyPathRecorder?
 
     /// The link of a managed object to its row, kept inline: managing an object allocates
     /// nothing.
@@ -49,7 +49,6 @@ open class ObjectBase {
     @usableFromInline
     final func managedValue(column: Int, kind: _StorageKind) -> _PersistedValue {
         guard let management else {
-            if let keyPathRecorder { return keyPathRecorder.record(column) }
             preconditionFailure("Object has been deleted or invalidated.")
         }
         return RowReader(currentRow(management)).value(column, kind: kind)

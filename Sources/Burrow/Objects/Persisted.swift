@@ -98,6 +98,11 @@ public struct Persisted<Value: _Persistable> {
             let field = wrapper(storageKeyPath, in: object)
             let column = field.pointee.column
             if column < 0 { return field.pointee.value }
+            if let recorder = object.keyPathRecorder {
+                // A probe learning which property a key path reads.
+                recorder.record(column)
+                return field.pointee.value
+            }
             return Value._get(from: object, column: column)
         }
         set {
@@ -170,8 +175,6 @@ protocol PersistedField {
     static func convert(_ any: Any) -> _PersistedValue?
     /// The field's Swift value from storage form.
     static func swiftValue(_ value: _PersistedValue) -> Any?
-    /// The storage form of the field type's default value.
-    static var defaultValue: _PersistedValue { get }
 }
 
 extension Persisted: PersistedField {
@@ -241,8 +244,6 @@ extension Persisted: PersistedField {
     static func convert(_ any: Any) -> _PersistedValue? {
         Value._fromAny(any)?._persistedValue
     }
-
-    static var defaultValue: _PersistedValue { Value._defaultValue._persistedValue }
 
     static func swiftValue(_ value: _PersistedValue) -> Any? {
         let typed = Value._fromPersisted(value)

@@ -30,7 +30,7 @@ public struct Query<T> {
     /// The property `keyPath` reads, as a query on its values.
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> {
         guard case .root(let info) = expression else {
-            preconditionFailure("Key paths through links in where { } are not available: \(keyPath)")
+            preconditionFailure("Key path \(keyPath) in where { } must start from the object.")
         }
         return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
     }

@@ -188,7 +188,7 @@ final class ClassInfo: @unchecked Sendable {
         if let known = keyPathNames[keyPath] { return known }
         let probe = type.init()
         for index in fields.indices { manage(index, column: index, in: probe) }
-        let recorder = KeyPathRecorder(defaults: fields.map { $0.accessor.defaultValue })
+        let recorder = KeyPathRecorder()
         probe.keyPathRecorder = recorder
         _ = probe[keyPath: keyPath]
         guard recorder.accessed.count == 1, let field = recorder.accessed.first else {

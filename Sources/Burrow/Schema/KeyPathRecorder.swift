@@ -1,17 +1,14 @@
 import Foundation
 
-/// Notes which fields of a probe object are read, answering each with a default value.
+/// Notes which fields of a probe object are read; the probe answers with the values its
+/// fields were initialised with.
+@usableFromInline
 final class KeyPathRecorder {
-    private let defaults: [_PersistedValue]
     private(set) var accessed: [Int] = []
 
-    init(defaults: [_PersistedValue]) {
-        self.defaults = defaults
-    }
-
-    func record(_ field: Int) -> _PersistedValue {
+    @usableFromInline
+    func record(_ field: Int) {
         accessed.append(field)
-        return defaults[field]
     }
 }
 

@@ -1,0 +1,68 @@
+/// Gives `where { }` access to the objects behind links and in collections.
+public protocol _QueryLinkable {
+    /// The class whose properties the query reaches.
+    associatedtype _LinkedObject: ObjectBase
+}
+
+extension Optional: _QueryLinkable where Wrapped: ObjectBase {
+    public typealias _LinkedObject = Wrapped
+}
+
+extension List: _QueryLinkable where Element: ObjectBase {
+    public typealias _LinkedObject = Element
+}
+
+extension MutableSet: _QueryLinkable where Element: ObjectBase {
+    public typealias _LinkedObject = Element
+}
+
+/// Collections `where { }` can count and search.
+public protocol _QueryCollection {
+    /// The elements' type.
+    associatedtype _QueryElement: _Persistable
+}
+
+extension List: _QueryCollection {
+    public typealias _QueryElement = Element
+}
+
+extension MutableSet: _QueryCollection {
+    public typealias _QueryElement = Element
+}
+
+extension Query where T: _QueryLinkable {
+    /// A property of the linked object (or, for a list or set, of any of its objects).
+    ///
+    /// ```swift
+    /// dogs.where { $0.owner.name == "Ann" }
+    /// people.where { $0.dogs.age > 10 }          // any dog older than 10
+    /// ```
+    public subscript<V>(dynamicMember keyPath: KeyPath<T._LinkedObject, V>) -> Query<V> {
+        let target = ClassInfo.of(T._LinkedObject.self)
+        return Query<V>(.keyPath(keyPathName + "." + target.propertyName(of: keyPath), owner: target))
+    }
+}
+
+extension Query where T: _QueryCollection {
+    /// The number of elements (`@count`).
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.count > 2 }
+    /// ```
+    public var count: Query<Int> {
+        Query<Int>(.keyPath(keyPathName + ".@count", owner: owningClass))
+    }
+
+    /// Whether the collection holds `value` (`ANY collection == value`).
+    public func contains(_ value: T._QueryElement) -> Query<Bool> {
+        compare(.equal, value._persistedValue)
+    }
+
+    /// The class the key path starts from.
+    private var owningClass: ClassInfo {
+        guard case .keyPath(_, let owner) = expression else {
+            preconditionFailure("A collection in where { } must be a property.")
+        }
+        return owner
+    }
+}
