@@ -80,6 +80,17 @@ import Testing
         #expect(puppies.where { $0.owner.id > 100 }.isEmpty)
     }
 
+    @Test func subqueriesCountMatchingElements() throws {
+        let kennels = try seeded().objects(Kennel.self)
+        #expect(ids(kennels.filter("SUBQUERY(dogs, $d, $d.age > 0 AND $d.name != 'b').@count == 1")) == [1, 2])
+        #expect(ids(kennels.filter("SUBQUERY(dogs, $d, $d.age > 2).@count >= 1")) == [1, 2])
+        #expect(ids(kennels.filter("subquery(dogs, $x, $x.age < %@).@count == 0", 2)) == [2, 3])
+        expectError(.invalidQuery) { try kennels.validate(QueryPredicate("SUBQUERY(tags, $t, $t == 'x').@count > 0")) }
+        expectError(.invalidQuery) { try kennels.validate(QueryPredicate("SUBQUERY(dogs, $d, age > 1).@count > 0")) }
+        expectError(.invalidQuery) { try kennels.validate(QueryPredicate("SUBQUERY(dogs, $d, $d.age > 1) > 0")) }
+        expectError(.invalidQuery) { try kennels.validate(QueryPredicate("SUBQUERY(dogs, d, $d.age > 1).@count > 0")) }
+    }
+
     @Test func listQueriesAreLive() throws {
         let realm = try seeded()
         let withRed = realm.objects(Kennel.self).filter("tags == 'red'")

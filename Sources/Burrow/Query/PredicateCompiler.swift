@@ -31,6 +31,12 @@ struct PredicateCompiler {
     }
 
     private func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+        if case .subqueryCount(let collection, let predicate, let position) = comparison.lhs {
+            return try compileSubquery(collection, predicate, comparison, at: position)
+        }
+        if case .subqueryCount(_, _, let position) = comparison.rhs {
+            throw QueryError.at(position, "put SUBQUERY(…).@count on the left of the comparison")
+        }
         if case .keyPath(let path, let position) = comparison.lhs {
             let head = path.firstIndex(of: ".").map { String(path[..<$0]) } ?? path
             if let column = storedClass.properties.firstIndex(where: { $0.name == head }),
@@ -55,6 +61,8 @@ struct PredicateCompiler {
         case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
              (_, .keyPathArgument(_, let position)), (.listArgument(_, let position), _), (_, .listArgument(_, let position)):
             throw QueryError.at(position, "an argument was not bound")
+        case (.subqueryCount(_, _, let position), _), (_, .subqueryCount(_, _, let position)):
+            throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
         case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
             return try membership(column: column(named: name, at: position), values, comparison)
         case (_, .list), (.list, _):
@@ -202,6 +210,35 @@ struct PredicateCompiler {
             case .all: return true
             case .none: return true
             }
+        }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count op value`.
+    private func compileSubquery(_ collection: String, _ predicate: PredicateNode, _ comparison: Comparison,
+                                 at position: Int) throws(Realm.Error) -> RowPredicate {
+        let column = try column(named: collection, at: position)
+        let property = storedClass.properties[column]
+        guard [.list, .set].contains(property.collection), property.kind == .link, let targetName = property.objectClassName else {
+            throw QueryError.at(position, "SUBQUERY needs a list or set of objects, and '\(collection)' is \(typeName(of: property))")
+        }
+        guard case .literal(let literal, _) = comparison.rhs, case .int = literal else {
+            throw QueryError.at(comparison.rhs.position, "SUBQUERY(…).@count compares only with a whole number")
+        }
+        guard let links, let layout = links.catalog.layouts[storedClass.name],
+              let database = layout.lists.first(where: { $0.column == column })?.database,
+              let target = links.catalog.layouts[targetName] else {
+            let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
+            return { _ in result }
+        }
+        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(predicate)
+        let op = comparison.op
+        return { row in
+            var count: Int64 = 0
+            for value in links.listValues(of: row.key, in: database, kind: .link) {
+                guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { continue }
+                if test(RowReader(targetRow, key: ObjectKey(key))) { count += 1 }
+            }
+            return Self.test(op, ValueComparator.compare(.int(count), literal))
         }
     }
 

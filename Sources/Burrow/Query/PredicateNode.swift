@@ -53,11 +53,14 @@ enum Operand: Sendable {
     case keyPathArgument(Int, position: Int)
     /// In a cached query template: the array argument of `IN %@` with this index, not bound yet.
     case listArgument(Int, position: Int)
+    /// `SUBQUERY(collection, $x, predicate).@count`: how many objects of a list or set match
+    /// `predicate`, whose key paths are relative to one object.
+    indirect case subqueryCount(collection: String, predicate: PredicateNode, position: Int)
 
     var position: Int {
         switch self {
         case .keyPath(_, let position), .literal(_, let position), .list(_, let position), .argument(_, let position),
-             .keyPathArgument(_, let position), .listArgument(_, let position): position
+             .keyPathArgument(_, let position), .listArgument(_, let position), .subqueryCount(_, _, let position): position
         }
     }
 }

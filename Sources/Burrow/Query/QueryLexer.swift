@@ -56,6 +56,12 @@ struct QueryLexer {
         if c.isASCIIDigit, isDateAhead() {
             return Token(kind: .literal(.date(try calendarDate(at: start))), position: start)
         }
+        if c == ".", peek(1) == "@" {
+            // `SUBQUERY(…).@count`: the operator after a parenthesis.
+            index += 1
+            let word = scan { $0.isLetter || $0 == "@" }
+            return Token(kind: .identifier("." + word), position: start)
+        }
         if c.isLetter || c == "_" || c == "$" || c == "@" {
             var word = ""
             while let next = peek(), next.isLetter || next.isNumber || "_.$@".contains(next) {

@@ -233,6 +233,50 @@ struct QueryParser {
         return .comparison(comparison)
     }
 
+    /// `SUBQUERY(collection, $x, predicate).@count`, after the word `SUBQUERY`.
+    private mutating func parseSubquery(at start: Int) throws(Realm.Error) -> Operand {
+        try expect("(", "after SUBQUERY")
+        guard case .identifier(let collection) = current.kind else {
+            throw QueryError.at(current.position, "SUBQUERY needs a list or set property first, found \(describe(current.kind))")
+        }
+        advance()
+        try expect(",", "after the collection of SUBQUERY")
+        guard case .identifier(let variable) = current.kind, variable.hasPrefix("$"), !variable.contains(".") else {
+            throw QueryError.at(current.position, "SUBQUERY needs a variable such as $x second, found \(describe(current.kind))")
+        }
+        advance()
+        try expect(",", "after the variable of SUBQUERY")
+        let predicate = try parseOr()
+        try expect(")", "to close SUBQUERY")
+        guard current.kind == .identifier(".@count") else {
+            throw QueryError.at(current.position, "SUBQUERY(…) must be followed by .@count")
+        }
+        advance()
+        return .subqueryCount(collection: collection, predicate: try Self.relative(predicate, to: variable), position: start)
+    }
+
+    /// `predicate` with its key paths made relative to the subquery variable: `$x.age` becomes `age`.
+    private static func relative(_ node: PredicateNode, to variable: String) throws(Realm.Error) -> PredicateNode {
+        switch node {
+        case .constant: return node
+        case .and(let lhs, let rhs): return .and(try relative(lhs, to: variable), try relative(rhs, to: variable))
+        case .or(let lhs, let rhs): return .or(try relative(lhs, to: variable), try relative(rhs, to: variable))
+        case .not(let inner): return .not(try relative(inner, to: variable))
+        case .comparison(var comparison):
+            comparison.lhs = try relative(comparison.lhs, to: variable)
+            comparison.rhs = try relative(comparison.rhs, to: variable)
+            return .comparison(comparison)
+        }
+    }
+
+    private static func relative(_ operand: Operand, to variable: String) throws(Realm.Error) -> Operand {
+        guard case .keyPath(let path, let position) = operand else { return operand }
+        guard path.hasPrefix(variable + ".") else {
+            throw QueryError.at(position, "inside SUBQUERY, key paths start with \(variable), as in \(variable).name")
+        }
+        return .keyPath(String(path.dropFirst(variable.count + 1)), position: position + variable.count + 1)
+    }
+
     /// `{a, b, …}` or a `%@` array argument.
     private mutating func parseList() throws(Realm.Error) -> Operand {
         let start = current.position
@@ -269,6 +313,8 @@ struct QueryParser {
         let token = current
         advance()
         switch token.kind {
+        case .identifier(let name) where name.uppercased() == "SUBQUERY" && current.kind == .symbol("("):
+            return try parseSubquery(at: token.position)
         case .identifier(let name):
             return .keyPath(name, position: token.position)
         case .keyPathArgument:
@@ -397,6 +443,8 @@ struct ParsedQuery: Sendable {
         switch operand {
         case .keyPath, .literal, .list:
             return operand
+        case .subqueryCount(let collection, let predicate, let position):
+            return .subqueryCount(collection: collection, predicate: try bind(predicate, arguments), position: position)
         case .argument(let index, let position):
             let argument = try QueryParser.argument(index, of: arguments, at: position)
             return .literal(try QueryParser.value(of: argument, at: position), position: position)
