@@ -69,6 +69,14 @@ struct ObjectValueReader {
             }
             return
         }
+        if field.kind == .mixed {
+            // An AnyRealmValue may hold an unmanaged object: store the value itself.
+            let column = object.management?.bound.fieldColumns[index]
+            guard field.accessor.assign(value, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
+                preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for 'AnyRealmValue' property '\(info.className).\(field.name)'.")
+            }
+            return
+        }
         if let linkedType = field.linkedType {
             let target = linkedObject(value, of: linkedType, field: index)
             if object.management != nil {

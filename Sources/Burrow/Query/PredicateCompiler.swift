@@ -357,6 +357,7 @@ struct PredicateCompiler {
         case .objectId: "ObjectId"
         case .decimal: "Decimal"
         case .link: property.objectClassName ?? "Object"
+        case .mixed: "AnyRealmValue"
         }
         return property.isOptional ? base + "?" : base
     }
@@ -366,7 +367,7 @@ struct PredicateCompiler {
         let kind = storedClass.kinds(column)
         let name = storedClass.properties[column].name
         if comparison.op.isStringOperator {
-            guard kind == .string || kind == .data else {
+            guard kind == .string || kind == .data || kind == .mixed else {
                 throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a string, '\(name)' is \(typeName(column))")
             }
         }
@@ -377,6 +378,7 @@ struct PredicateCompiler {
              (.decimal, .int), (.decimal, .double), (.decimal, .decimal),
              (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date),
              (.uuid, .uuid), (.objectId, .objectId), (.link, .link): true
+        case (.mixed, _): true
         default: false
         }
         guard fits else {
@@ -413,6 +415,14 @@ struct PredicateCompiler {
             return stringPredicate(column: column, op, Array(text.utf8), nullResult: nullResult)
         case (.data, .data(let bytes)):
             return stringPredicate(column: column, op, Array(bytes), nullResult: nullResult)
+        case (.mixed, .string(let text)) where op.isStringOperator:
+            let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+            let constant = Array(fold(text).utf8)
+            return { row in
+                guard case .mixed(.string(let held)) = row.value(column, kind: .mixed) else { return false }
+                let folded = Array(fold(held).utf8)
+                return folded.withUnsafeBytes { bytes in constant.withUnsafeBytes { Self.testBytes(op, bytes, $0) } }
+            }
         case (.string, .string(let text)):
             let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
             let constant = Array(fold(text).utf8)
@@ -451,6 +461,7 @@ struct PredicateCompiler {
         case .objectId: .objectId(ObjectId())
         case .decimal: .decimal(0)
         case .link: .link(0)
+        case .mixed: .mixed(.null)
         }
         try check(probe, against: left, comparison)
         return { row in

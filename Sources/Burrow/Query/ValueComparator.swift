@@ -7,6 +7,10 @@ enum ValueComparator {
     /// -1, 0 or 1; `nil` when the two values cannot be compared (different families, or null).
     static func compare(_ a: _PersistedValue, _ b: _PersistedValue) -> Int? {
         switch (a, b) {
+        case (.mixed(let x), _): return compare(x, b)
+        case (_, .mixed(let y)): return compare(a, y)
+        case (.typedLink(_, let x), .link(let y)), (.link(let x), .typedLink(_, let y)): return sign(x, y)
+        case (.typedLink(let c, let x), .typedLink(let d, let y)): return c == d ? sign(x, y) : sign(c, d)
         case (.int(let x), .int(let y)): return sign(x, y)
         case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
         case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))

@@ -353,7 +353,9 @@ final class Coordinator: @unchecked Sendable {
     /// Whether any stored class links to `className`.
     func isLinkTarget(_ className: String) -> Bool {
         catalogState.withLock { catalog in
-            catalog.schema.classes.contains { $0.properties.contains { $0.objectClassName == className } }
+            catalog.schema.classes.contains { storedClass in
+                storedClass.properties.contains { $0.objectClassName == className || ($0.kind == .mixed && $0.collection == nil) }
+            }
         }
     }
 

@@ -8,6 +8,15 @@ import LMDB
 /// object reads the entries under its own class and key to nullify the links to it and remove it
 /// from lists, in time proportional to those links, not to the database.
 extension RealmCore {
+    /// The object an `AnyRealmValue` links to, by class id and key.
+    func mixedLinkTarget(classID: UInt32, key: ObjectKey) -> Object? {
+        guard let layout = coordinator.catalog.layouts.values.first(where: { $0.classID == classID }) else { return nil }
+        guard let type = ClassInfo.type(named: layout.className) else {
+            preconditionFailure("An AnyRealmValue holds a '\(layout.className)', a class this process has not used yet: list it in Realm.Configuration.objectTypes.")
+        }
+        return linkTarget(key, of: type) as? Object
+    }
+
     /// An accessor for the object `key` of class `type`, or `nil` when it does not exist.
     func linkTarget(_ key: ObjectKey, of type: ObjectBase.Type) -> ObjectBase? {
         guard let bound = bound(info(type)) else { return nil }
@@ -28,7 +37,11 @@ extension RealmCore {
         }
         var value = _PersistedValue.null
         if let target {
-            guard perform(in: write, { value = .link(try managedKey(of: target, update: .error, in: write).rawValue) }) else { return }
+            guard perform(in: write, {
+                let key = try managedKey(of: target, update: .error, in: write)
+                value = management.bound.layout.kinds[column] == .mixed
+                    ? .mixed(.typedLink(classID: target.management!.bound.layout.classID, key: key.rawValue)) : .link(key.rawValue)
+            }) else { return }
         }
         update(object, management: management, column: column, to: value)
     }
@@ -40,6 +53,11 @@ extension RealmCore {
         for column in layout.linkColumns {
             if case .link(let target) = values[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
+            }
+        }
+        for column in layout.mixedColumns {
+            if case .mixed(.typedLink(let classID, let target)) = values[column] {
+                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: true, write: write)
             }
         }
     }
@@ -67,12 +85,18 @@ extension RealmCore {
     /// Moves the backlinks of a row whose link columns went from `old` to `new`; an embedded
     /// object that was replaced is deleted.
     func updateBacklinks(of key: ObjectKey, in layout: TableLayout, old: [_PersistedValue], new: [_PersistedValue], write: WriteState) throws {
-        for column in layout.linkColumns where old[column] != new[column] {
+        for column in layout.linkColumns + layout.mixedColumns where old[column] != new[column] {
             if case .link(let target) = old[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
                 if let targetLayout = embeddedLayout(of: column, in: layout) {
                     try deleteRow(ObjectKey(target), in: targetLayout, write: write)
                 }
+            }
+            if case .mixed(.typedLink(let classID, let target)) = old[column] {
+                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: false, write: write)
+            }
+            if case .mixed(.typedLink(let classID, let target)) = new[column] {
+                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: true, write: write)
             }
             if case .link(let target) = new[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
@@ -86,6 +110,14 @@ extension RealmCore {
         let txn = write.transaction
         guard let row = try layout.row(key, in: txn) else { return false }
         var embedded: [(ObjectKey, TableLayout)] = []
+        if !layout.mixedColumns.isEmpty {
+            let reader = RowReader(row)
+            for column in layout.mixedColumns {
+                if case .mixed(.typedLink(let classID, let target)) = reader.value(column, kind: .mixed) {
+                    try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: false, write: write)
+                }
+            }
+        }
         if !layout.linkColumns.isEmpty {
             let reader = RowReader(row)
             let targets = layout.linkColumns.map { reader.value($0, kind: .link) }
@@ -145,7 +177,7 @@ extension RealmCore {
             var new = old
             new[column] = .null
             try sourceLayout.replace(source.key, old: old, new: new, in: write)
-            try backlink(from: source.key, column: column, in: sourceLayout, to: key, adding: false, write: write)
+            try backlink(from: source.key, column: column, in: sourceLayout, to: key, targetID: layout.classID, adding: false, write: write)
         }
     }
 
@@ -157,10 +189,9 @@ extension RealmCore {
 
     /// Adds or removes the backlink entry of one link.
     private func backlink(from source: ObjectKey, column: Int, in layout: TableLayout, to target: ObjectKey,
-                          position: UInt64? = nil, adding: Bool, write: WriteState) throws {
+                          targetID knownTargetID: UInt32? = nil, position: UInt64? = nil, adding: Bool, write: WriteState) throws {
         let property = layout.storedClass.properties[column]
-        guard let targetClass = property.objectClassName,
-              let targetID = coordinator.catalog.layouts[targetClass]?.classID else { return }
+        guard let targetID = knownTargetID ?? property.objectClassName.flatMap({ coordinator.catalog.layouts[$0]?.classID }) else { return }
         let links = try coordinator.linksDatabase(in: write)
         var key: [UInt8] = []
         key.reserveCapacity(36)

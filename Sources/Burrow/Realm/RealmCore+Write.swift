@@ -37,7 +37,7 @@ extension RealmCore {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
             var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
-            for index in info.storedFields where info.fields[index].kind != .link {
+            for index in info.storedFields where info.fields[index].kind != .link && info.fields[index].kind != .mixed {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
             if layout.primaryKeyColumn == nil {
@@ -55,6 +55,11 @@ extension RealmCore {
                     let target = field.accessor.linkedObject(at: info.pointer(to: index, in: object) + field.valueOffset)
                     values[bound.fieldColumns[index]] = try target.map { .link(try managedKey(of: $0, update: update, in: write).rawValue) } ?? .null
                 }
+            }
+            for index in info.mixedFields {
+                let field = info.fields[index]
+                let held = field.accessor.read(at: info.pointer(to: index, in: object) + field.valueOffset) as? AnyRealmValue ?? .none
+                values[bound.fieldColumns[index]] = try storedMixed(held, update: update, in: write)
             }
             try store(values, claim: claim, in: layout, update: update, write: write)
             if !info.collectionFields.isEmpty {
@@ -122,6 +127,13 @@ extension RealmCore {
         try removeCollections(of: key, in: layout, write: write)
     }
 
+    /// The stored form of an `AnyRealmValue`, adding an unmanaged object it holds.
+    func storedMixed(_ value: AnyRealmValue, update: UpdatePolicy, in write: WriteState) throws -> _PersistedValue {
+        guard case .object(let object) = value else { return value._persistedValue }
+        let key = try managedKey(of: object, update: update, in: write)
+        return .mixed(.typedLink(classID: object.management!.bound.layout.classID, key: key.rawValue))
+    }
+
     /// The key of `target` in this realm, adding it first when it is unmanaged.
     func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
         if let management = target.management {
@@ -165,7 +177,7 @@ extension RealmCore {
             return
         }
         perform(in: write) {
-            let isLink = layout.kinds[column] == .link
+            let isLink = layout.kinds[column] == .link || layout.kinds[column] == .mixed
             if !isLink, try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write) { return }
             let old = try currentValues(of: management.key, in: layout, transaction: write.transaction)
             var new = old

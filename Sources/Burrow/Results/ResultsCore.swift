@@ -287,7 +287,7 @@ final class ResultsCore {
     /// Deletes every matching object inside `write`.
     func deleteAll(in write: WriteState) {
         guard let layout = bound?.layout else { return }
-        if query.isWholeTable && layout.linkColumns.isEmpty && !realm.coordinator.isLinkTarget(layout.className) {
+        if query.isWholeTable && layout.linkColumns.isEmpty && layout.mixedColumns.isEmpty && !realm.coordinator.isLinkTarget(layout.className) {
             realm.perform(in: write) { try layout.removeAll(in: write.transaction) }
         } else {
             for key in keys {

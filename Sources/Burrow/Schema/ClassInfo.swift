@@ -87,6 +87,7 @@ final class ClassInfo: @unchecked Sendable {
         self.fields = fields
         linkFields = fields.indices.filter { fields[$0].kind == .link && fields[$0].collection == nil }
         collectionFields = fields.indices.filter { [.list, .set, .map].contains(fields[$0].collection) }
+        mixedFields = fields.indices.filter { fields[$0].kind == .mixed && fields[$0].collection == nil }
         storedFields = fields.indices.filter { !fields[$0].isComputed }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
@@ -106,6 +107,11 @@ final class ClassInfo: @unchecked Sendable {
             current = _getSuperclass(candidate)
         }
         return false
+    }
+
+    /// A model class this process has used, by stored name.
+    static func type(named name: String) -> ObjectBase.Type? {
+        cache.withLock { entries in entries.values.first { $0.className == name }?.type }
     }
 
     /// The unqualified Swift name of `type`: `V1.Pet` and `V2.Pet` are both `Pet`.
@@ -163,8 +169,10 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The fields that are to-one links.
     let linkFields: [Int]
-    /// The fields that hold lists or sets.
+    /// The fields that hold lists, sets or maps.
     let collectionFields: [Int]
+    /// The fields that hold an `AnyRealmValue`.
+    let mixedFields: [Int]
     /// The fields stored in rows (all but `LinkingObjects`).
     let storedFields: [Int]
 

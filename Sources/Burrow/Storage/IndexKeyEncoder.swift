@@ -24,6 +24,12 @@ enum IndexKeyEncoder {
         case .bool(let v): key.append(1); key.append(v ? 1 : 0)
         case .int(let v): key.append(1); appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63), to: &key)
         case .link(let v): key.append(1); appendBigEndian(v, to: &key)
+        case .typedLink(let classID, let v): key.append(1); appendBigEndian(UInt64(classID), to: &key); appendBigEndian(v, to: &key)
+        case .mixed(let inner):
+            // Values of different kinds group by kind; within a kind they keep their order.
+            key.append(1)
+            key.append(inner.kind?.rawValue ?? 0)
+            append(inner, to: &key)
         case .float(let v): key.append(1); appendBigEndian(orderedBits(Double(v)), to: &key)
         case .double(let v): key.append(1); appendBigEndian(orderedBits(v), to: &key)
         case .date(let v): key.append(1); appendBigEndian(orderedBits(v.timeIntervalSinceReferenceDate), to: &key)

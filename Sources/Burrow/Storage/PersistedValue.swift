@@ -7,6 +7,8 @@ public enum _StorageKind: UInt8, Codable, Sendable {
     case bool = 1, int, float, double, string, data, date, uuid, objectId, decimal
     /// A to-one link: the target's object key (its class comes from the schema).
     case link
+    /// An `AnyRealmValue`: each value carries its own kind.
+    case mixed
 
     /// Bytes a value of this kind takes in a row, or `nil` for variable-length kinds.
     var fixedWidth: Int? {
@@ -16,7 +18,7 @@ public enum _StorageKind: UInt8, Codable, Sendable {
         case .float: 4
         case .uuid: 16
         case .objectId: 12
-        case .string, .data, .decimal: nil
+        case .string, .data, .decimal, .mixed: nil
         }
     }
 
@@ -24,7 +26,7 @@ public enum _StorageKind: UInt8, Codable, Sendable {
     var isIndexable: Bool {
         switch self {
         case .bool, .int, .string, .date, .uuid, .objectId: true
-        case .float, .double, .data, .decimal, .link: false
+        case .float, .double, .data, .decimal, .link, .mixed: false
         }
     }
 
@@ -42,6 +44,7 @@ public enum _StorageKind: UInt8, Codable, Sendable {
         case .objectId: .objectId
         case .decimal: .decimal128
         case .link: .object
+        case .mixed: .any
         }
     }
 }
@@ -73,6 +76,10 @@ public enum _PersistedValue: Hashable, Sendable {
     case decimal(Decimal)
     /// A to-one link: the raw object key of the target.
     case link(UInt64)
+    /// A link that names its class too, as an `AnyRealmValue` holds it.
+    case typedLink(classID: UInt32, key: UInt64)
+    /// A value of an `AnyRealmValue` property: the value with its own kind.
+    indirect case mixed(_PersistedValue)
 
     /// The value as a plain Swift value (`nil` for null), for dynamic access.
     var anyValue: Any? {
@@ -89,6 +96,8 @@ public enum _PersistedValue: Hashable, Sendable {
         case .objectId(let v): v
         case .decimal(let v): v
         case .link(let v): v
+        case .typedLink(_, let key): key
+        case .mixed(let inner): inner.anyValue
         }
     }
 
@@ -106,7 +115,8 @@ public enum _PersistedValue: Hashable, Sendable {
         case .uuid: .uuid
         case .objectId: .objectId
         case .decimal: .decimal
-        case .link: .link
+        case .link, .typedLink: .link
+        case .mixed: .mixed
         }
     }
 

@@ -56,6 +56,8 @@ enum RowCodec {
         case .null: 0
         case .bool: 1
         case .int, .double, .date, .link: 8
+        case .typedLink: 12
+        case .mixed(let inner): 1 + byteCount(of: inner)
         case .float: 4
         case .uuid: 16
         case .objectId: 12
@@ -73,6 +75,14 @@ enum RowCodec {
         case .bool(let v): target.storeBytes(of: v ? 1 : 0, as: UInt8.self); return 1
         case .int(let v): target.storeBytes(of: v.littleEndian, as: Int64.self); return 8
         case .link(let v): target.storeBytes(of: v.littleEndian, as: UInt64.self); return 8
+        case .typedLink(let classID, let key):
+            target.storeBytes(of: classID.littleEndian, as: UInt32.self)
+            (target + 4).storeBytes(of: key.littleEndian, as: UInt64.self)
+            return 12
+        case .mixed(let inner):
+            // The tag says the inner kind; an absent value inside a present mixed one is tag 0.
+            target.storeBytes(of: inner.kind?.rawValue ?? 0, as: UInt8.self)
+            return 1 + write(inner, to: target + 1)
         case .float(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt32.self); return 4
         case .double(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt64.self); return 8
         case .date(let v):
@@ -103,7 +113,15 @@ enum RowCodec {
         switch kind {
         case .bool: return .bool(bytes[0] != 0)
         case .int: return .int(Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)))
-        case .link: return .link(UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
+        case .link:
+            if bytes.count == 12 {
+                return .typedLink(classID: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)),
+                                  key: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self)))
+            }
+            return .link(UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
+        case .mixed:
+            guard let tag = bytes.first, let inner = _StorageKind(rawValue: tag) else { return .mixed(.null) }
+            return .mixed(decode(UnsafeRawBufferPointer(rebasing: bytes[1...]), kind: inner))
         case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
         case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
         case .date:

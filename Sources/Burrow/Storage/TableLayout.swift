@@ -17,6 +17,8 @@ final class TableLayout: Sendable {
     let kinds: [_StorageKind]
     /// Columns holding to-one links.
     let linkColumns: [Int]
+    /// Columns holding `AnyRealmValue`s, which may link to an object of any class.
+    let mixedColumns: [Int]
     /// List databases, by column: keys `ownerKey ++ position`, values the elements.
     let lists: [(column: Int, database: Database)]
     /// The write transaction that created these databases (0: they predate this process's view).
@@ -37,6 +39,7 @@ final class TableLayout: Sendable {
         let kinds = storedClass.properties.map(\.kind)
         self.kinds = kinds
         linkColumns = kinds.indices.filter { kinds[$0] == .link && storedClass.properties[$0].collection == nil }
+        mixedColumns = kinds.indices.filter { kinds[$0] == .mixed && storedClass.properties[$0].collection == nil }
     }
 
     var classID: UInt32 { storedClass.id }

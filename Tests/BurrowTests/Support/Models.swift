@@ -160,3 +160,9 @@ final class Ledger: Object {
     @Persisted var scores: Map<String, Int>
     @Persisted var pets: Map<String, Puppy?>
 }
+
+/// A mixed value.
+final class Setting: Object {
+    @Persisted(primaryKey: true) var name = ""
+    @Persisted var value: AnyRealmValue
+}
