@@ -52,4 +52,27 @@ import Testing
         #expect(realm.objects(Puppy.self).count == 1)
         #expect(realm.schema["Ledger"]?["pets"]?.isMap == true)
     }
+
+    @Test func mapsCanBeQueried() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Ledger(value: ["id": 1, "scores": ["chess": 1800, "go": 5], "pets": ["home": ["name": "Rex", "age": 3]]]))
+            realm.add(Ledger(value: ["id": 2, "scores": ["chess": 900], "pets": ["home": ["name": "Fido", "age": 9]]]))
+            realm.add(Ledger(value: ["id": 3]))
+        }
+        let ledgers = realm.objects(Ledger.self)
+        func ids(_ results: Results<Ledger>) -> [Int] { results.map(\.id) }
+        #expect(ids(ledgers.filter("scores['chess'] > 1000")) == [1])
+        #expect(ids(ledgers.filter("scores['go'] == nil")) == [2, 3])
+        #expect(ids(ledgers.filter("pets['home'].name == 'Fido'")) == [2])
+        #expect(ids(ledgers.filter("pets['home'].age > %@", 2)) == [1, 2])
+        #expect(ids(ledgers.filter("scores.@allKeys == 'go'")) == [1])
+        #expect(ids(ledgers.filter("ANY scores.@allValues < 10")) == [1])
+        #expect(ids(ledgers.filter("scores > 1000")) == [1])
+        #expect(ids(ledgers.filter("scores.@count == 0")) == [3])
+        #expect(ids(ledgers.filter("scores.@max >= 900")) == [1, 2])
+        #expect(ids(ledgers.filter("ANY pets.name BEGINSWITH 'R'")) == [1])
+        expectError(.invalidQuery) { try ledgers.validate(QueryPredicate("id['x'] == 1")) }
+        expectError(.invalidQuery) { try ledgers.validate(QueryPredicate("scores['x'].name == 1")) }
+    }
 }

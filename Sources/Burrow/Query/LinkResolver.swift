@@ -30,6 +30,21 @@ final class LinkResolver {
         return values
     }
 
+    /// The entries of `owner`'s map in `database`, in key order.
+    func mapEntries(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [(key: String, value: _PersistedValue)] {
+        guard let transaction else { return [] }
+        return (try? ManagedMap.entries(of: owner, in: database, kind: kind, txn: transaction)) ?? []
+    }
+
+    /// The value under `key` in `owner`'s map in `database`, or `nil` when there is no such key.
+    func mapValue(of owner: ObjectKey, key: String, in database: Database, kind: _StorageKind) -> _PersistedValue? {
+        guard let transaction else { return nil }
+        let entry = ManagedMap.entryKey(owner, key)
+        guard let found = (try? entry.withUnsafeBytes({ try transaction.unsafeValue(for: $0, in: database) })) ?? nil else { return nil }
+        let decoded = ManagedMap.decodeEntry(found, kind: kind)
+        return decoded.key == key ? decoded.value : nil
+    }
+
     /// The row of `key` in `layout`'s table, or `nil` when there is none.
     @inline(__always)
     func row(_ key: UInt64, in layout: TableLayout) -> UnsafeRawBufferPointer? {

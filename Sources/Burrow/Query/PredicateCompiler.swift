@@ -34,13 +34,16 @@ struct PredicateCompiler {
         if case .subqueryCount(let collection, let predicate, let position) = comparison.lhs {
             return try compileSubquery(collection, predicate, comparison, at: position)
         }
+        if case .mapValue(let map, let key, let rest, let position) = comparison.lhs {
+            return try compileMapValue(map: map, key: key, rest: rest, comparison, at: position)
+        }
         if case .subqueryCount(_, _, let position) = comparison.rhs {
             throw QueryError.at(position, "put SUBQUERY(…).@count on the left of the comparison")
         }
         if case .keyPath(let path, let position) = comparison.lhs {
             let head = path.firstIndex(of: ".").map { String(path[..<$0]) } ?? path
             if let column = storedClass.properties.firstIndex(where: { $0.name == head }),
-               [.list, .set].contains(storedClass.properties[column].collection) {
+               [.list, .set, .map].contains(storedClass.properties[column].collection) {
                 let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
                 return try compileThroughList(comparison, column: column, rest: rest, at: position)
             }
@@ -61,6 +64,8 @@ struct PredicateCompiler {
         case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
              (_, .keyPathArgument(_, let position)), (.listArgument(_, let position), _), (_, .listArgument(_, let position)):
             throw QueryError.at(position, "an argument was not bound")
+        case (.mapValue(_, _, _, let position), _), (_, .mapValue(_, _, _, let position)):
+            throw QueryError.at(position, "put map['key'] on the left of the comparison")
         case (.subqueryCount(_, _, let position), _), (_, .subqueryCount(_, _, let position)):
             throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
         case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
@@ -125,8 +130,22 @@ struct PredicateCompiler {
             return { _ in false }
         }
         let kind = property.kind
-        let target = property.objectClassName.flatMap { links.catalog.layouts[$0] }
-        if property.objectClassName != nil && target == nil {
+        let isMap = property.collection == .map
+        // The elements a comparison sees: a map's values, or its keys with @allKeys.
+        var rest = rest
+        var readKeys = false
+        if isMap, let part = rest, part == "@allKeys" || part == "@allValues" {
+            readKeys = part == "@allKeys"
+            rest = nil
+        }
+        let elements: (ObjectKey) -> [_PersistedValue] = { [readKeys] owner in
+            guard isMap else { return links.listValues(of: owner, in: database, kind: kind) }
+            let entries = links.mapEntries(of: owner, in: database, kind: kind)
+            return readKeys ? entries.map { .string($0.key) } : entries.map(\.value)
+        }
+        let elementKind: _StorageKind = readKeys ? .string : kind
+        let target = readKeys ? nil : property.objectClassName.flatMap { links.catalog.layouts[$0] }
+        if property.objectClassName != nil && target == nil && !readKeys {
             return { _ in false }
         }
         // Aggregates: one value per list, compared once.
@@ -139,20 +158,20 @@ struct PredicateCompiler {
             let aggregateSource: (RowReader) -> [_PersistedValue]
             var valueKind = kind
             if aggregate == "@count" {
-                aggregateSource = { row in links.listValues(of: row.key, in: database, kind: kind) }
+                aggregateSource = { row in elements(row.key) }
             } else if let target {
                 guard parts.count == 2, let targetColumn = target.storedClass.properties.firstIndex(where: { $0.name == parts[1] }) else {
                     throw QueryError.at(position, "'\(property.name).\(aggregate)' needs a property of \(target.className) after it, as in '\(property.name).\(aggregate).age'")
                 }
                 valueKind = target.kinds[targetColumn]
                 aggregateSource = { row in
-                    links.listValues(of: row.key, in: database, kind: .link).compactMap { value in
+                    elements(row.key).compactMap { value in
                         guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { return nil }
                         return RowReader(targetRow).value(targetColumn, kind: valueKind)
                     }
                 }
             } else {
-                aggregateSource = { row in links.listValues(of: row.key, in: database, kind: kind) }
+                aggregateSource = { row in elements(row.key) }
             }
             guard case .literal(let literal, _) = comparison.rhs else {
                 throw QueryError.at(comparison.rhs.position, "'\(property.name).\(rest)' compares only with a value")
@@ -184,13 +203,15 @@ struct PredicateCompiler {
             inner.lhs = .keyPath(property.name, position: position)
             var element = property
             element.collection = nil
+            element.kind = elementKind
+            element.objectClassName = nil
             let elementClass = StoredClass(id: 0, name: storedClass.name, properties: [element], nextPropertyID: 1)
             elementTest = try PredicateCompiler(storedClass: elementClass, links: links).compile(.comparison(inner))
         }
         let quantifier = comparison.quantifier ?? .any
         var scratch: [UInt8] = []
         return { row in
-            let values = links.listValues(of: row.key, in: database, kind: kind)
+            let values = elements(row.key)
             var matches = 0
             for value in values {
                 let passes: Bool
@@ -210,6 +231,48 @@ struct PredicateCompiler {
             case .all: return true
             case .none: return true
             }
+        }
+    }
+
+    /// `map['key'] op value`, or `map['key'].property op value` for a map of objects; a
+    /// missing key reads as `nil`.
+    private func compileMapValue(map: String, key: String, rest: String?, _ comparison: Comparison,
+                                 at position: Int) throws(Realm.Error) -> RowPredicate {
+        let column = try column(named: map, at: position)
+        var property = storedClass.properties[column]
+        guard property.collection == .map else {
+            throw QueryError.at(position, "'\(map)[…]' needs a map, and '\(map)' is \(typeName(of: property))")
+        }
+        guard let links, let layout = links.catalog.layouts[storedClass.name],
+              let database = layout.lists.first(where: { $0.column == column })?.database else { return { _ in false } }
+        let kind = property.kind
+        var inner = comparison
+        let test: RowPredicate
+        var targetLayout: TableLayout?
+        if let rest {
+            guard let targetName = property.objectClassName, let target = links.catalog.layouts[targetName] else {
+                throw QueryError.at(position, "'\(map)[…].\(rest)' needs a map of objects")
+            }
+            targetLayout = target
+            inner.lhs = .keyPath(rest, position: position)
+            test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
+        } else {
+            property.collection = nil
+            property.objectClassName = nil
+            inner.lhs = .keyPath(property.name, position: position)
+            let elementClass = StoredClass(id: 0, name: storedClass.name, properties: [property], nextPropertyID: 1)
+            test = try PredicateCompiler(storedClass: elementClass, links: links).compile(.comparison(inner))
+        }
+        let whenMissing = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+        var scratch: [UInt8] = []
+        return { row in
+            guard let value = links.mapValue(of: row.key, key: key, in: database, kind: kind) else { return whenMissing }
+            if let targetLayout {
+                guard case .link(let target) = value, let targetRow = links.row(target, in: targetLayout) else { return whenMissing }
+                return test(RowReader(targetRow, key: ObjectKey(target)))
+            }
+            RowCodec.encode([value], into: &scratch)
+            return scratch.withUnsafeBytes { test(RowReader($0)) }
         }
     }
 

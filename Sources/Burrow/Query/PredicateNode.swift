@@ -56,11 +56,14 @@ enum Operand: Sendable {
     /// `SUBQUERY(collection, $x, predicate).@count`: how many objects of a list or set match
     /// `predicate`, whose key paths are relative to one object.
     indirect case subqueryCount(collection: String, predicate: PredicateNode, position: Int)
+    /// `map['key']`, optionally followed by a key path into the object it holds.
+    case mapValue(map: String, key: String, rest: String?, position: Int)
 
     var position: Int {
         switch self {
         case .keyPath(_, let position), .literal(_, let position), .list(_, let position), .argument(_, let position),
-             .keyPathArgument(_, let position), .listArgument(_, let position), .subqueryCount(_, _, let position): position
+             .keyPathArgument(_, let position), .listArgument(_, let position), .subqueryCount(_, _, let position),
+             .mapValue(_, _, _, let position): position
         }
     }
 }

@@ -56,10 +56,10 @@ struct QueryLexer {
         if c.isASCIIDigit, isDateAhead() {
             return Token(kind: .literal(.date(try calendarDate(at: start))), position: start)
         }
-        if c == ".", peek(1) == "@" {
-            // `SUBQUERY(…).@count`: the operator after a parenthesis.
+        if c == ".", let next = peek(1), next == "@" || next.isLetter || next == "_" {
+            // `SUBQUERY(…).@count`, `map['key'].name`: a key path going on after `)` or `]`.
             index += 1
-            let word = scan { $0.isLetter || $0 == "@" }
+            let word = scan { $0.isLetter || $0.isNumber || "_.@".contains($0) }
             return Token(kind: .identifier("." + word), position: start)
         }
         if c.isLetter || c == "_" || c == "$" || c == "@" {

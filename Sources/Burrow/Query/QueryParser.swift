@@ -315,6 +315,16 @@ struct QueryParser {
         switch token.kind {
         case .identifier(let name) where name.uppercased() == "SUBQUERY" && current.kind == .symbol("("):
             return try parseSubquery(at: token.position)
+        case .identifier(let name) where current.kind == .symbol("[") && tokens.count > position + 2
+            && { if case .string = tokens[position + 1].kind { true } else { false } }() && tokens[position + 2].kind == .symbol("]"):
+            guard case .string(let key) = tokens[position + 1].kind else { preconditionFailure() }
+            advance(); advance(); advance()
+            var rest: String?
+            if case .identifier(let path) = current.kind, path.hasPrefix(".") {
+                rest = String(path.dropFirst())
+                advance()
+            }
+            return .mapValue(map: name, key: key, rest: rest, position: token.position)
         case .identifier(let name):
             return .keyPath(name, position: token.position)
         case .keyPathArgument:
@@ -441,7 +451,7 @@ struct ParsedQuery: Sendable {
 
     private static func bind(_ operand: Operand, _ arguments: [Any]) throws(Realm.Error) -> Operand {
         switch operand {
-        case .keyPath, .literal, .list:
+        case .keyPath, .literal, .list, .mapValue:
             return operand
         case .subqueryCount(let collection, let predicate, let position):
             return .subqueryCount(collection: collection, predicate: try bind(predicate, arguments), position: position)
