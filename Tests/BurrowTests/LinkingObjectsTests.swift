@@ -40,6 +40,24 @@ import Testing
         #expect(rex.kennels.map(\.id) == [1])
     }
 
+    @Test func queriesFollowBacklinks() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            let ann = Owner(value: ["id": 1, "name": "Ann"]), bob = Owner(value: ["id": 2, "name": "Bob"])
+            realm.add(Puppy(value: ["name": "a", "age": 1, "owner": ann]))
+            realm.add(Puppy(value: ["name": "b", "age": 8, "owner": ann]))
+            realm.add(Puppy(value: ["name": "c", "age": 3, "owner": bob]))
+            realm.add(Owner(value: ["id": 3, "name": "Cy"]))
+        }
+        let owners = realm.objects(Owner.self)
+        func names(_ results: Results<Owner>) -> [String] { results.map(\.name) }
+        #expect(names(owners.filter("puppies.age > 5")) == ["Ann"])
+        #expect(names(owners.filter("ALL puppies.age < 5")) == ["Bob", "Cy"])
+        #expect(names(owners.filter("puppies.@count == 0")) == ["Cy"])
+        #expect(names(owners.filter("NONE puppies.name == 'c'")) == ["Ann", "Cy"])
+        #expect(names(owners.where { $0.puppies.name == "c" }) == ["Bob"])
+    }
+
     @Test func linkingObjectsAreComputedNotStored() throws {
         let schema = Owner().objectSchema
         #expect(schema["puppies"]?.type == .linkingObjects)

@@ -79,16 +79,22 @@ enum LinkingObjectsKeys {
     /// The keys of the `origin` objects whose `property` links to `target`, each once, in key order.
     static func keys(linkingTo target: ObjectKey, of layout: TableLayout, from origin: ObjectBase.Type,
                      through property: String, in realm: RealmCore) throws -> [ObjectKey] {
-        let catalog = realm.coordinator.catalog
-        guard let links = catalog.links, let originLayout = catalog.layouts[ClassInfo.storedName(of: origin)],
+        try keys(linkingTo: target, classID: layout.classID, from: ClassInfo.storedName(of: origin), through: property,
+                 catalog: realm.coordinator.catalog, txn: realm.transaction)
+    }
+
+    /// The same, from the catalog and a transaction.
+    static func keys(linkingTo target: ObjectKey, classID: UInt32, from origin: String, through property: String,
+                     catalog: Catalog, txn: Transaction) throws -> [ObjectKey] {
+        guard let links = catalog.links, let originLayout = catalog.layouts[origin],
               let originProperty = originLayout.storedClass.properties.first(where: { $0.name == property }) else { return [] }
         var prefix: [UInt8] = []
-        prefix.append(contentsOf: withUnsafeBytes(of: layout.classID.bigEndian, Array.init))
+        prefix.append(contentsOf: withUnsafeBytes(of: classID.bigEndian, Array.init))
         target.append(to: &prefix)
         prefix.append(contentsOf: withUnsafeBytes(of: originLayout.classID.bigEndian, Array.init))
         prefix.append(contentsOf: withUnsafeBytes(of: originProperty.id.bigEndian, Array.init))
         var keys = Set<ObjectKey>()
-        let cursor = try realm.transaction.openCursor(links)
+        let cursor = try txn.openCursor(links)
         var entry = try cursor.seek(atLeast: prefix)
         while let (key, _) = entry, key.count >= 28, key.starts(with: prefix) {
             keys.insert(ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[20..<28])))

@@ -42,6 +42,10 @@ struct PredicateCompiler {
         }
         if case .keyPath(let path, let position) = comparison.lhs {
             let head = path.firstIndex(of: ".").map { String(path[..<$0]) } ?? path
+            if !storedClass.properties.contains(where: { $0.name == head }), let backlinks = linkingObjects(named: head) {
+                let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
+                return try compileThroughBacklinks(comparison, backlinks, rest: rest, at: position)
+            }
             if let column = storedClass.properties.firstIndex(where: { $0.name == head }),
                [.list, .set, .map].contains(storedClass.properties[column].collection) {
                 let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
@@ -273,6 +277,58 @@ struct PredicateCompiler {
             }
             RowCodec.encode([value], into: &scratch)
             return scratch.withUnsafeBytes { test(RowReader($0)) }
+        }
+    }
+
+    /// The `LinkingObjects` property `name` of the class: its origin class and property.
+    private func linkingObjects(named name: String) -> (origin: String, property: String)? {
+        guard let type = ClassInfo.type(named: storedClass.name) else { return nil }
+        let info = ClassInfo.of(type)
+        guard let index = info.fieldIndex[name], info.fields[index].isComputed,
+              let origin = info.fields[index].linkedType, let property = info.fields[index].originProperty else { return nil }
+        return (ClassInfo.storedName(of: origin), property)
+    }
+
+    /// A comparison through `LinkingObjects`: ANY (unless ALL or NONE) of the linking objects,
+    /// or `@count` of them.
+    private func compileThroughBacklinks(_ comparison: Comparison, _ backlinks: (origin: String, property: String),
+                                         rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
+        guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
+            return { _ in false }
+        }
+        guard let rest else {
+            throw QueryError.at(position, "compare a property of the linking objects, or their @count")
+        }
+        let classID = layout.classID
+        let sources: (RowReader) -> [ObjectKey] = { row in
+            guard let txn = links.transaction else { return [] }
+            return (try? LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
+                                                 through: backlinks.property, catalog: links.catalog, txn: txn)) ?? []
+        }
+        if rest == "@count" {
+            guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {
+                throw QueryError.at(position, "@count of linking objects compares only with a value")
+            }
+            let op = comparison.op
+            return { row in Self.test(op, ValueComparator.compare(.int(Int64(sources(row).count)), literal)) }
+        }
+        var inner = comparison
+        inner.quantifier = nil
+        inner.lhs = .keyPath(rest, position: position)
+        let test = try PredicateCompiler(storedClass: origin.storedClass, links: links).compile(.comparison(inner))
+        let quantifier = comparison.quantifier ?? .any
+        return { row in
+            var matches = 0, total = 0
+            for key in sources(row) {
+                guard let sourceRow = links.row(key.rawValue, in: origin) else { continue }
+                total += 1
+                if test(RowReader(sourceRow, key: key)) { matches += 1 }
+            }
+            switch quantifier {
+            case .any: return matches > 0
+            case .all: return matches == total
+            case .none: return matches == 0
+            }
         }
     }
 

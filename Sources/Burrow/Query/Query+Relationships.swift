@@ -16,6 +16,10 @@ extension MutableSet: _QueryLinkable where Element: ObjectBase {
     public typealias _LinkedObject = Element
 }
 
+extension LinkingObjects: _QueryLinkable {
+    public typealias _LinkedObject = Element
+}
+
 /// Collections `where { }` can count and search.
 public protocol _QueryCollection {
     /// The elements' type.
