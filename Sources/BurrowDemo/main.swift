@@ -6,13 +6,15 @@ import Foundation
 final class Dog: Object {
     @Persisted var name = ""
     @Persisted var age = 0
-    @Persisted var owner: String?
+    @Persisted var owner: Person?                 // properties can be optional
 }
 
 final class Person: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted(indexed: true) var name = ""
-    @Persisted var picture: Data?     // optionals supported
+    @Persisted var picture: Data?                 // optionals supported
+    @Persisted var dogs: List<Dog>
+    @Persisted(originProperty: "owner") var pets: LinkingObjects<Dog>
 }
 
 // Start from an empty default realm so that the run always tells the same story.
@@ -45,7 +47,7 @@ Thread {
     let theDog = realm.objects(Dog.self).filter("age == 1").first!
     try! realm.write {
         theDog.age = 3
-        theDog.owner = "Jane"
+        theDog.owner = realm.object(ofType: Person.self, forPrimaryKey: 1)
     }
     print("background thread: \(theDog.name) is now \(theDog.age)")
     finished.signal()
@@ -55,5 +57,6 @@ finished.wait()
 // The main thread reads its own snapshot until it refreshes.
 print("main thread before refresh: \(myDog.name) is \(myDog.age), puppies: \(puppies.count)")
 realm.refresh()
-print("main thread after refresh: \(myDog.name) is \(myDog.age), owner \(myDog.owner ?? "nobody"), puppies: \(puppies.count)")
-print("Jane by primary key: \(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name ?? "missing")")
+print("main thread after refresh: \(myDog.name) is \(myDog.age), owner \(myDog.owner?.name ?? "nobody"), puppies: \(puppies.count)")
+let jane = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+print("Jane's pets, through the links back to her: \(jane.pets.map(\.name))")
