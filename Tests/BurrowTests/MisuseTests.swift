@@ -139,6 +139,14 @@ import Testing
         expectMessage(result, "Cannot sort or distinct on key path 'agee'")
     }
 
+    @Test func aGenericModelClassTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Box<T>: Object { @Persisted var label = "" }
+            _ = Box<Int>().objectSchema
+        }
+        expectMessage(result, "Generic model classes are not supported")
+    }
+
     @Test func summingAStringTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

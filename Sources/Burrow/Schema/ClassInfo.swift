@@ -67,6 +67,10 @@ final class ClassInfo: @unchecked Sendable {
     private init(discovering type: ObjectBase.Type) {
         self.type = type
         className = Self.storedName(of: type)
+        // Property access trusts that each stored property's key path is one immortal object,
+        // which holds only for non-generic classes (see FieldOffsetCache).
+        precondition(!String(reflecting: type).contains("<"),
+                     "Generic model classes are not supported: '\(String(reflecting: type))' must not be generic.")
         isEmbedded = Self.isEmbedded(type)
         let probe = type.init()
         let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
