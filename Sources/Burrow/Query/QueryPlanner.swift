@@ -96,6 +96,20 @@ struct QueryPlanner {
         return best?.path ?? .scan
     }
 
+    /// The path of a lone `property == value` on a key or an index whose value has the
+    /// property's own kind, which the index answers exactly, so that no row test is needed (and
+    /// nothing is left to check); `nil` for anything else.
+    func exactEqualityPath(_ node: PredicateNode) -> AccessPath? {
+        guard case .comparison(let comparison) = node, comparison.op == .equal, comparison.quantifier == nil,
+              !comparison.caseInsensitive, !comparison.diacriticInsensitive,
+              case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
+              let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }),
+              layout.storedClass.properties[column].collection == nil,
+              value.kind == layout.kinds[column] || (value == .null && layout.storedClass.properties[column].isOptional),
+              let path = planSingleEquality(node), path.isCovered else { return nil }
+        return path
+    }
+
     /// The common `property == value` on a key or an index, planned without the general
     /// machinery; `nil` when `node` is anything else.
     private func planSingleEquality(_ node: PredicateNode) -> AccessPath? {

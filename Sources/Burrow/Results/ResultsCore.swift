@@ -43,6 +43,11 @@ final class ResultsCore {
         let layout = bound?.layout
         let storedClass = layout?.storedClass ?? StoredClass(id: 0, info: info)
         if let predicate = query.predicate {
+            // `key == value` answered exactly by an index needs no row test: plan it and stop.
+            if let layout, let path = QueryPlanner(layout: layout).exactEqualityPath(predicate) {
+                compiled = (layout, nil, path)
+                return
+            }
             do {
                 let test = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
                 if let layout { compiled = (layout, test, QueryPlanner(layout: layout).plan(predicate)) }
