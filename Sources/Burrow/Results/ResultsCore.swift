@@ -43,20 +43,22 @@ final class ResultsCore {
         let layout = bound?.layout
         let storedClass = layout?.storedClass ?? StoredClass(id: 0, info: info)
         if let predicate = query.predicate {
-            // `key == value` answered exactly by an index needs no row test: plan it and stop.
+            // `key == value` answered exactly by an index needs no row test: planning it is enough.
             if let layout, let path = QueryPlanner(layout: layout).exactEqualityPath(predicate) {
                 compiled = (layout, nil, path)
-                return
-            }
-            do {
-                let test = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
-                if let layout { compiled = (layout, test, QueryPlanner(layout: layout).plan(predicate)) }
-            } catch {
-                preconditionFailure(Realm.Error.message(of: error))
+            } else {
+                do {
+                    let test = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
+                    if let layout { compiled = (layout, test, QueryPlanner(layout: layout).plan(predicate)) }
+                } catch {
+                    preconditionFailure(Realm.Error.message(of: error))
+                }
             }
         }
+        let stepKeyPaths = query.stepKeyPaths
+        guard !stepKeyPaths.isEmpty else { return }
         let catalog = realm.coordinator.catalog
-        for name in query.stepKeyPaths {
+        for name in stepKeyPaths {
             if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog) {
                 preconditionFailure(error.message)
             }
@@ -96,8 +98,9 @@ final class ResultsCore {
         let txn = realm.transaction
         guard layout.isVisible(to: txn) else { return [] }
         let (test, path) = prepared(for: layout)
-        links.transaction = txn
-        defer { links.transaction = nil }
+        // Only a compiled predicate can follow links; an index-only plan leaves the resolver unmade.
+        if test != nil { links.transaction = txn }
+        defer { if test != nil { links.transaction = nil } }
         var steps = query.steps[...]
         var keys: [ObjectKey]
         if let members = try sourceKeys() {
