@@ -174,12 +174,19 @@ struct QueryLexer {
         components.timeZone = TimeZone(identifier: "UTC")
         components.year = year; components.month = month; components.day = day
         if fields.count >= 6 {
-            components.hour = Int(fields[3]); components.minute = Int(fields[4])
-            let seconds = Double(fields[5]) ?? 0
+            guard let hour = Int(fields[3]), (0..<24).contains(hour), let minute = Int(fields[4]), (0..<60).contains(minute) else {
+                throw QueryError.at(start, "'\(text)' is not a valid time (HH:MM:SS[:nanoseconds])")
+            }
+            components.hour = hour; components.minute = minute
+            // Seconds may carry a fraction; anything outside a minute is not a time of day.
+            guard let seconds = Double(fields[5]), (0..<61).contains(seconds),
+                  let extraNanoseconds = fields.count == 7 ? Int(fields[6]) : 0, (0..<1_000_000_000).contains(extraNanoseconds) else {
+                throw QueryError.at(start, "'\(text)' is not a valid time (HH:MM:SS[:nanoseconds])")
+            }
             components.second = Int(seconds)
-            components.nanosecond = Int((seconds - Double(Int(seconds))) * 1e9) + (fields.count == 7 ? Int(fields[6]) ?? 0 : 0)
+            components.nanosecond = Int((seconds - seconds.rounded(.down)) * 1e9) + extraNanoseconds
         }
-        guard (1...12).contains(month), (1...31).contains(day), let date = components.date else {
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), let date = components.date else {
             throw QueryError.at(start, "'\(text)' is not a valid date")
         }
         return date

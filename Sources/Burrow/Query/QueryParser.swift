@@ -30,6 +30,10 @@ struct QueryParser {
     /// Whether a template can stand for the query (`%K` in a clause or `%@` inside `{…}` need
     /// their arguments while parsing).
     private var isTemplatable = true
+    /// How deeply `(` and `NOT` are nested here; bounded so that the parser and the compiler,
+    /// which recurse, cannot run out of stack.
+    private var nesting = 0
+    static let maximumNesting = 200
 
     /// Parses `format` with `arguments`.
     ///
@@ -165,6 +169,12 @@ struct QueryParser {
     }
 
     private mutating func parseUnary() throws(Realm.Error) -> PredicateNode {
+        let start = current.position
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= Self.maximumNesting else {
+            throw QueryError.at(start, "the query nests deeper than \(Self.maximumNesting) levels")
+        }
         if accept(.keyword("NOT")) || accept(.symbol("!")) { return .not(try parseUnary()) }
         if accept(.keyword("TRUEPREDICATE")) { return .constant(true) }
         if accept(.keyword("FALSEPREDICATE")) { return .constant(false) }

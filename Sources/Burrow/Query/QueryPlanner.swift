@@ -54,6 +54,8 @@ struct QueryPlanner {
         var lowerBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
         var upperBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
         var boundTerms: [Int: Int] = [:]
+        // A second bound on the same side is checked on the rows rather than merged.
+        var extraBounds: Set<Int> = []
         for term in terms {
             guard let (column, op, operand) = Self.indexableTerm(term, in: layout.storedClass) else { continue }
             let kind = layout.kinds[column]
@@ -78,9 +80,11 @@ struct QueryPlanner {
                 guard let (converted, exact) = QueryPlanner.rangeValue(value, for: kind, op: op) else { continue }
                 let inclusive = op == .lessOrEqual || op == .greaterOrEqual || !exact
                 if op == .greater || op == .greaterOrEqual {
-                    if lowerBounds[column] == nil { lowerBounds[column] = (converted, inclusive) }
+                    if lowerBounds[column] == nil { lowerBounds[column] = (converted, inclusive) } else { extraBounds.insert(column) }
                 } else if upperBounds[column] == nil {
                     upperBounds[column] = (converted, inclusive)
+                } else {
+                    extraBounds.insert(column)
                 }
                 boundTerms[column, default: 0] += 1
             default:
@@ -88,7 +92,7 @@ struct QueryPlanner {
             }
         }
         for column in Set(lowerBounds.keys).union(upperBounds.keys) {
-            let covered = terms.count == boundTerms[column] && [.int, .bool, .date, .uuid, .objectId].contains(layout.kinds[column])
+            let covered = terms.count == boundTerms[column] && !extraBounds.contains(column) && [.int, .bool, .date, .uuid, .objectId].contains(layout.kinds[column])
             if let path = range(column, lower: lowerBounds[column], upper: upperBounds[column], covered: covered) {
                 consider(column == layout.primaryKeyColumn ? 2 : 3, path)
             }
@@ -127,7 +131,7 @@ struct QueryPlanner {
         case .scan:
             return nil
         case .objectKeys(let keys, _):
-            return try keys.filter { try layout.row($0, in: txn) != nil }.sorted()
+            return try Set(keys).filter { try layout.row($0, in: txn) != nil }.sorted()
         case .objectKeyRange(let lower, let upper, _):
             var keys: [ObjectKey] = []
             let cursor = try txn.openCursor(layout.rows)

@@ -147,7 +147,8 @@ final class ResultsCore {
     /// How many leading objects the remaining steps can use, when they end in a slice.
     private static func rowsNeeded(after steps: ArraySlice<ResultsQuery.Step>) -> Int? {
         guard case .slice(let offset, let limit?)? = steps.first else { return nil }
-        return offset + limit
+        let (needed, overflow) = offset.addingReportingOverflow(limit)
+        return overflow ? nil : needed
     }
 
     /// The keys matching the predicate, in object key order.
@@ -173,7 +174,7 @@ final class ResultsCore {
         switch step {
         case .slice(let offset, let limit):
             let start = min(offset, keys.count)
-            let end = limit.map { min(keys.count, start + $0) } ?? keys.count
+            let end = limit.map { start + min(keys.count - start, $0) } ?? keys.count
             return Array(keys[start..<end])
         case .sort(let descriptors):
             let values = try keyPathValues(keys, paths: descriptors.map(\.keyPath), layout: layout, in: txn)
@@ -295,7 +296,11 @@ final class ResultsCore {
     /// Deletes every matching object inside `write`.
     func deleteAll(in write: WriteState) {
         guard let layout = bound?.layout else { return }
-        if query.isWholeTable && layout.linkColumns.isEmpty && layout.mixedColumns.isEmpty && !realm.coordinator.isLinkTarget(layout.className) {
+        // Dropping the whole table is only safe when no row holds a link that a backlink entry
+        // or an embedded object depends on.
+        let holdsLinks = !layout.linkColumns.isEmpty || !layout.mixedColumns.isEmpty
+            || layout.lists.contains { [.link, .mixed].contains(layout.kinds[$0.column]) }
+        if query.isWholeTable && !holdsLinks && !realm.coordinator.isLinkTarget(layout.className) {
             realm.perform(in: write) { try layout.removeAll(in: write.transaction) }
         } else {
             for key in keys {

@@ -81,6 +81,28 @@ public enum _PersistedValue: Hashable, Sendable {
     /// A value of an `AnyRealmValue` property: the value with its own kind.
     indirect case mixed(_PersistedValue)
 
+    /// Equality as stored: strings compare by their UTF-8 bytes, as rows, indexes and queries
+    /// do, so canonically equivalent but differently encoded strings are different values.
+    public static func == (lhs: _PersistedValue, rhs: _PersistedValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.int(a), .int(b)): a == b
+        case let (.float(a), .float(b)): a == b
+        case let (.double(a), .double(b)): a == b
+        case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
+        case let (.data(a), .data(b)): a == b
+        case let (.date(a), .date(b)): a == b
+        case let (.uuid(a), .uuid(b)): a == b
+        case let (.objectId(a), .objectId(b)): a == b
+        case let (.decimal(a), .decimal(b)): a == b
+        case let (.link(a), .link(b)): a == b
+        case let (.typedLink(classA, keyA), .typedLink(classB, keyB)): classA == classB && keyA == keyB
+        case let (.mixed(a), .mixed(b)): a == b
+        default: false
+        }
+    }
+
     /// The value as a plain Swift value (`nil` for null), for dynamic access.
     var anyValue: Any? {
         switch self {

@@ -1,0 +1,91 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// Query answers that depend on how the planner uses keys and indexes must match what a full
+/// scan would return.
+@Suite struct QueryPlanningRegressionTests {
+    let directory = TestDirectory()
+
+    @Test func twoBoundsOnTheSameSideKeepTheTighterOne() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            for rank in 1...10 { realm.add(Indexed(value: ["tag": "t\(rank)", "rank": rank])) }
+            for id in 1...10 { realm.add(Owner(value: ["id": id, "name": "o\(id)"])) }
+        }
+        let ranked = realm.objects(Indexed.self)
+        #expect(ranked.filter("rank > 2 AND rank > 7").map(\.rank) == [8, 9, 10])
+        #expect(ranked.filter("rank > 2").filter("rank > 7").map(\.rank) == [8, 9, 10])
+        #expect(ranked.filter("rank < 9 AND rank <= 3").map(\.rank) == [1, 2, 3])
+        #expect(realm.objects(Owner.self).filter("id >= 2 AND id >= 8").map(\.id) == [8, 9, 10])
+    }
+
+    @Test func inOnThePrimaryKeyReturnsEachObjectOnce() throws {
+        let realm = try directory.realm()
+        try realm.write { for id in 1...3 { realm.add(Owner(value: ["id": id, "name": "o\(id)"])) } }
+        #expect(realm.objects(Owner.self).filter("id IN {1, 1, 2}").map(\.id) == [1, 2])
+        #expect(realm.objects(Owner.self).filter("id IN %@", [3, 3]).map(\.id) == [3])
+    }
+
+    @Test func sortedPageOnAnIndexIncludesLongStrings() throws {
+        let realm = try directory.realm()
+        let long = "b" + String(repeating: "x", count: 300)
+        try realm.write {
+            for tag in ["a", "c", long] { realm.add(Indexed(value: ["tag": tag])) }
+        }
+        #expect(Array(realm.objects(Indexed.self).sorted(byKeyPath: "tag").limit(2).map(\.tag)) == ["a", long])
+        #expect(Array(realm.objects(Indexed.self).filter("TRUEPREDICATE SORT(tag ASC) LIMIT(2)").map(\.tag)) == ["a", long])
+        #expect(Array(realm.objects(Indexed.self).sorted(byKeyPath: "tag", ascending: false).limit(2).map(\.tag)) == ["c", long])
+    }
+
+    @Test func hugeLimitDoesNotOverflow() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Dog()); realm.add(Dog()) }
+        #expect(realm.objects(Dog.self).limit(Int.max, offset: 1).count == 1)
+        #expect(realm.objects(Dog.self).limit(Int.max, offset: Int.max).count == 0)
+    }
+
+    @Test func outOfRangeDateLiteralsThrow() {
+        for text in ["a == 2020-01-01@00:00:99999999999999999999", "a == 2020-01-01@00:00:00.5:9223372036854775807",
+                     "a == 2020-01-01@999999999999999999:00:00", "a == 2020-01-01@00:61:00",
+                     "a == 99999999999-01-01@00:00:00"] {
+            expectError(.invalidQuery) { try QueryPredicate(text) }
+        }
+        #expect(throws: Never.self) { try QueryPredicate("a == 2020-01-01@23:59:59:999999999") }
+    }
+
+    @Test func deepNestingThrowsInsteadOfExhaustingTheStack() throws {
+        let depth = QueryParser.maximumNesting
+        #expect(throws: Never.self) {
+            try QueryPredicate(String(repeating: "(", count: depth - 1) + "a == 1" + String(repeating: ")", count: depth - 1))
+        }
+        for opener in ["(", "!", "NOT "] {
+            expectError(.invalidQuery) { try QueryPredicate(String(repeating: opener, count: 100_000) + "a == 1") }
+        }
+    }
+
+    @Test func canonicallyEquivalentStringsAreDistinctValues() throws {
+        let realm = try directory.realm()
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let object = Indexed(value: ["tag": composed])
+        try realm.write { realm.add(object) }
+        try realm.write { object.tag = decomposed }
+        let tagged = realm.objects(Indexed.self)
+        #expect(tagged.filter("tag == %@", decomposed).count == 1)
+        #expect(tagged.filter("tag == %@", composed).count == 0)
+        try realm.write { realm.add(Indexed(value: ["tag": composed])) }
+        #expect(tagged.distinct(by: ["tag"]).count == 2)
+        try realm.write { realm.delete(object) }
+        #expect(tagged.filter("tag == %@", decomposed).count == 0)
+        #expect(tagged.filter("tag == %@", composed).count == 1)
+    }
+}
+
+extension QueryPlanningRegressionTests {
+    @Test func longConjunctionsEvaluate() throws {
+        let realm = try directory.realm()
+        try realm.write { for age in 0..<5 { realm.add(Dog(value: ["name": "d\(age)", "age": age])) } }
+        let clauses = (0..<2_000).map { "age != \($0 + 10)" }.joined(separator: " AND ")
+        #expect(realm.objects(Dog.self).filter(clauses).count == 5)
+    }
+}
