@@ -73,6 +73,7 @@ public final class Environment: @unchecked Sendable {
     /// Counts live transactions in this process, and guards map resizing: LMDB allows
     /// `mdb_env_set_mapsize` only while no transaction of the process is active.
     private let gate = Mutex<Int>(0)
+    private let handleEpochValue = Atomic<UInt64>(0)
 
     private init(handle: OpaquePointer, path: String, options: Options, identity: FileIdentity) {
         self.handle = handle
@@ -191,6 +192,14 @@ public final class Environment: @unchecked Sendable {
     package func transactionRenewed() {
         gate.withLock { $0 += 1 }
     }
+
+    /// A counter that moves each time this process makes database handles opened in a read
+    /// transaction available; a transaction that began before a move cannot use those handles
+    /// (LMDB fixes a transaction's handles when it begins).
+    public var handleEpoch: UInt64 { handleEpochValue.load(ordering: .acquiring) }
+
+    /// Publishes `epoch` (one past ``handleEpoch``) once the handles it stands for are usable.
+    public func publishHandleEpoch(_ epoch: UInt64) { handleEpochValue.store(epoch, ordering: .releasing) }
 
     /// Live transactions of this process in this environment.
     public var activeTransactionCount: Int { gate.withLock { $0 } }

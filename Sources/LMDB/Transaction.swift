@@ -30,11 +30,14 @@ public final class Transaction {
     /// Whether a read-only transaction is reset (released its snapshot) and may be renewed.
     public private(set) var isReset = false
     private let owningThread: pthread_t?
+    /// The environment's ``Environment/handleEpoch`` when the transaction began or was renewed.
+    public private(set) var handleEpoch: UInt64
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
         self.isReadOnly = readOnly
         self.owningThread = readOnly ? nil : pthread_self()
+        handleEpoch = environment.handleEpoch
         handle = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
     }
 
@@ -104,6 +107,7 @@ public final class Transaction {
         precondition(isReadOnly, "Only a read transaction can be renewed.")
         guard let handle else { preconditionFailure("LMDB transaction used after it ended.") }
         if !isReset { reset() }
+        handleEpoch = environment.handleEpoch
         try LMDBError.check(mdb_txn_renew(handle))
         isReset = false
         environment.transactionRenewed()

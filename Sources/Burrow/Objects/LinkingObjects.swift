@@ -86,7 +86,7 @@ enum LinkingObjectsKeys {
     /// The same, from the catalog and a transaction.
     static func keys(linkingTo target: ObjectKey, classID: UInt32, from origin: String, through property: String,
                      catalog: Catalog, txn: Transaction) throws -> [ObjectKey] {
-        guard let links = catalog.links, let originLayout = catalog.layouts[origin],
+        guard let links = catalog.links(visibleTo: txn), let originLayout = catalog.layouts[origin],
               let originProperty = originLayout.storedClass.properties.first(where: { $0.name == property }) else { return [] }
         var prefix: [UInt8] = []
         prefix.append(contentsOf: withUnsafeBytes(of: classID.bigEndian, Array.init))

@@ -234,7 +234,9 @@ final class Coordinator: @unchecked Sendable {
     }
 
     /// Reads the stored schema in `txn` and opens its databases (without creating any).
-    private static func readCatalog(in txn: Transaction, metadata: Database, path: String) throws -> LoadedCatalog {
+    /// `handleEpoch` is the epoch from which other transactions may use handles it opens.
+    private static func readCatalog(in txn: Transaction, metadata: Database, path: String,
+                                    handleEpoch: UInt64 = 0) throws -> LoadedCatalog {
         guard let schemaBytes = try txn.value(for: FileHeader.schemaKey, in: metadata) else {
             throw Realm.Error(.invalidDatabase, "'\(path)' has no schema record.", fileURL: URL(fileURLWithPath: path))
         }
@@ -242,9 +244,10 @@ final class Coordinator: @unchecked Sendable {
         catalog.schema = try StoredSchema.decode(schemaBytes)
         catalog.generation = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
         for storedClass in catalog.schema.classes {
-            catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false)
+            catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false, handleEpoch: handleEpoch)
         }
         catalog.links = try? txn.openDatabase(named: FileHeader.linksName)
+        catalog.linksHandleEpoch = handleEpoch
         let version = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
         return LoadedCatalog(catalog: catalog, schemaVersion: version)
     }
@@ -256,19 +259,34 @@ final class Coordinator: @unchecked Sendable {
 
     // MARK: Catalog changes from other processes
 
-    /// Picks up classes another process added, when the stored schema generation moved past
-    /// ours. Called at open and refresh, outside write transactions.
-    func synchronizeCatalog(seenBy txn: Transaction) throws {
+    /// Picks up classes (and the backlink index) another process added, when the stored schema
+    /// generation moved past ours. Called at open and refresh, outside write transactions;
+    /// returns whether the catalog changed, in which case `txn` predates the new handles and
+    /// must be renewed to use them.
+    func synchronizeCatalog(seenBy txn: Transaction) throws -> Bool {
         let stored = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
-        guard stored > catalogState.withLock({ $0.generation }) else { return }
+        guard stored > catalogState.withLock({ $0.generation }) else { return false }
         openingLock.lock()
         defer { openingLock.unlock() }
+        // Handles opened by a read transaction serve only transactions begun after it ends;
+        // older snapshots keep seeing the databases they already had.
+        let epoch = environment.handleEpoch + 1
         let reader = try environment.beginReadTransaction()
-        let loaded = try Self.readCatalog(in: reader, metadata: metadata, path: path)
+        var loaded = try Self.readCatalog(in: reader, metadata: metadata, path: path, handleEpoch: epoch).catalog
         try reader.commit()
-        if loaded.catalog.generation > catalogState.withLock({ $0.generation }) {
-            replaceCatalog(loaded.catalog)
+        environment.publishHandleEpoch(epoch)
+        let current = catalog
+        guard loaded.generation > current.generation else { return false }
+        for (name, layout) in current.layouts where loaded.layouts[name]?.classID == layout.classID {
+            loaded.layouts[name] = layout
         }
+        if current.links != nil {
+            loaded.links = current.links
+            loaded.linksCreatedInTransaction = current.linksCreatedInTransaction
+            loaded.linksHandleEpoch = current.linksHandleEpoch
+        }
+        replaceCatalog(loaded)
+        return true
     }
 
     // MARK: Binding classes
@@ -361,17 +379,49 @@ final class Coordinator: @unchecked Sendable {
 
     /// The backlink index, created inside `write` when the file has none yet.
     func linksDatabase(in write: WriteState) throws -> Database {
-        if let links = catalogState.withLock({ $0.links }) { return links }
+        try openLinksDatabase(in: write, create: true)!
+    }
+
+    /// The backlink index as `write` sees it, or `nil` when the file has none: another process
+    /// may have created it since this one read the catalog.
+    func existingLinksDatabase(in write: WriteState) throws -> Database? {
+        try openLinksDatabase(in: write, create: false)
+    }
+
+    private func openLinksDatabase(in write: WriteState, create: Bool) throws -> Database? {
+        if let links = catalogState.withLock({ $0.links(visibleTo: write.transaction) }) { return links }
         if !write.holdsOpeningLock {
             openingLock.lock()
             write.holdsOpeningLock = true
         }
+        let txn = write.transaction
+        let links: Database
+        if let existing = try Self.openIfPresent(FileHeader.linksName, in: txn) {
+            links = existing
+        } else {
+            guard create else { return nil }
+            links = try txn.openDatabase(named: FileHeader.linksName, create: true)
+            // Other processes learn of the new database through the schema generation.
+            let stored = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
+            try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(stored + 1), in: metadata)
+        }
         if write.catalogBeforeChange == nil { write.catalogBeforeChange = catalog }
-        let links = try write.transaction.openDatabase(named: FileHeader.linksName, create: true)
         var catalog = self.catalog
         catalog.links = links
+        catalog.linksCreatedInTransaction = txn.id
+        catalog.linksHandleEpoch = 0
         replaceCatalog(catalog)
         return links
+    }
+
+    /// The database `name` in `txn`, or `nil` when the file has none.
+    private static func openIfPresent(_ name: String, in txn: Transaction) throws -> Database? {
+        do {
+            return try txn.openDatabase(named: name)
+        } catch {
+            if error.code == LMDBError.notFound.code { return nil }
+            throw error
+        }
     }
 
     // MARK: Object keys

@@ -189,8 +189,8 @@ extension Realm {
         for layout in catalog.layouts.values {
             core.perform(in: write) { try layout.removeAll(in: write.transaction) }
         }
-        if let links = catalog.links {
-            core.perform(in: write) { try write.transaction.drop(links) }
+        core.perform(in: write) {
+            if let links = try core.coordinator.existingLinksDatabase(in: write) { try write.transaction.drop(links) }
         }
         core.advanceGeneration()
     }

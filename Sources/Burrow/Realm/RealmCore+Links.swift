@@ -140,7 +140,7 @@ extension RealmCore {
 
     /// Clears every link that points at `key` of `layout`'s class.
     private func nullifyLinks(to key: ObjectKey, of layout: TableLayout, write: WriteState) throws {
-        guard let links = coordinator.catalog.links else { return }
+        guard let links = try coordinator.existingLinksDatabase(in: write) else { return }
         let txn = write.transaction
         var prefix: [UInt8] = []
         Self.appendBigEndian(UInt64(layout.classID), width: 4, to: &prefix)

@@ -35,7 +35,7 @@ final class RealmCore {
         owningThread = pthread_self()
         do {
             readTransaction = try coordinator.environment.beginReadTransaction()
-            try coordinator.synchronizeCatalog(seenBy: readTransaction)
+            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
         } catch let error as LMDBError {
             throw Realm.Error(error, path: coordinator.path, doing: "read")
         } catch {
@@ -85,7 +85,7 @@ final class RealmCore {
         let before = readTransaction.id
         do {
             try readTransaction.renew()
-            try coordinator.synchronizeCatalog(seenBy: readTransaction)
+            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
         } catch {
             preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
         }

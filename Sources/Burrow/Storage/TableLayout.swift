@@ -24,9 +24,13 @@ final class TableLayout: Sendable {
     /// The write transaction that created these databases (0: they predate this process's view).
     /// Readers whose snapshot is older see no table.
     let createdInTransaction: Int
+    /// The handle epoch from which transactions can use these databases (0: from the start).
+    let handleEpoch: UInt64
 
     init(storedClass: StoredClass, rows: Database, secondaryIndexes: [(column: Int, database: Database)],
-         primaryKeys: Database?, lists: [(column: Int, database: Database)], createdInTransaction: Int) {
+         primaryKeys: Database?, lists: [(column: Int, database: Database)], createdInTransaction: Int,
+         handleEpoch: UInt64) {
+        self.handleEpoch = handleEpoch
         self.lists = lists
         self.storedClass = storedClass
         self.rows = rows
@@ -47,7 +51,7 @@ final class TableLayout: Sendable {
     var className: String { storedClass.name }
 
     /// Opens (or, with `create`, creates) the databases of `storedClass` in `txn`.
-    static func open(_ storedClass: StoredClass, in txn: Transaction, create: Bool) throws -> TableLayout {
+    static func open(_ storedClass: StoredClass, in txn: Transaction, create: Bool, handleEpoch: UInt64 = 0) throws -> TableLayout {
         let id = storedClass.id
         let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create)
         var indexes: [(column: Int, database: Database)] = []
@@ -67,13 +71,13 @@ final class TableLayout: Sendable {
             }
         }
         return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: indexes, primaryKeys: primaryKeys,
-                           lists: lists, createdInTransaction: create ? txn.id : 0)
+                           lists: lists, createdInTransaction: create ? txn.id : 0, handleEpoch: handleEpoch)
     }
 
     /// Whether a transaction reading snapshot `transactionID` can see these databases.
     @inline(__always)
     func isVisible(to txn: Transaction) -> Bool {
-        createdInTransaction == 0 || txn.id >= createdInTransaction
+        (createdInTransaction == 0 || txn.id >= createdInTransaction) && txn.handleEpoch >= handleEpoch
     }
 
     // MARK: Reading

@@ -44,4 +44,15 @@ struct Catalog: Sendable {
     var layouts: [String: TableLayout] = [:]
     /// The backlink index, once a class with links exists.
     var links: Database?
+    /// The write that opened ``links`` (0: it predates this process's view) and the handle
+    /// epoch from which transactions can use it.
+    var linksCreatedInTransaction = 0
+    var linksHandleEpoch: UInt64 = 0
+
+    /// The backlink index, when `txn` can use its handle.
+    func links(visibleTo txn: Transaction) -> Database? {
+        guard let links, linksCreatedInTransaction == 0 || txn.id >= linksCreatedInTransaction,
+              txn.handleEpoch >= linksHandleEpoch else { return nil }
+        return links
+    }
 }

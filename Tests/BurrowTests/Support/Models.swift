@@ -166,3 +166,8 @@ final class Setting: Object {
     @Persisted(primaryKey: true) var name = ""
     @Persisted var value: AnyRealmValue
 }
+
+final class Trail: Object {
+    @Persisted var name = ""
+    @Persisted var stops: List<Geo>
+}

@@ -1,0 +1,124 @@
+@testable import Burrow
+import Foundation
+import Synchronization
+import Testing
+
+/// Backlinks, embedded objects and database handles stay consistent across bulk deletes,
+/// threads and processes.
+@Suite struct LinkConsistencyTests {
+    let directory = TestDirectory()
+
+    @Test func deletingAWholeClassWithListsClearsTheirBacklinks() throws {
+        let realm = try directory.realm()
+        let rex = Puppy(value: ["name": "Rex"])
+        try realm.write { realm.add(Kennel(value: ["id": 1, "dogs": [rex]])) }
+        try realm.write { realm.delete(realm.objects(Kennel.self)) }
+        #expect(rex.kennels.count == 0)
+        let fido = Puppy(value: ["name": "Fido"])
+        try realm.write { realm.add(Kennel(value: ["id": 1, "dogs": [fido]])) }
+        #expect(rex.kennels.count == 0)
+        try realm.write { realm.delete(rex) }
+        #expect(realm.object(ofType: Kennel.self, forPrimaryKey: 1)?.dogs.map(\.name) == ["Fido"])
+        #expect(fido.kennels.map(\.id) == [1])
+    }
+
+    @Test func deletingAWholeClassWithEmbeddedListsDeletesTheEmbeddedObjects() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Trail(value: ["name": "t", "stops": [["latitude": 1.0], ["latitude": 2.0]]])) }
+        let geo = try #require(realm.core.coordinator.catalog.layouts["Geo"])
+        #expect(try geo.count(in: realm.core.transaction) == 2)
+        try realm.write { realm.delete(realm.objects(Trail.self)) }
+        #expect(try geo.count(in: realm.core.transaction) == 0)
+    }
+
+    @Test func backlinksAreInvisibleToAThreadUntilTheFirstLinkCommits() throws {
+        let url = directory.file()
+        let realm = try Realm(fileURL: url)
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        realm.beginWrite()
+        realm.add(Puppy(value: ["name": "a", "owner": realm.object(ofType: Owner.self, forPrimaryKey: 1)!]))
+        let counts = Mutex<[Int]>([])
+        onAnotherThread {
+            let other = try! Realm(fileURL: url)
+            counts.withLock { $0.append(other.object(ofType: Owner.self, forPrimaryKey: 1)!.puppies.count) }
+        }
+        try realm.commitWrite()
+        onAnotherThread {
+            let other = try! Realm(fileURL: url)
+            counts.withLock { $0.append(other.object(ofType: Owner.self, forPrimaryKey: 1)!.puppies.count) }
+        }
+        #expect(counts.withLock { $0 } == [0, 1])
+    }
+
+    @Test func anOlderSnapshotDoesNotSeeTheNewBacklinkIndex() throws {
+        let url = directory.file()
+        let realm = try Realm(fileURL: url)
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let counts = Mutex<[Int]>([])
+        let thread = Thread {
+            let other = try! Realm(fileURL: url)
+            let owner = other.object(ofType: Owner.self, forPrimaryKey: 1)!
+            ready.signal()
+            go.wait()
+            counts.withLock { $0.append(owner.puppies.count) }
+            other.refresh()
+            counts.withLock { $0.append(owner.puppies.count) }
+            done.signal()
+        }
+        thread.start()
+        ready.wait()
+        try realm.write { realm.add(Puppy(value: ["name": "a", "owner": realm.object(ofType: Owner.self, forPrimaryKey: 1)!])) }
+        go.signal()
+        done.wait()
+        #expect(counts.withLock { $0 } == [0, 1])
+    }
+
+    @MainActor @Test func aBacklinkIndexCreatedByAnotherProcessIsUsed() async throws {
+        let path = directory.file().path
+        let realm = try Realm(fileURL: URL(fileURLWithPath: path))
+        try realm.write {
+            realm.add(Owner(value: ["id": 1, "name": "Ann"]))
+            realm.add(Puppy(value: ["name": "Rex"]))
+        }
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            let child = try! Realm(fileURL: URL(fileURLWithPath: path))
+            try! child.write { child.objects(Puppy.self).first!.owner = child.object(ofType: Owner.self, forPrimaryKey: 1)! }
+        }
+        realm.refresh()
+        let ann = try #require(realm.object(ofType: Owner.self, forPrimaryKey: 1))
+        let rex = try #require(realm.objects(Puppy.self).first)
+        #expect(rex.owner?.name == "Ann")
+        #expect(ann.puppies.count == 1)
+        try realm.write { realm.delete(ann) }
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Someone else"])) }
+        #expect(rex.owner == nil)
+    }
+
+    @MainActor @Test func aClassAddedByAnotherProcessIsReadableAfterRefresh() async throws {
+        let path = directory.file().path
+        let realm = try Realm(fileURL: URL(fileURLWithPath: path))
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        let olderSnapshotCount = Mutex<Int?>(nil)
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let other = try! Realm(fileURL: URL(fileURLWithPath: path))
+            _ = other.objects(Owner.self).count
+            ready.signal()
+            go.wait()
+            olderSnapshotCount.withLock { $0 = other.objects(Dog.self).count }
+            done.signal()
+        }
+        thread.start()
+        ready.wait()
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            let child = try! Realm(fileURL: URL(fileURLWithPath: path))
+            try! child.write { child.add(Dog(value: ["name": "from the child"])) }
+        }
+        realm.refresh()
+        #expect(realm.objects(Dog.self).map(\.name) == ["from the child"])
+        go.signal()
+        done.wait()
+        #expect(olderSnapshotCount.withLock { $0 } == 0)
+    }
+}
