@@ -89,3 +89,19 @@ extension QueryPlanningRegressionTests {
         #expect(realm.objects(Dog.self).filter(clauses).count == 5)
     }
 }
+
+extension QueryPlanningRegressionTests {
+    @Test func inOnAnyRealmValueMatchesLikeEquality() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Setting(value: ["name": "a", "value": AnyRealmValue.int(5)]))
+            realm.add(Setting(value: ["name": "b", "value": AnyRealmValue.string("x")]))
+            realm.add(Setting(value: ["name": "c", "value": AnyRealmValue.double(6)]))
+            realm.add(Setting(value: ["name": "d"]))
+        }
+        let settings = realm.objects(Setting.self)
+        #expect(settings.filter("value IN {5, 6}").map(\.name) == ["a", "c"])
+        #expect(settings.filter("value IN {'x', nil}").map(\.name).sorted() == ["b", "d"])
+        #expect(settings.filter("value IN %@", [7]).count == 0)
+    }
+}

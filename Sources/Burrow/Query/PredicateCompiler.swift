@@ -417,6 +417,11 @@ struct PredicateCompiler {
     private func membership(column: Int, _ values: [_PersistedValue], _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         let kind = storedClass.kinds(column)
         for value in values { try check(value, against: column, comparison.with(op: .equal)) }
+        if kind == .mixed {
+            // A mixed value carries its own kind, and numbers match across kinds: test `==`.
+            let tests = try values.map { value throws(Realm.Error) in try compare(column: column, .equal, value, comparison.with(op: .equal)) }
+            return { row in tests.contains { $0(row) } }
+        }
         if kind == .string && (comparison.caseInsensitive || comparison.diacriticInsensitive) {
             let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
             let wanted = Set(values.compactMap { if case .string(let text) = $0 { fold(text) } else { nil } })
