@@ -122,3 +122,27 @@ import Testing
         #expect(olderSnapshotCount.withLock { $0 } == 0)
     }
 }
+
+extension LinkConsistencyTests {
+    @Test func aQueryThroughALinkWorksBeforeTheTargetClassHasATable() throws {
+        let realm = try directory.realm()
+        let named = realm.objects(Puppy.self).filter("owner.name == 'Ann'")
+        let unnamed = realm.objects(Puppy.self).filter("owner.name == nil")
+        #expect(named.count == 0)
+        try realm.write { realm.add(Puppy(value: ["name": "stray"])) }
+        #expect(named.count == 0)
+        #expect(unnamed.map(\.name) == ["stray"])
+        try realm.write { realm.add(Puppy(value: ["name": "a", "owner": ["id": 1, "name": "Ann"]])) }
+        #expect(named.map(\.name) == ["a"])
+        #expect(unnamed.map(\.name) == ["stray"])
+    }
+
+    @Test func aLiveBacklinkQuerySeesTheFirstLink() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        let owners = realm.objects(Owner.self).filter("puppies.@count > 0")
+        #expect(owners.count == 0)
+        try realm.write { realm.add(Puppy(value: ["name": "a", "owner": realm.object(ofType: Owner.self, forPrimaryKey: 1)!])) }
+        #expect(owners.count == 1)
+    }
+}

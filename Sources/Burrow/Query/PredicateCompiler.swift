@@ -106,11 +106,17 @@ struct PredicateCompiler {
         guard property.kind == .link, let targetName = property.objectClassName else {
             throw QueryError.at(position, "key path '\(head).\(rest)' goes through '\(head)', which is \(typeName(of: property)), not a link")
         }
-        guard let links, let target = links.catalog.layouts[targetName] else {
-            throw QueryError.at(position, "key path '\(head).\(rest)' goes to class '\(targetName)', which has no objects yet")
-        }
         var inner = comparison
         inner.lhs = .keyPath(rest, position: position + head.utf16.count + 1)
+        guard let links, let target = links.catalog.layouts[targetName] else {
+            // With no table for the target class no object links anywhere: every path reads nil.
+            guard let type = ClassInfo.type(named: targetName) else {
+                throw QueryError.at(position, "key path '\(head).\(rest)' goes to class '\(targetName)', which this process does not know")
+            }
+            let test = try PredicateCompiler(storedClass: StoredClass(id: 0, info: ClassInfo.of(type)), links: nil).compile(.comparison(inner))
+            let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+            return { _ in whenUnlinked }
+        }
         let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
         let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
         return { row in

@@ -9,9 +9,21 @@ final class ResultsCore {
 
     private var cachedKeys: [ObjectKey] = []
     private var cachedGeneration: UInt64 = 0
-    private var compiled: (layout: TableLayout, test: RowPredicate?, path: QueryPlanner.AccessPath)?
-    /// Follows links for the predicate; its transaction is set at each evaluation.
-    private lazy var links = LinkResolver(catalog: realm.coordinator.catalog)
+    /// The plan for a layout; `links` is `nil` when the predicate needs no row test (an index
+    /// answers it) and so stays valid whatever the catalog.
+    private var compiled: (layout: TableLayout, links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath)?
+    private var resolver: (revision: UInt64, links: LinkResolver)?
+
+    /// Follows links for the predicate, over the catalog as it is now: a class or backlink
+    /// index created since the last evaluation makes a new one (and a new compiled predicate).
+    /// Its transaction is set at each evaluation.
+    private var links: LinkResolver {
+        let revision = realm.coordinator.revision
+        if let resolver, resolver.revision == revision { return resolver.links }
+        let links = LinkResolver(catalog: realm.coordinator.catalog)
+        resolver = (revision, links)
+        return links
+    }
 
     init(realm: RealmCore, info: ClassInfo, query: ResultsQuery) {
         self.realm = realm
@@ -45,11 +57,11 @@ final class ResultsCore {
         if let predicate = query.predicate {
             // `key == value` answered exactly by an index needs no row test: planning it is enough.
             if let layout, let path = QueryPlanner(layout: layout).exactEqualityPath(predicate) {
-                compiled = (layout, nil, path)
+                compiled = (layout, nil, nil, path)
             } else {
                 do {
                     let test = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
-                    if let layout { compiled = (layout, test, QueryPlanner(layout: layout).plan(predicate)) }
+                    if let layout { compiled = (layout, links, test, QueryPlanner(layout: layout).plan(predicate)) }
                 } catch {
                     preconditionFailure(Realm.Error.message(of: error))
                 }
@@ -80,8 +92,15 @@ final class ResultsCore {
         return cachedKeys
     }
 
-    private func prepared(for layout: TableLayout) -> (test: RowPredicate?, path: QueryPlanner.AccessPath) {
-        if let compiled, compiled.layout === layout { return (compiled.test, compiled.path) }
+    private func prepared(for layout: TableLayout) -> (links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath) {
+        if let compiled, compiled.layout === layout, compiled.links == nil || compiled.links === links {
+            return (compiled.links, compiled.test, compiled.path)
+        }
+        if let predicate = query.predicate, let path = QueryPlanner(layout: layout).exactEqualityPath(predicate) {
+            compiled = (layout, nil, nil, path)
+            return (nil, nil, path)
+        }
+        let links = self.links
         let test: RowPredicate?
         do {
             test = try query.predicate.map { try PredicateCompiler(storedClass: layout.storedClass, links: links).compile($0) }
@@ -89,18 +108,17 @@ final class ResultsCore {
             preconditionFailure(Realm.Error.message(of: error))
         }
         let path = QueryPlanner(layout: layout).plan(query.predicate)
-        compiled = (layout, test, path)
-        return (test, path)
+        compiled = (layout, links, test, path)
+        return (links, test, path)
     }
 
     private func evaluate() throws -> [ObjectKey] {
         guard let layout = bound?.layout else { return [] }
         let txn = realm.transaction
         guard layout.isVisible(to: txn) else { return [] }
-        let (test, path) = prepared(for: layout)
-        // Only a compiled predicate can follow links; an index-only plan leaves the resolver unmade.
-        if test != nil { links.transaction = txn }
-        defer { if test != nil { links.transaction = nil } }
+        let (links, test, path) = prepared(for: layout)
+        links?.transaction = txn
+        defer { links?.transaction = nil }
         var steps = query.steps[...]
         var keys: [ObjectKey]
         if let members = try sourceKeys() {
@@ -278,6 +296,7 @@ final class ResultsCore {
     /// The position of the first object that also matches `node`.
     func firstIndex(matching node: PredicateNode) -> Int? {
         guard let layout = bound?.layout else { return nil }
+        let links = self.links
         let test: RowPredicate
         do {
             test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(node)

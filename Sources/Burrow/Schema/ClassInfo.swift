@@ -113,9 +113,12 @@ final class ClassInfo: @unchecked Sendable {
         return false
     }
 
-    /// A model class this process has used, by stored name.
+    /// A model class this process has used, or that one of those links to, by stored name.
     static func type(named name: String) -> ObjectBase.Type? {
-        cache.withLock { entries in entries.values.first { $0.className == name }?.type }
+        cache.withLock { entries in
+            entries.values.first { $0.className == name }?.type
+                ?? entries.values.lazy.flatMap(\.fields).compactMap(\.linkedType).first { storedName(of: $0) == name }
+        }
     }
 
     /// The unqualified Swift name of `type`: `V1.Pet` and `V2.Pet` are both `Pet`.
