@@ -57,13 +57,15 @@ import Testing
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let counts = Mutex<[Int]>([])
         let thread = Thread {
-            let other = try! Realm(fileURL: url)
-            let owner = other.object(ofType: Owner.self, forPrimaryKey: 1)!
-            ready.signal()
-            go.wait()
-            counts.withLock { $0.append(owner.puppies.count) }
-            other.refresh()
-            counts.withLock { $0.append(owner.puppies.count) }
+            do {
+                let other = try! Realm(fileURL: url)
+                let owner = other.object(ofType: Owner.self, forPrimaryKey: 1)!
+                ready.signal()
+                go.wait()
+                counts.withLock { $0.append(owner.puppies.count) }
+                other.refresh()
+                counts.withLock { $0.append(owner.puppies.count) }
+            }
             done.signal()
         }
         thread.start()
@@ -102,11 +104,14 @@ import Testing
         let olderSnapshotCount = Mutex<Int?>(nil)
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let other = try! Realm(fileURL: URL(fileURLWithPath: path))
-            _ = other.objects(Owner.self).count
-            ready.signal()
-            go.wait()
-            olderSnapshotCount.withLock { $0 = other.objects(Dog.self).count }
+            // The realm is gone before `done`, so the file is closed when the test ends.
+            do {
+                let other = try! Realm(fileURL: URL(fileURLWithPath: path))
+                _ = other.objects(Owner.self).count
+                ready.signal()
+                go.wait()
+                olderSnapshotCount.withLock { $0 = other.objects(Dog.self).count }
+            }
             done.signal()
         }
         thread.start()
