@@ -38,7 +38,7 @@ extension RealmCore {
         var value = _PersistedValue.null
         if let target {
             guard perform(in: write, {
-                let key = try managedKey(of: target, update: .error, in: write)
+                let key = try managedKey(of: target, update: write.nestedUpdatePolicy, in: write)
                 value = management.bound.layout.kinds[column] == .mixed
                     ? .mixed(.typedLink(classID: target.management!.bound.layout.classID, key: key.rawValue)) : .link(key.rawValue)
             }) else { return }

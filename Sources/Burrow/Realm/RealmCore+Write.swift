@@ -33,6 +33,9 @@ extension RealmCore {
     /// and makes it managed.
     func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
         let info = self.info(type(of: object))
+        let outerPolicy = write.nestedUpdatePolicy
+        write.nestedUpdatePolicy = update
+        defer { write.nestedUpdatePolicy = outerPolicy }
         perform(in: write) {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
@@ -144,7 +147,8 @@ extension RealmCore {
             return management.key
         }
         if let pending = write.pendingKeys[ObjectIdentifier(target)] { return pending }
-        insert(target, update: update, in: write)
+        // Objects without a primary key cannot be matched to stored ones: they are always new.
+        insert(target, update: info(type(of: target)).primaryKeyField == nil ? .error : update, in: write)
         if let failure = write.failure { throw failure }
         return target.management!.key
     }

@@ -58,8 +58,17 @@ class ManagedCollection {
     }
 
     static func storedValue(of element: any _Persistable, kind: _StorageKind, realm: RealmCore, in write: WriteState) throws -> _PersistedValue {
+        if kind == .mixed, case .object(let object)? = element as? AnyRealmValue {
+            // Such a link would need backlink upkeep that collections of mixed values lack.
+            preconditionFailure("A List, MutableSet or Map of AnyRealmValue cannot hold an object ('\(type(of: object))'); "
+                                + "use a collection of that class, or an AnyRealmValue property.")
+        }
         guard kind == .link else { return element._persistedValue }
-        guard let object = element as? ObjectBase else { preconditionFailure("A collection of objects holds only objects.") }
-        return .link(try realm.managedKey(of: object, update: .error, in: write).rawValue)
+        guard let object = element as? ObjectBase else {
+            // Only a map's values may be nil.
+            if element._persistedValue == .null { return .null }
+            preconditionFailure("A collection of objects holds only objects.")
+        }
+        return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)
     }
 }

@@ -12,6 +12,9 @@ final class WriteState {
     /// Keys claimed by objects being added whose links are being followed, so that a cycle
     /// back to one of them finds its key.
     var pendingKeys: [ObjectIdentifier: ObjectKey] = [:]
+    /// The update policy for objects reached while adding or creating one (its links, its
+    /// collections' elements): the caller's, so that an upsert updates nested objects too.
+    var nestedUpdatePolicy: UpdatePolicy = .error
     /// Classes resolved for writing in this transaction, by model type.
     var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     /// The catalog as it was before this transaction changed it; restored if it aborts.

@@ -171,3 +171,7 @@ final class Trail: Object {
     @Persisted var name = ""
     @Persisted var stops: List<Geo>
 }
+
+final class Bag: Object {
+    @Persisted var items: List<AnyRealmValue>
+}
