@@ -151,3 +151,31 @@ extension LinkConsistencyTests {
         #expect(owners.count == 1)
     }
 }
+
+extension LinkConsistencyTests {
+    @Test func objectsOfATableCreatedInACancelledWriteReadAsInvalidated() throws {
+        let realm = try directory.realm()
+        let kennel = Kennel(value: ["id": 5, "name": "K"])
+        realm.beginWrite()
+        realm.add(kennel)
+        realm.cancelWrite()
+        try realm.write { realm.add(Owner(value: ["id": 5, "name": "Ann"])) }
+        #expect(kennel.isInvalidated)
+        #expect(realm.objects(Kennel.self).count == 0)
+        try realm.write { realm.add(Kennel(value: ["id": 6, "name": "L"])) }
+        #expect(realm.objects(Kennel.self).map(\.name) == ["L"])
+        #expect(realm.objects(Owner.self).map(\.name) == ["Ann"])
+    }
+
+    @Test func objectsOfExistingTablesSurviveACancelledWriteThatCreatedAnother() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        let ann = try #require(realm.object(ofType: Owner.self, forPrimaryKey: 1))
+        realm.beginWrite()
+        realm.add(Kennel(value: ["id": 5, "name": "K"]))
+        ann.name = "Ann2"
+        realm.cancelWrite()
+        #expect(!ann.isInvalidated)
+        #expect(ann.name == "Ann")
+    }
+}

@@ -455,7 +455,9 @@ final class Coordinator: @unchecked Sendable {
             for (id, next) in write.nextKeys { highWater[id] = max(highWater[id] ?? 1, next) }
         }
         if !committed, let before = write.catalogBeforeChange {
-            // LMDB closed the handles this write opened; forget them.
+            // LMDB closed the handles this write opened; forget them, and make the objects the
+            // write created read as deleted rather than through handles a later table reuses.
+            for (name, layout) in catalog.layouts where before.layouts[name]?.classID != layout.classID { layout.discard() }
             replaceCatalog(before)
         }
         if write.holdsOpeningLock {

@@ -1,4 +1,5 @@
 import LMDB
+import Synchronization
 
 /// The databases of one stored class and how its rows are laid out: everything needed to read
 /// and write its objects. Immutable; replaced as a whole when the class's storage changes.
@@ -26,6 +27,9 @@ final class TableLayout: Sendable {
     let createdInTransaction: Int
     /// The handle epoch from which transactions can use these databases (0: from the start).
     let handleEpoch: UInt64
+    /// Set when the write that created these databases was cancelled: LMDB closed the handles,
+    /// and a later table may reuse them.
+    private let discarded = Atomic<Bool>(false)
 
     init(storedClass: StoredClass, rows: Database, secondaryIndexes: [(column: Int, database: Database)],
          primaryKeys: Database?, lists: [(column: Int, database: Database)], createdInTransaction: Int,
@@ -78,6 +82,12 @@ final class TableLayout: Sendable {
     @inline(__always)
     func isVisible(to txn: Transaction) -> Bool {
         (createdInTransaction == 0 || txn.id >= createdInTransaction) && txn.handleEpoch >= handleEpoch
+            && !discarded.load(ordering: .relaxed)
+    }
+
+    /// Marks the databases as closed by a cancelled write; nothing reads them again.
+    func discard() {
+        discarded.store(true, ordering: .relaxed)
     }
 
     // MARK: Reading
