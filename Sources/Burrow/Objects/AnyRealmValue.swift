@@ -13,6 +13,7 @@ import Foundation
 ///
 /// Values of different kinds never compare equal; numbers compare across integer and floating
 /// kinds. An object held here is added with its holder, and deleting it sets the value to `.none`.
+/// A `List`, `MutableSet` or `Map` of `AnyRealmValue` holds values only: it refuses `.object`.
 public enum AnyRealmValue: Hashable {
     case none
     case int(Int)
