@@ -179,3 +179,16 @@ extension LinkConsistencyTests {
         #expect(ann.name == "Ann")
     }
 }
+
+extension LinkConsistencyTests {
+    @Test func backlinkQueriesBeforeTheLinkingClassHasATableSeeNoLinkingObjects() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        let owners = realm.objects(Owner.self)
+        #expect(owners.filter("puppies.@count == 0").count == 1)
+        #expect(owners.filter("puppies.@count > 0").count == 0)
+        #expect(owners.filter("ANY puppies.name == 'Rex'").count == 0)
+        #expect(owners.filter("ALL puppies.name == 'Rex'").count == 1)
+        #expect(owners.filter("NONE puppies.name == 'Rex'").count == 1)
+    }
+}

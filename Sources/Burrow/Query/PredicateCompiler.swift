@@ -299,11 +299,17 @@ struct PredicateCompiler {
     /// or `@count` of them.
     private func compileThroughBacklinks(_ comparison: Comparison, _ backlinks: (origin: String, property: String),
                                          rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
-        guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
-            return { _ in false }
-        }
         guard let rest else {
             throw QueryError.at(position, "compare a property of the linking objects, or their @count")
+        }
+        guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
+            // No table for the linking class: every object has no linking objects.
+            if rest == "@count", case .literal(let literal, _) = comparison.rhs {
+                let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
+                return { _ in result }
+            }
+            let result = comparison.quantifier == Quantifier.all || comparison.quantifier == Quantifier.none
+            return { _ in result }
         }
         let classID = layout.classID
         let sources: (RowReader) -> [ObjectKey] = { row in
