@@ -10,7 +10,7 @@ import Testing
         let realm = try directory.realm()
         try realm.write {
             for i in 0..<100 {
-                realm.add(Person(value: ["id": i, "name": "p\(i % 10)", "age": i % 11 == 0 ? nil : i % 7,
+                realm.add(Person(value: ["id": i, "name": "p\(i % 10)", "age": (i % 11 == 0 ? nil : i % 7) as Any,
                                          "birthdate": Date(timeIntervalSince1970: Double(i) * 86400),
                                          "nickname": i % 2 == 0 ? "Ärger \(i)" : "anger \(i)"]))
             }

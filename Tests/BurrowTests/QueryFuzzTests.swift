@@ -27,7 +27,7 @@ import Testing
     @Test func randomAndMutatedQueriesParseOrThrow() throws {
         let realm = try directory.realm()
         try realm.write {
-            for id in 0..<20 { realm.add(Person(value: ["id": id, "name": "n\(id)", "age": id % 4 == 0 ? nil : id])) }
+            for id in 0..<20 { realm.add(Person(value: ["id": id, "name": "n\(id)", "age": (id % 4 == 0 ? nil : id) as Any])) }
         }
         let people = realm.objects(Person.self)
         var generator = SplitMix64(seed: 20261130)

@@ -155,7 +155,7 @@ import Testing
 
     @Test func secondaryIndexesFollowInsertsUpdatesAndDeletes() throws {
         let realm = try directory.realm()
-        let items = (0..<50).map { Indexed(value: ["tag": "t\($0 % 5)", "rank": $0, "when": $0 % 2 == 0 ? Date(timeIntervalSince1970: Double($0)) : nil]) }
+        let items = (0..<50).map { Indexed(value: ["tag": "t\($0 % 5)", "rank": $0, "when": ($0 % 2 == 0 ? Date(timeIntervalSince1970: Double($0)) : nil) as Any]) }
         try realm.write { realm.add(items) }
         #expect(try indexEntries(realm, Indexed.self, column: "tag").count == 50)
         try realm.write {
