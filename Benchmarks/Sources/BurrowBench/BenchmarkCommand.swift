@@ -45,8 +45,8 @@ enum BenchmarkCommand {
             let folder = directory.appendingPathComponent("round-\(round)", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             burrow.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder)))
-            lmdb.keepBest(of: try measure(LMDBWorkload(count: count, directory: folder)))
-            sqlite.keepBest(of: try measure(SQLiteWorkload(count: count, directory: folder)))
+            lmdb.keepBest(of: try measure(BaselineWorkload(.lmdb, count: count, directory: folder)))
+            sqlite.keepBest(of: try measure(BaselineWorkload(.sqlite, count: count, directory: folder)))
             try FileManager.default.removeItem(at: folder)
         }
         report("Burrow list appends")

@@ -17,7 +17,7 @@ enum ListAppend {
     static func measure(in directory: URL, rounds: Int) throws -> (long: Double, empty: Double) {
         let configuration = Realm.Configuration(fileURL: directory.appendingPathComponent("lists.realm"))
         try Realm.deleteFiles(for: configuration)
-        defer { try? Realm.deleteFiles(for: configuration) }
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
         var best = (long: Double.infinity, empty: Double.infinity)
         do {
             let realm = try Realm(configuration: configuration)
