@@ -43,6 +43,21 @@ class ManagedCollection {
         _ = owner.currentRow(owner.management!)
     }
 
+    /// `cache`'s value when it was read in the realm's current generation; otherwise `read`'s,
+    /// which the cache then keeps.
+    func current<Value>(_ cache: inout GenerationCache<Value>, read: (Transaction) throws -> Value) -> Value {
+        realm.verifyThread()
+        if cache.generation == realm.generation { return cache.value }
+        verifyOwner()
+        do {
+            cache.value = try read(realm.transaction)
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
+        cache.generation = realm.generation
+        return cache.value
+    }
+
     /// The open write transaction; traps outside one.
     func verifyWrite() -> WriteState {
         realm.verifyThread()
@@ -70,5 +85,16 @@ class ManagedCollection {
             preconditionFailure("A collection of objects holds only objects.")
         }
         return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)
+    }
+}
+
+/// What a managed collection last read, and the realm generation it was read in.
+struct GenerationCache<Value> {
+    var value: Value
+    /// 0 until the first read: generations start at 1.
+    var generation: UInt64 = 0
+
+    init(_ empty: Value) {
+        value = empty
     }
 }

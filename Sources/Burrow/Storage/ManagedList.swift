@@ -9,8 +9,7 @@ import LMDB
 /// neighbours leave no room is the list renumbered. Values are one tag byte (0: nil, 1: a
 /// value) and the value's row bytes; for lists of objects, the target's object key.
 final class ManagedList: ManagedCollection {
-    private var cachedPositions: [UInt64] = []
-    private var cachedGeneration: UInt64 = 0
+    private var cache = GenerationCache<[UInt64]>([])
 
     static let gap: UInt64 = 1 << 32
 
@@ -18,16 +17,7 @@ final class ManagedList: ManagedCollection {
 
     /// The positions of the elements, in order, for the realm's current generation.
     var positions: [UInt64] {
-        realm.verifyThread()
-        if cachedGeneration == realm.generation { return cachedPositions }
-        verifyOwner()
-        do {
-            cachedPositions = try Self.positions(of: ownerKey, in: database, txn: realm.transaction)
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
-        }
-        cachedGeneration = realm.generation
-        return cachedPositions
+        current(&cache) { txn in try Self.positions(of: ownerKey, in: database, txn: txn) }
     }
 
     static func positions(of owner: ObjectKey, in database: Database, txn: Transaction) throws -> [UInt64] {
@@ -62,10 +52,10 @@ final class ManagedList: ManagedCollection {
     func append(_ element: any _Persistable) {
         let write = verifyWrite()
         verifyOwner()
-        let cacheWasCurrent = cachedGeneration == realm.generation
+        let cacheWasCurrent = cache.generation == realm.generation
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
-            let last = cacheWasCurrent ? cachedPositions.last : try lastPosition(in: write.transaction)
+            let last = cacheWasCurrent ? cache.value.last : try lastPosition(in: write.transaction)
             let (position, overflow) = (last ?? 0).addingReportingOverflow(Self.gap)
             if overflow {
                 try renumber(in: write)
@@ -73,10 +63,10 @@ final class ManagedList: ManagedCollection {
                 return
             }
             try put(value, at: position, in: write)
-            if cacheWasCurrent { cachedPositions.append(position) }
+            if cacheWasCurrent { cache.value.append(position) }
         }
         realm.advanceGeneration()
-        if cacheWasCurrent { cachedGeneration = realm.generation }
+        if cacheWasCurrent { cache.generation = realm.generation }
     }
 
     /// The position of the last element, found with one seek.

@@ -10,21 +10,11 @@ import LMDB
 /// position is the FNV-1a hash of the key; deleting an object sets the entries pointing at it
 /// to `nil`.
 final class ManagedMap: ManagedCollection {
-    private var cachedEntries: [(key: String, value: _PersistedValue)] = []
-    private var cachedGeneration: UInt64 = 0
+    private var cache = GenerationCache<[(key: String, value: _PersistedValue)]>([])
 
     /// The entries in key order, for the realm's current generation.
     var entries: [(key: String, value: _PersistedValue)] {
-        realm.verifyThread()
-        if cachedGeneration == realm.generation { return cachedEntries }
-        verifyOwner()
-        do {
-            cachedEntries = try Self.entries(of: ownerKey, in: database, kind: kind, txn: realm.transaction)
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
-        }
-        cachedGeneration = realm.generation
-        return cachedEntries
+        current(&cache) { txn in try Self.entries(of: ownerKey, in: database, kind: kind, txn: txn) }
     }
 
     static func entries(of owner: ObjectKey, in database: Database, kind: _StorageKind, txn: Transaction) throws -> [(key: String, value: _PersistedValue)] {

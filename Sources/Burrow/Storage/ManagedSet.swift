@@ -7,21 +7,11 @@ import LMDB
 /// objects), so membership, insertion and removal are one B-tree operation each and a set is
 /// read in value order. Values are stored as in lists.
 final class ManagedSet: ManagedCollection {
-    private var cachedValues: [_PersistedValue] = []
-    private var cachedGeneration: UInt64 = 0
+    private var cache = GenerationCache<[_PersistedValue]>([])
 
     /// The stored values, in value order, for the realm's current generation.
     var values: [_PersistedValue] {
-        realm.verifyThread()
-        if cachedGeneration == realm.generation { return cachedValues }
-        verifyOwner()
-        do {
-            cachedValues = try Self.values(of: ownerKey, in: database, kind: kind, txn: realm.transaction)
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
-        }
-        cachedGeneration = realm.generation
-        return cachedValues
+        current(&cache) { txn in try Self.values(of: ownerKey, in: database, kind: kind, txn: txn) }
     }
 
     static func values(of owner: ObjectKey, in database: Database, kind: _StorageKind, txn: Transaction) throws -> [_PersistedValue] {
