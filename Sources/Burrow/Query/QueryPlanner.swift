@@ -109,9 +109,17 @@ struct QueryPlanner {
               case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
               let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }),
               layout.storedClass.properties[column].collection == nil,
-              value.kind == layout.kinds[column] || (value == .null && layout.storedClass.properties[column].isOptional),
-              let path = planSingleEquality(node), path.isCovered else { return nil }
-        return path
+              value.kind == layout.kinds[column] || (value == .null && layout.storedClass.properties[column].isOptional) else {
+            return nil
+        }
+        // The value has the column's kind: no conversion, one key.
+        if column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey {
+            guard case .int(let integer) = value else { return nil }
+            return .objectKeys([ObjectKey(primaryKey: integer)], covered: true)
+        }
+        guard let access = access(column) else { return nil }
+        let key = IndexKeyEncoder.key(for: value)
+        return IndexKeyEncoder.isTruncated(key) ? nil : .indexPoints(access, keys: [key], covered: true)
     }
 
     /// The common `property == value` on a key or an index, planned without the general
