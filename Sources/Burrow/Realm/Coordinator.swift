@@ -247,7 +247,7 @@ final class Coordinator: @unchecked Sendable {
             catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false, handleEpoch: handleEpoch)
         }
         catalog.links = try? txn.openDatabase(named: FileHeader.linksName)
-        catalog.linksHandleEpoch = handleEpoch
+        catalog.linksVisibility = HandleVisibility(epoch: handleEpoch)
         let version = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
         return LoadedCatalog(catalog: catalog, schemaVersion: version)
     }
@@ -282,8 +282,7 @@ final class Coordinator: @unchecked Sendable {
         }
         if current.links != nil {
             loaded.links = current.links
-            loaded.linksCreatedInTransaction = current.linksCreatedInTransaction
-            loaded.linksHandleEpoch = current.linksHandleEpoch
+            loaded.linksVisibility = current.linksVisibility
         }
         replaceCatalog(loaded)
         return true
@@ -408,8 +407,7 @@ final class Coordinator: @unchecked Sendable {
         if write.catalogBeforeChange == nil { write.catalogBeforeChange = catalog }
         var catalog = self.catalog
         catalog.links = links
-        catalog.linksCreatedInTransaction = txn.id
-        catalog.linksHandleEpoch = 0
+        catalog.linksVisibility = HandleVisibility(createdInTransaction: txn.id)
         replaceCatalog(catalog)
         return links
     }

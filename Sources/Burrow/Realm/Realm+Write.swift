@@ -147,10 +147,7 @@ extension Realm {
         if update != .error {
             precondition(info.primaryKeyField != nil, "'\(info.className)' does not have a primary key and can not be updated")
             if let key = reader.primaryKey(in: value), let existing = object(ofType: type, primaryKeyValue: key) {
-                let outerPolicy = write.nestedUpdatePolicy
-                write.nestedUpdatePolicy = update
-                defer { write.nestedUpdatePolicy = outerPolicy }
-                reader.apply(value, to: existing, isNew: false)
+                write.withNestedUpdatePolicy(update) { reader.apply(value, to: existing, isNew: false) }
                 return existing
             }
         }

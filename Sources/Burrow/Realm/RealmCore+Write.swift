@@ -32,10 +32,13 @@ extension RealmCore {
     /// Stores an unmanaged object (and, through its links, the unmanaged objects it reaches)
     /// and makes it managed.
     func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
+        write.withNestedUpdatePolicy(update) { storeGraph(of: object, update: update, in: write) }
+        advanceGeneration()
+    }
+
+    /// Stores `object`'s row, then its links and collections, adding what they reach.
+    private func storeGraph(of object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
         let info = self.info(type(of: object))
-        let outerPolicy = write.nestedUpdatePolicy
-        write.nestedUpdatePolicy = update
-        defer { write.nestedUpdatePolicy = outerPolicy }
         perform(in: write) {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
@@ -83,7 +86,6 @@ extension RealmCore {
             }
             object.becomeManaged(by: self, bound: bound, key: claim.key)
         }
-        advanceGeneration()
     }
 
     /// The key a new object will be stored under, and whether a row with it exists (`nil`:

@@ -22,25 +22,20 @@ final class TableLayout: Sendable {
     let mixedColumns: [Int]
     /// List databases, by column: keys `ownerKey ++ position`, values the elements.
     let lists: [(column: Int, database: Database)]
-    /// The write transaction that created these databases (0: they predate this process's view).
-    /// Readers whose snapshot is older see no table.
-    let createdInTransaction: Int
-    /// The handle epoch from which transactions can use these databases (0: from the start).
-    let handleEpoch: UInt64
+    /// Which transactions can use these databases' handles; the others see no table.
+    let visibility: HandleVisibility
     /// Set when the write that created these databases was cancelled: LMDB closed the handles,
     /// and a later table may reuse them.
     private let discarded = Atomic<Bool>(false)
 
     init(storedClass: StoredClass, rows: Database, secondaryIndexes: [(column: Int, database: Database)],
-         primaryKeys: Database?, lists: [(column: Int, database: Database)], createdInTransaction: Int,
-         handleEpoch: UInt64) {
-        self.handleEpoch = handleEpoch
+         primaryKeys: Database?, lists: [(column: Int, database: Database)], visibility: HandleVisibility) {
+        self.visibility = visibility
         self.lists = lists
         self.storedClass = storedClass
         self.rows = rows
         self.secondaryIndexes = secondaryIndexes
         self.primaryKeys = primaryKeys
-        self.createdInTransaction = createdInTransaction
         primaryKeyColumn = storedClass.primaryKeyColumn
         let primary = primaryKeyColumn.map { storedClass.properties[$0] }
         usesPrimaryKeyAsObjectKey = primary.map { $0.kind == .int && !$0.isOptional } ?? false
@@ -75,14 +70,13 @@ final class TableLayout: Sendable {
             }
         }
         return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: indexes, primaryKeys: primaryKeys,
-                           lists: lists, createdInTransaction: create ? txn.id : 0, handleEpoch: handleEpoch)
+                           lists: lists, visibility: HandleVisibility(createdInTransaction: create ? txn.id : 0, epoch: handleEpoch))
     }
 
     /// Whether a transaction reading snapshot `transactionID` can see these databases.
     @inline(__always)
     func isVisible(to txn: Transaction) -> Bool {
-        (createdInTransaction == 0 || txn.id >= createdInTransaction) && txn.handleEpoch >= handleEpoch
-            && !discarded.load(ordering: .relaxed)
+        visibility.allows(txn) && !discarded.load(ordering: .relaxed)
     }
 
     /// Marks the databases as closed by a cancelled write; nothing reads them again.

@@ -14,7 +14,7 @@ final class WriteState {
     var pendingKeys: [ObjectIdentifier: ObjectKey] = [:]
     /// The update policy for objects reached while adding or creating one (its links, its
     /// collections' elements): the caller's, so that an upsert updates nested objects too.
-    var nestedUpdatePolicy: UpdatePolicy = .error
+    private(set) var nestedUpdatePolicy: UpdatePolicy = .error
     /// Classes resolved for writing in this transaction, by model type.
     var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     /// The catalog as it was before this transaction changed it; restored if it aborts.
@@ -29,6 +29,14 @@ final class WriteState {
         self.transaction = transaction
         rowScratch.reserveCapacity(256)
         keyScratch.reserveCapacity(64)
+    }
+
+    /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.
+    func withNestedUpdatePolicy<Result>(_ policy: UpdatePolicy, _ body: () -> Result) -> Result {
+        let outer = nestedUpdatePolicy
+        nestedUpdatePolicy = policy
+        defer { nestedUpdatePolicy = outer }
+        return body()
     }
 }
 
@@ -47,15 +55,12 @@ struct Catalog: Sendable {
     var layouts: [String: TableLayout] = [:]
     /// The backlink index, once a class with links exists.
     var links: Database?
-    /// The write that opened ``links`` (0: it predates this process's view) and the handle
-    /// epoch from which transactions can use it.
-    var linksCreatedInTransaction = 0
-    var linksHandleEpoch: UInt64 = 0
+    /// Which transactions can use the handle of ``links``.
+    var linksVisibility = HandleVisibility()
 
     /// The backlink index, when `txn` can use its handle.
     func links(visibleTo txn: Transaction) -> Database? {
-        guard let links, linksCreatedInTransaction == 0 || txn.id >= linksCreatedInTransaction,
-              txn.handleEpoch >= linksHandleEpoch else { return nil }
+        guard let links, linksVisibility.allows(txn) else { return nil }
         return links
     }
 }
