@@ -53,9 +53,6 @@ struct QueryPlanner {
         }
         var lowerBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
         var upperBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
-        var boundTerms: [Int: Int] = [:]
-        // A second bound on the same side is checked on the rows rather than merged.
-        var extraBounds: Set<Int> = []
         for term in terms {
             guard let (column, op, operand) = Self.indexableTerm(term, in: layout.storedClass) else { continue }
             let kind = layout.kinds[column]
@@ -80,19 +77,19 @@ struct QueryPlanner {
                 guard let (converted, exact) = QueryPlanner.rangeValue(value, for: kind, op: op) else { continue }
                 let inclusive = op == .lessOrEqual || op == .greaterOrEqual || !exact
                 if op == .greater || op == .greaterOrEqual {
-                    if lowerBounds[column] == nil { lowerBounds[column] = (converted, inclusive) } else { extraBounds.insert(column) }
+                    // A second bound on the same side is left to the row test.
+                    if lowerBounds[column] == nil { lowerBounds[column] = (converted, inclusive) }
                 } else if upperBounds[column] == nil {
                     upperBounds[column] = (converted, inclusive)
-                } else {
-                    extraBounds.insert(column)
                 }
-                boundTerms[column, default: 0] += 1
             default:
                 continue
             }
         }
         for column in Set(lowerBounds.keys).union(upperBounds.keys) {
-            let covered = terms.count == boundTerms[column] && !extraBounds.contains(column) && [.int, .bool, .date, .uuid, .objectId].contains(layout.kinds[column])
+            // The range answers the query alone only when its bounds are all of the query's terms.
+            let bounds = (lowerBounds[column] == nil ? 0 : 1) + (upperBounds[column] == nil ? 0 : 1)
+            let covered = terms.count == bounds && [.int, .bool, .date, .uuid, .objectId].contains(layout.kinds[column])
             if let path = range(column, lower: lowerBounds[column], upper: upperBounds[column], covered: covered) {
                 consider(column == layout.primaryKeyColumn ? 2 : 3, path)
             }

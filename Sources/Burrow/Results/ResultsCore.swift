@@ -55,13 +55,11 @@ final class ResultsCore {
         let layout = bound?.layout
         let storedClass = layout?.storedClass ?? StoredClass(id: 0, info: info)
         if let predicate = query.predicate {
-            // `key == value` answered exactly by an index needs no row test: planning it is enough.
-            if let layout, let path = QueryPlanner(layout: layout).exactEqualityPath(predicate) {
-                compiled = (layout, nil, nil, path)
+            if let layout {
+                _ = prepared(for: layout)
             } else {
                 do {
-                    let test = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
-                    if let layout { compiled = (layout, links, test, QueryPlanner(layout: layout).plan(predicate)) }
+                    _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
                 } catch {
                     preconditionFailure(Realm.Error.message(of: error))
                 }
@@ -96,18 +94,24 @@ final class ResultsCore {
         if let compiled, compiled.layout === layout, compiled.links == nil || compiled.links === links {
             return (compiled.links, compiled.test, compiled.path)
         }
-        if let predicate = query.predicate, let path = QueryPlanner(layout: layout).exactEqualityPath(predicate) {
+        let planner = QueryPlanner(layout: layout)
+        guard let predicate = query.predicate else {
+            compiled = (layout, nil, nil, .scan)
+            return (nil, nil, .scan)
+        }
+        // `key == value` answered exactly by an index needs no row test: planning it is enough.
+        if let path = planner.exactEqualityPath(predicate) {
             compiled = (layout, nil, nil, path)
             return (nil, nil, path)
         }
         let links = self.links
-        let test: RowPredicate?
+        let test: RowPredicate
         do {
-            test = try query.predicate.map { try PredicateCompiler(storedClass: layout.storedClass, links: links).compile($0) }
+            test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(predicate)
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
-        let path = QueryPlanner(layout: layout).plan(query.predicate)
+        let path = planner.plan(predicate)
         compiled = (layout, links, test, path)
         return (links, test, path)
     }
