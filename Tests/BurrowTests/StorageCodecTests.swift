@@ -68,4 +68,19 @@ import Testing
         RowCodec.encode([], into: &buffer)
         buffer.withUnsafeBytes { #expect(RowReader($0).columnCount == 0) }
     }
+
+    @Test func nestedCollectionsRoundTripAndDamagedBytesReadShort() {
+        let value = _PersistedValue.mixed(.dictionary(keys: ["a", "é"], values: [
+            .list([.int(1), .null, .typedLink(classID: 3, key: 9), .list([])]),
+            .dictionary(keys: ["x"], values: [.string("y")]),
+        ]))
+        var bytes: [UInt8] = []
+        RowCodec.append(value, to: &bytes)
+        #expect(bytes.count == RowCodec.byteCount(of: value))
+        bytes.withUnsafeBytes { #expect(RowCodec.decode($0, kind: .mixed) == value) }
+        // Every truncation decodes to some value without reading past the end.
+        for length in 0..<bytes.count {
+            Array(bytes[..<length]).withUnsafeBytes { _ = RowCodec.decode($0, kind: .mixed) }
+        }
+    }
 }

@@ -13,7 +13,17 @@ import Foundation
 ///
 /// Values of different kinds never compare equal; numbers compare across integer and floating
 /// kinds. An object held here is added with its holder, and deleting it sets the value to `.none`.
-/// A `List`, `MutableSet` or `Map` of `AnyRealmValue` holds values only: it refuses `.object`.
+///
+/// A value can also be a list or a dictionary of further values, nested to any depth up to
+/// ``maximumNestingDepth``. Read from a managed object, such a collection is live: changing it
+/// inside a write changes the stored value.
+///
+/// ```swift
+/// try realm.write {
+///     setting.value = .fromDictionary(["sizes": .fromArray([.int(1), .int(2)])])
+///     setting.value.dictionaryValue?["sizes"]?.listValue?.append(.int(3))
+/// }
+/// ```
 public enum AnyRealmValue: Hashable {
     case none
     case int(Int)
@@ -27,6 +37,10 @@ public enum AnyRealmValue: Hashable {
     case decimal128(Decimal)
     case uuid(UUID)
     case object(Object)
+    /// A dictionary of further values.
+    case dictionary(Map<String, AnyRealmValue>)
+    /// A list of further values.
+    case list(List<AnyRealmValue>)
 
     /// The integer held, if any.
     public var intValue: Int? { if case .int(let v) = self { v } else { nil } }
@@ -55,10 +69,15 @@ public enum AnyRealmValue: Hashable {
         return nil
     }
 
+    /// Objects are equal when they are the same stored object; lists and dictionaries when they
+    /// hold equal values (under equal keys).
     public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)): a === b || a.isSameObject(as: b)
-        case (.object, _), (_, .object): false
+        case (.list(let a), .list(let b)): a === b || a.elementsEqual(b)
+        case (.dictionary(let a), .dictionary(let b)):
+            a === b || (a.keys.elementsEqual(b.keys) { $0.utf8.elementsEqual($1.utf8) } && a.values == b.values)
+        case (.object, _), (_, .object), (.list, _), (_, .list), (.dictionary, _), (_, .dictionary): false
         default: lhs.scalar == rhs.scalar
         }
     }
@@ -72,6 +91,10 @@ public enum AnyRealmValue: Hashable {
             } else {
                 hasher.combine(ObjectIdentifier(object))
             }
+        case .list:
+            hasher.combine(NestedValueCodec.listTag)
+        case .dictionary:
+            hasher.combine(NestedValueCodec.dictionaryTag)
         default:
             hasher.combine(scalar)
         }
@@ -91,7 +114,8 @@ public enum AnyRealmValue: Hashable {
         case .objectId(let v): .objectId(v)
         case .decimal128(let v): .decimal(v)
         case .uuid(let v): .uuid(v)
-        case .object: preconditionFailure("An object in an AnyRealmValue is stored through its holder.")
+        case .object, .list, .dictionary:
+            preconditionFailure("An object or collection in an AnyRealmValue is stored through its holder.")
         }
     }
 
@@ -109,6 +133,9 @@ public enum AnyRealmValue: Hashable {
         case .decimal(let v): self = .decimal128(v)
         case .uuid(let v): self = .uuid(v)
         case .mixed(let inner): self.init(scalar: inner)
+        case .list(let elements): self = .fromArray(elements.map(AnyRealmValue.init(scalar:)))
+        case .dictionary(let keys, let values):
+            self = .fromDictionary(Dictionary(zip(keys, values.map(AnyRealmValue.init(scalar:))), uniquingKeysWith: { $1 }))
         case .null, .link, .typedLink: self = .none
         }
     }
@@ -120,15 +147,21 @@ extension AnyRealmValue: RealmCollectionValue {
     public static var _defaultValue: AnyRealmValue { .none }
 
     public var _persistedValue: _PersistedValue {
+        self == .none ? .null : .mixed(storedInner)
+    }
+
+    /// The stored form of the value, without its `.mixed` wrapper; the objects it holds must be
+    /// managed already.
+    var storedInner: _PersistedValue {
         switch self {
-        case .none: return .null
         case .object(let object):
             guard let management = object.management else {
                 preconditionFailure("An unmanaged object in an AnyRealmValue is added with its holder; add the holder first.")
             }
-            return .mixed(.typedLink(classID: management.bound.layout.classID, key: management.key.rawValue))
-        default:
-            return .mixed(scalar)
+            return .typedLink(classID: management.bound.layout.classID, key: management.key.rawValue)
+        case .list(let list): return .list(list.map(\.storedInner))
+        case .dictionary(let map): return .dictionary(keys: map.keys, values: map.values.map(\.storedInner))
+        default: return scalar
         }
     }
 
@@ -145,6 +178,10 @@ extension AnyRealmValue: RealmCollectionValue {
         case is NSNull: AnyRealmValue.none
         case let optional as any OptionalValue where optional.isNil: AnyRealmValue.none
         case let object as Object: .object(object)
+        case let list as List<AnyRealmValue>: .list(list)
+        case let map as Map<String, AnyRealmValue>: .dictionary(map)
+        case let items as [Any]: AnyRealmValue.fromArray(anyElements: items)
+        case let entries as [String: Any]: AnyRealmValue.fromDictionary(anyEntries: entries)
         case let value as Int: .int(value)
         case let value as Bool: .bool(value)
         case let value as Double: .double(value)
@@ -160,19 +197,12 @@ extension AnyRealmValue: RealmCollectionValue {
     }
 
     public static func _get(from object: ObjectBase, column: Int) -> AnyRealmValue {
-        let value = object.managedValue(column: column, kind: .mixed)
-        guard case .mixed(.typedLink(let classID, let key)) = value, let management = object.management else {
-            return AnyRealmValue(scalar: value)
-        }
-        guard let target = management.realm.mixedLinkTarget(classID: classID, key: ObjectKey(key)) else { return .none }
-        return .object(target)
+        guard case .mixed(let inner) = object.managedValue(column: column, kind: .mixed) else { return .none }
+        return AnyRealmValue(stored: inner, in: NestedLocation(slot: PropertySlot(owner: object, column: column)))
     }
 
     public static func _set(_ value: AnyRealmValue, on object: ObjectBase, column: Int) {
-        guard case .object(let target) = value else {
-            object.setManagedValue(value._persistedValue, column: column)
-            return
-        }
-        object.setLinkedObject(target, column: column)
+        guard let management = object.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        management.realm.setMixed(value, on: object, management: management, column: column)
     }
 }

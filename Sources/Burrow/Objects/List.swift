@@ -18,14 +18,14 @@
 /// it from every list; deleting the owner removes its lists. Out-of-range indexes trap.
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _UnmanagedCollection {
     private var elements: [Element] = []
-    let managed: ManagedList?
+    let managed: (any ListStorage)?
 
     /// An empty, unmanaged list.
     public init() {
         managed = nil
     }
 
-    init(managed: ManagedList) {
+    init(managed: any ListStorage) {
         self.managed = managed
     }
 
@@ -42,7 +42,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public var endIndex: Int { count }
 
     /// The number of elements.
-    public var count: Int { managed?.positions.count ?? elements.count }
+    public var count: Int { managed?.count ?? elements.count }
 
     /// The element at `position`; setting it replaces the element (inside a write when managed).
     public subscript(position: Int) -> Element {
@@ -52,7 +52,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
                              "Index \(position) is out of bounds (must be less than \(elements.count)).")
                 return elements[position]
             }
-            return element(from: managed.value(at: position), in: managed)
+            return managed.element(at: position, as: Element.self)
         }
         set {
             guard let managed else {
@@ -75,8 +75,17 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     /// Appends every element of `objects`.
-    public func append<S: Sequence>(contentsOf objects: S) where S.Element == Element {
+    ///
+    /// ```swift
+    /// try realm.write { person.dogs.append(objectsIn: [rex, fido]) }
+    /// ```
+    public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
         for object in objects { append(object) }
+    }
+
+    /// Appends every element of `objects`; the same as ``append(objectsIn:)``.
+    public func append<S: Sequence>(contentsOf objects: S) where S.Element == Element {
+        append(objectsIn: objects)
     }
 
     /// Inserts `object` before the element at `index`; `index` may be `count`.
@@ -156,14 +165,6 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
         let wanted = object._persistedValue
         return indices.first { self[$0]._persistedValue == wanted }
-    }
-
-    private func element(from value: _PersistedValue, in managed: ManagedList) -> Element {
-        guard let targetType = managed.targetType else { return Element._fromPersisted(value) }
-        guard case .link(let key) = value, let target = managed.realm.linkTarget(ObjectKey(key), of: targetType) else {
-            preconditionFailure("A list element of '\(managed.layout.className)' points to a missing object.")
-        }
-        return target as! Element
     }
 
     var unmanagedElements: [any _Persistable] { managed == nil ? elements : [] }

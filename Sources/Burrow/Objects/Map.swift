@@ -37,14 +37,14 @@ public struct SingleMapEntry<Key: _MapKey, Value> {
 /// object sets the entries that pointed at it to `nil` (the keys stay).
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _UnmanagedMap {
     private var storage: [Key: Value] = [:]
-    let managed: ManagedMap?
+    let managed: (any MapStorage)?
 
     /// An empty, unmanaged map.
     public init() {
         managed = nil
     }
 
-    init(managed: ManagedMap) {
+    init(managed: any MapStorage) {
         self.managed = managed
     }
 
@@ -55,7 +55,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
     public var isInvalidated: Bool { managed?.isInvalidated ?? false }
 
     /// The number of entries.
-    public var count: Int { managed?.entries.count ?? storage.count }
+    public var count: Int { managed?.keys.count ?? storage.count }
 
     /// Whether the map has no entries.
     public var isEmpty: Bool { count == 0 }
@@ -63,20 +63,20 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
     /// The keys, in key order.
     public var keys: [Key] {
         guard let managed else { return storage.keys.sorted() }
-        return managed.entries.map { Key(_mapKey: $0.key) }
+        return managed.keys.map { Key(_mapKey: $0) }
     }
 
     /// The values, in key order.
     public var values: [Value] {
         guard let managed else { return storage.keys.sorted().map { storage[$0]! } }
-        return managed.entries.map { element(from: $0.value, in: managed) }
+        return managed.values(as: Value.self)
     }
 
     /// The value under `key`, or `nil`; setting `nil` removes the key (inside a write when managed).
     public subscript(key: Key) -> Value? {
         get {
             guard let managed else { return storage[key] }
-            return managed.value(for: key._mapKey).map { element(from: $0, in: managed) }
+            return managed.value(forKey: key._mapKey, as: Value.self)
         }
         set {
             guard let newValue else {
@@ -97,6 +97,25 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
             return
         }
         managed.set(value, for: key._mapKey)
+    }
+
+    /// Adds the entries of `other`; for a key already present, `combine` picks the value kept
+    /// from the current one and the new one.
+    ///
+    /// ```swift
+    /// try realm.write { person.scores.merge(["chess": 1900, "go": 3]) { max($0, $1) } }
+    /// ```
+    public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.map { ($0.key, $0.value) }, uniquingKeysWith: combine)
+    }
+
+    /// Adds the `(key, value)` pairs of `sequence`; for a key already present, `combine` picks
+    /// the value kept from the current one and the new one.
+    public func merge<S: Sequence>(_ sequence: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+    where S.Element == (Key, Value) {
+        for (key, value) in sequence {
+            updateValue(try self[key].map { try combine($0, value) } ?? value, forKey: key)
+        }
     }
 
     /// Removes `key` and its value.
@@ -120,21 +139,12 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
     /// Whether the map has `key`.
     public func contains(key: Key) -> Bool {
         guard let managed else { return storage[key] != nil }
-        return managed.value(for: key._mapKey) != nil
+        return managed.contains(key._mapKey)
     }
 
     /// The entries, in key order.
     public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
         zip(keys, values).map { SingleMapEntry(key: $0, value: $1) }.makeIterator()
-    }
-
-    private func element(from value: _PersistedValue, in managed: ManagedMap) -> Value {
-        guard let targetType = managed.targetType else { return Value._fromPersisted(value) }
-        guard case .link(let key) = value else { return Value._fromPersisted(.null) }
-        guard let target = managed.realm.linkTarget(ObjectKey(key), of: targetType) else {
-            preconditionFailure("A map entry of '\(managed.layout.className)' points to a missing object.")
-        }
-        return Value._fromAny(target)!
     }
 
     var unmanagedEntries: [(key: String, value: any _Persistable)] {

@@ -49,11 +49,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         }
         let values = managed.values
         precondition(position >= 0 && position < values.count, "Index \(position) is out of bounds (must be less than \(values.count)).")
-        guard let targetType = managed.targetType else { return Element._fromPersisted(values[position]) }
-        guard case .link(let key) = values[position], let target = managed.realm.linkTarget(ObjectKey(key), of: targetType) else {
-            preconditionFailure("A set element of '\(managed.layout.className)' points to a missing object.")
-        }
-        return target as! Element
+        return managed.element(from: values[position], as: Element.self, slot: nil)
     }
 
     /// Whether the set holds `object` (the same stored object, for a set of objects).

@@ -68,6 +68,8 @@ private struct EncodableValue: Encodable {
         case .decimal128(let v): v
         case .uuid(let v): v
         case .object(let v): v
+        case .list(let v): v
+        case .dictionary(let v): v
         }
     }
 }

@@ -367,11 +367,11 @@ final class Coordinator: @unchecked Sendable {
 
     // MARK: Links
 
-    /// Whether any stored class links to `className`.
+    /// Whether any stored class links to `className`, or may through an `AnyRealmValue`.
     func isLinkTarget(_ className: String) -> Bool {
         catalogState.withLock { catalog in
             catalog.schema.classes.contains { storedClass in
-                storedClass.properties.contains { $0.objectClassName == className || ($0.kind == .mixed && $0.collection == nil) }
+                storedClass.properties.contains { $0.objectClassName == className || $0.kind == .mixed }
             }
         }
     }

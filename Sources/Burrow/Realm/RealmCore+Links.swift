@@ -4,9 +4,11 @@ import LMDB
 ///
 /// Every stored link has an entry in the file's links database, keyed
 /// `targetClass ++ targetKey ++ sourceClass ++ sourceProperty ++ sourceKey` (big-endian ids and
-/// keys, empty value), followed by the element's position for a link held by a list. Deleting an
-/// object reads the entries under its own class and key to nullify the links to it and remove it
-/// from lists, in time proportional to those links, not to the database.
+/// keys, empty value), followed by the element's position for a link held by a collection (for a
+/// map, the hash of the entry's key; for a set, the target's key). An `AnyRealmValue` has one entry
+/// per object it reaches, however deeply nested. Deleting an object reads the entries under its
+/// own class and key to nullify the links to it and remove it from collections, in time
+/// proportional to those links, not to the database.
 extension RealmCore {
     /// The object an `AnyRealmValue` links to, by class id and key.
     func mixedLinkTarget(classID: UInt32, key: ObjectKey) -> Object? {
@@ -38,9 +40,7 @@ extension RealmCore {
         var value = _PersistedValue.null
         if let target {
             guard perform(in: write, {
-                let key = try managedKey(of: target, update: write.nestedUpdatePolicy, in: write)
-                value = management.bound.layout.kinds[column] == .mixed
-                    ? .mixed(.typedLink(classID: target.management!.bound.layout.classID, key: key.rawValue)) : .link(key.rawValue)
+                value = .link(try managedKey(of: target, update: write.nestedUpdatePolicy, in: write).rawValue)
             }) else { return }
         }
         update(object, management: management, column: column, to: value)
@@ -56,9 +56,7 @@ extension RealmCore {
             }
         }
         for column in layout.mixedColumns {
-            if case .mixed(.typedLink(let classID, let target)) = values[column] {
-                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: true, write: write)
-            }
+            try elementBacklinks(of: values[column], from: key, position: nil, column: column, in: layout, adding: true, write: write)
         }
     }
 
@@ -85,18 +83,21 @@ extension RealmCore {
     /// Moves the backlinks of a row whose link columns went from `old` to `new`; an embedded
     /// object that was replaced is deleted.
     func updateBacklinks(of key: ObjectKey, in layout: TableLayout, old: [_PersistedValue], new: [_PersistedValue], write: WriteState) throws {
-        for column in layout.linkColumns + layout.mixedColumns where old[column] != new[column] {
+        for column in layout.mixedColumns where old[column] != new[column] {
+            let before = Set(Self.linkTargets(in: old[column])), after = Set(Self.linkTargets(in: new[column]))
+            for target in before.subtracting(after) {
+                try backlink(from: key, column: column, in: layout, to: target.key, targetID: target.classID, adding: false, write: write)
+            }
+            for target in after.subtracting(before) {
+                try backlink(from: key, column: column, in: layout, to: target.key, targetID: target.classID, adding: true, write: write)
+            }
+        }
+        for column in layout.linkColumns where old[column] != new[column] {
             if case .link(let target) = old[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
                 if let targetLayout = embeddedLayout(of: column, in: layout) {
                     try deleteRow(ObjectKey(target), in: targetLayout, write: write)
                 }
-            }
-            if case .mixed(.typedLink(let classID, let target)) = old[column] {
-                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: false, write: write)
-            }
-            if case .mixed(.typedLink(let classID, let target)) = new[column] {
-                try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: true, write: write)
             }
             if case .link(let target) = new[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
@@ -113,9 +114,8 @@ extension RealmCore {
         if !layout.mixedColumns.isEmpty {
             let reader = RowReader(row)
             for column in layout.mixedColumns {
-                if case .mixed(.typedLink(let classID, let target)) = reader.value(column, kind: .mixed) {
-                    try backlink(from: key, column: column, in: layout, to: ObjectKey(target), targetID: classID, adding: false, write: write)
-                }
+                try elementBacklinks(of: reader.value(column, kind: .mixed), from: key, position: nil, column: column, in: layout,
+                                     adding: false, write: write)
             }
         }
         if !layout.linkColumns.isEmpty {
@@ -155,40 +155,58 @@ extension RealmCore {
             entry = try cursor.next()
         }
         let catalog = coordinator.catalog
+        let target = LinkTarget(classID: layout.classID, key: key)
         for source in sources {
             guard let sourceLayout = catalog.layouts.values.first(where: { $0.classID == source.classID }),
                   let column = sourceLayout.storedClass.properties.firstIndex(where: { $0.id == source.propertyID }) else { continue }
-            if source.position != nil, sourceLayout.storedClass.properties[column].collection == .map {
+            let collection = sourceLayout.storedClass.properties[column].collection
+            if source.position != nil, collection == .map {
                 // A map entry keeps its key and loses its value.
-                try ManagedMap.clearLinks(to: key, owner: source.key, column: column, in: sourceLayout, realm: self, write: write)
-                continue
+                try ManagedMap.clearLinks(to: target, owner: source.key, column: column, in: sourceLayout, realm: self, write: write)
+            } else if let position = source.position, collection == .set {
+                try removeFromSet(target, owner: source.key, position: position, column: column, in: sourceLayout, write: write)
+            } else if let position = source.position {
+                try removeFromList(target, owner: source.key, position: position, column: column, in: sourceLayout, write: write)
+            } else if try sourceLayout.row(source.key, in: txn) != nil {
+                // A to-one link or an `AnyRealmValue` property.
+                let old = try currentValues(of: source.key, in: sourceLayout, transaction: txn)
+                var new = old
+                new[column] = Self.removingLinks(to: target, from: old[column])
+                try sourceLayout.replace(source.key, old: old, new: new, in: write)
+                try backlink(from: source.key, column: column, in: sourceLayout, to: key, targetID: layout.classID, adding: false, write: write)
             }
-            if let position = source.position {
-                // A list or set element: take it out of its collection, and drop its backlink.
-                guard let database = sourceLayout.lists.first(where: { $0.column == column })?.database else { continue }
-                let entry = sourceLayout.storedClass.properties[column].collection == .set
-                    ? ManagedSet.entryKey(source.key, .link(key.rawValue)) : ManagedList.entryKey(source.key, position)
-                try write.transaction.delete(entry, in: database)
-                try listBacklink(from: source.key, position: position, column: column, in: sourceLayout, to: key, adding: false, write: write)
-                continue
-            }
-            guard try sourceLayout.row(source.key, in: txn) != nil else { continue }
-            let old = try currentValues(of: source.key, in: sourceLayout, transaction: txn)
-            var new = old
-            new[column] = .null
-            try sourceLayout.replace(source.key, old: old, new: new, in: write)
-            try backlink(from: source.key, column: column, in: sourceLayout, to: key, targetID: layout.classID, adding: false, write: write)
         }
     }
 
-    /// Adds or removes the backlink entry of a list element.
-    func listBacklink(from source: ObjectKey, position: UInt64, column: Int, in layout: TableLayout, to target: ObjectKey,
-                      adding: Bool, write: WriteState) throws {
-        try backlink(from: source, column: column, in: layout, to: target, position: position, adding: adding, write: write)
+    /// Takes the element linking to `target` out of a set.
+    private func removeFromSet(_ target: LinkTarget, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout,
+                               write: WriteState) throws {
+        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        let element: _PersistedValue = layout.kinds[column] == .mixed
+            ? .mixed(.typedLink(classID: target.classID!, key: target.key.rawValue)) : .link(target.key.rawValue)
+        try ManagedSet.remove(element, owner: owner, column: column, in: layout, database: database, realm: self, write: write)
+    }
+
+    /// Takes the element at `position` out of a list when it links to `target`, or drops the
+    /// links to `target` from the collections nested in it.
+    private func removeFromList(_ target: LinkTarget, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout,
+                                write: WriteState) throws {
+        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
+        let entry = ManagedList.entryKey(owner, position)
+        guard let bytes = try write.transaction.value(for: entry, in: database) else { return }
+        let value = bytes.withUnsafeBytes { ManagedList.decode($0, kind: layout.kinds[column]) }
+        try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false, write: write)
+        let cleared = Self.removingLinks(to: target, from: value)
+        if cleared == .null {
+            try write.transaction.delete(entry, in: database)
+        } else {
+            try write.transaction.put(entry, ManagedList.encode(cleared), in: database)
+            try elementBacklinks(of: cleared, from: owner, position: position, column: column, in: layout, adding: true, write: write)
+        }
     }
 
     /// Adds or removes the backlink entry of one link.
-    private func backlink(from source: ObjectKey, column: Int, in layout: TableLayout, to target: ObjectKey,
+    func backlink(from source: ObjectKey, column: Int, in layout: TableLayout, to target: ObjectKey,
                           targetID knownTargetID: UInt32? = nil, position: UInt64? = nil, adding: Bool, write: WriteState) throws {
         let property = layout.storedClass.properties[column]
         guard let targetID = knownTargetID ?? property.objectClassName.flatMap({ coordinator.catalog.layouts[$0]?.classID }) else { return }

@@ -132,13 +132,6 @@ extension RealmCore {
         try removeCollections(of: key, in: layout, write: write)
     }
 
-    /// The stored form of an `AnyRealmValue`, adding an unmanaged object it holds.
-    func storedMixed(_ value: AnyRealmValue, update: UpdatePolicy, in write: WriteState) throws -> _PersistedValue {
-        guard case .object(let object) = value else { return value._persistedValue }
-        let key = try managedKey(of: object, update: update, in: write)
-        return .mixed(.typedLink(classID: object.management!.bound.layout.classID, key: key.rawValue))
-    }
-
     /// The key of `target` in this realm, adding it first when it is unmanaged.
     func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
         if let management = target.management {

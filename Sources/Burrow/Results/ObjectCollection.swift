@@ -78,7 +78,7 @@ extension _ObjectCollection {
 
 extension List: _ObjectCollection where Element: Object {
     public var _results: Results<Element> {
-        guard let managed else {
+        guard let managed = managed as? ManagedList else {
             preconditionFailure("Queries need a managed list: add the object that holds it to a realm first.")
         }
         let query = ResultsQuery(source: .list(managed))

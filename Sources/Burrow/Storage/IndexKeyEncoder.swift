@@ -28,8 +28,14 @@ enum IndexKeyEncoder {
         case .mixed(let inner):
             // Values of different kinds group by kind; within a kind they keep their order.
             key.append(1)
-            key.append(inner.kind?.rawValue ?? 0)
+            key.append(NestedValueCodec.tag(of: inner))
             append(inner, to: &key)
+        case .list, .dictionary:
+            // Only set elements are keyed by value, and sets refuse nested collections; the
+            // row bytes still give equal collections equal keys.
+            var bytes: [UInt8] = []
+            RowCodec.append(value, to: &bytes)
+            appendBytes(bytes, to: &key)
         case .float(let v): key.append(1); appendBigEndian(orderedBits(Double(v)), to: &key)
         case .double(let v): key.append(1); appendBigEndian(orderedBits(v), to: &key)
         case .date(let v): key.append(1); appendBigEndian(orderedBits(v.timeIntervalSinceReferenceDate), to: &key)

@@ -73,10 +73,8 @@ class ManagedCollection {
     }
 
     static func storedValue(of element: any _Persistable, kind: _StorageKind, realm: RealmCore, in write: WriteState) throws -> _PersistedValue {
-        if kind == .mixed, case .object(let object)? = element as? AnyRealmValue {
-            // Such a link would need backlink upkeep that collections of mixed values lack.
-            preconditionFailure("A List, MutableSet or Map of AnyRealmValue cannot hold an object ('\(type(of: object))'); "
-                                + "use a collection of that class, or an AnyRealmValue property.")
+        if kind == .mixed, let mixed = element as? AnyRealmValue {
+            return try realm.storedMixed(mixed, update: write.nestedUpdatePolicy, in: write)
         }
         guard kind == .link else { return element._persistedValue }
         guard let object = element as? ObjectBase else {
@@ -85,6 +83,28 @@ class ManagedCollection {
             preconditionFailure("A collection of objects holds only objects.")
         }
         return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)
+    }
+
+    /// The element a stored value reads as: the target object of a link, an `AnyRealmValue`
+    /// (whose nested collection is live at `slot`), or the value itself.
+    func element<E: RealmCollectionValue>(from value: _PersistedValue, as type: E.Type, slot: @escaping @autoclosure () -> MixedSlot?) -> E {
+        if let targetType {
+            // A map's entry may be nil.
+            guard case .link(let key) = value else { return E._fromPersisted(.null) }
+            guard let target = realm.linkTarget(ObjectKey(key), of: targetType) else {
+                preconditionFailure("An element of '\(layout.className).\(layout.storedClass.properties[column].name)' points to a missing object.")
+            }
+            return E._fromAny(target)!
+        }
+        if kind == .mixed {
+            guard case .mixed(let inner) = value else { return AnyRealmValue.none as! E }
+            let location = { () -> NestedLocation in
+                guard let slot = slot() else { preconditionFailure("A MutableSet of AnyRealmValue cannot hold a list or dictionary.") }
+                return NestedLocation(slot: slot)
+            }
+            return AnyRealmValue(stored: inner, realm: realm, location: location()) as! E
+        }
+        return E._fromPersisted(value)
     }
 }
 

@@ -8,7 +8,7 @@ import LMDB
 /// the length and inserting between two elements takes their midpoint; only when two
 /// neighbours leave no room is the list renumbered. Values are one tag byte (0: nil, 1: a
 /// value) and the value's row bytes; for lists of objects, the target's object key.
-final class ManagedList: ManagedCollection {
+final class ManagedList: ManagedCollection, ListStorage {
     private var cache = GenerationCache<[UInt64]>([])
 
     static let gap: UInt64 = 1 << 32
@@ -31,6 +31,25 @@ final class ManagedList: ManagedCollection {
             entry = try cursor.next()
         }
         return positions
+    }
+
+    var count: Int { positions.count }
+
+    func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E {
+        let value = value(at: index)
+        let position = positions[index]
+        return element(from: value, as: type, slot: ListElementSlot(list: self, position: position))
+    }
+
+    /// The stored value of the element at `position`, or `nil` when there is none.
+    func value(atPosition position: UInt64) -> _PersistedValue? {
+        realm.verifyThread()
+        do {
+            return try entryKey(position).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
+                .map { Self.decode($0, kind: kind) }
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        }
     }
 
     /// The stored value of the element at `index`.
@@ -102,6 +121,15 @@ final class ManagedList: ManagedCollection {
             let value = try storedValue(of: element, in: write)
             try discard(at: positions[index], in: write)
             try put(value, at: positions[index], in: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Replaces the stored value of the element at `position`; `write` is open.
+    func replace(atPosition position: UInt64, with value: _PersistedValue, in write: WriteState) {
+        realm.perform(in: write) {
+            try remove(at: position, in: write)
+            try put(value, at: position, in: write)
         }
         realm.advanceGeneration()
     }
@@ -242,17 +270,16 @@ final class ManagedList: ManagedCollection {
     private static func put(_ value: _PersistedValue, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout,
                             database: Database, realm: RealmCore, write: WriteState) throws {
         try write.transaction.put(entryKey(owner, position), encode(value), in: database)
-        if case .link(let target) = value {
-            try realm.listBacklink(from: owner, position: position, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
-        }
+        try realm.elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: true, write: write)
     }
 
     private static func remove(owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout, database: Database,
                                realm: RealmCore, write: WriteState) throws {
         let key = entryKey(owner, position)
-        if layout.kinds[column] == .link, let bytes = try write.transaction.value(for: key, in: database),
-           case .link(let target) = bytes.withUnsafeBytes({ decode($0, kind: .link) }) {
-            try realm.listBacklink(from: owner, position: position, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
+        let kind = layout.kinds[column]
+        if kind == .link || kind == .mixed, let bytes = try write.transaction.value(for: key, in: database) {
+            let value = bytes.withUnsafeBytes { decode($0, kind: kind) }
+            try realm.elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false, write: write)
         }
         try write.transaction.delete(key, in: database)
     }

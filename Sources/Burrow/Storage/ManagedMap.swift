@@ -9,7 +9,7 @@ import LMDB
 /// whole in an index key are still exact. A map of objects keeps a backlink per entry, whose
 /// position is the FNV-1a hash of the key; deleting an object sets the entries pointing at it
 /// to `nil`.
-final class ManagedMap: ManagedCollection {
+final class ManagedMap: ManagedCollection, MapStorage {
     private var cache = GenerationCache<[(key: String, value: _PersistedValue)]>([])
 
     /// The entries in key order, for the realm's current generation.
@@ -28,6 +28,18 @@ final class ManagedMap: ManagedCollection {
             entry = try cursor.next()
         }
         return entries
+    }
+
+    var keys: [String] { entries.map(\.key) }
+
+    func contains(_ key: String) -> Bool { value(for: key) != nil }
+
+    func value<V: RealmCollectionValue>(forKey key: String, as type: V.Type) -> V? {
+        value(for: key).map { element(from: $0, as: type, slot: MapEntrySlot(map: self, key: key)) }
+    }
+
+    func values<V: RealmCollectionValue>(as type: V.Type) -> [V] {
+        entries.map { element(from: $0.value, as: type, slot: MapEntrySlot(map: self, key: $0.key)) }
     }
 
     /// The stored value under `key`, or `nil` when the map has no such key.
@@ -50,6 +62,15 @@ final class ManagedMap: ManagedCollection {
         verifyOwner()
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
+            try Self.remove(key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
+            try Self.put(value, for: key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+        realm.advanceGeneration()
+    }
+
+    /// Replaces the stored value under `key`; `write` is open.
+    func replace(_ key: String, with value: _PersistedValue, in write: WriteState) {
+        realm.perform(in: write) {
             try Self.remove(key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
             try Self.put(value, for: key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
@@ -95,13 +116,16 @@ final class ManagedMap: ManagedCollection {
         }
     }
 
-    /// Sets to `nil` every entry of `owner`'s map that points at `target`.
-    static func clearLinks(to target: ObjectKey, owner: ObjectKey, column: Int, in layout: TableLayout,
+    /// Drops every link to `target` from `owner`'s map: an entry pointing at it becomes `nil`,
+    /// and a collection nested in an entry's `AnyRealmValue` loses it.
+    static func clearLinks(to target: LinkTarget, owner: ObjectKey, column: Int, in layout: TableLayout,
                            realm: RealmCore, write: WriteState) throws {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
-        for entry in try entries(of: owner, in: database, kind: .link, txn: write.transaction) where entry.value == .link(target.rawValue) {
+        for entry in try entries(of: owner, in: database, kind: layout.kinds[column], txn: write.transaction) {
+            let cleared = RealmCore.removingLinks(to: target, from: entry.value)
+            guard cleared != entry.value else { continue }
             try remove(entry.key, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
-            try put(.null, for: entry.key, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
+            try put(cleared, for: entry.key, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
         }
     }
 
@@ -128,10 +152,7 @@ final class ManagedMap: ManagedCollection {
         bytes.append(contentsOf: key.utf8)
         bytes.append(contentsOf: ManagedList.encode(value))
         try write.transaction.put(entryKey(owner, key), bytes, in: database)
-        if case .link(let target) = value {
-            try realm.listBacklink(from: owner, position: position(of: key), column: column, in: layout, to: ObjectKey(target),
-                                   adding: true, write: write)
-        }
+        try realm.elementBacklinks(of: value, from: owner, position: position(of: key), column: column, in: layout, adding: true, write: write)
     }
 
     private static func remove(_ key: String, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
@@ -140,10 +161,8 @@ final class ManagedMap: ManagedCollection {
         guard let bytes = try write.transaction.value(for: entry, in: database) else { return }
         let stored = bytes.withUnsafeBytes { decodeEntry($0, kind: layout.kinds[column]) }
         guard stored.key == key else { return }
-        if case .link(let target) = stored.value {
-            try realm.listBacklink(from: owner, position: position(of: key), column: column, in: layout, to: ObjectKey(target),
+        try realm.elementBacklinks(of: stored.value, from: owner, position: position(of: key), column: column, in: layout,
                                    adding: false, write: write)
-        }
         try write.transaction.delete(entry, in: database)
     }
 

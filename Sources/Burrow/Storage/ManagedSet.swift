@@ -42,6 +42,11 @@ final class ManagedSet: ManagedCollection {
 
     /// The stored form of `element` without adding anything; `nil` for an unmanaged object.
     private func storedValueIfManaged(_ element: any _Persistable) -> _PersistedValue? {
+        switch element as? AnyRealmValue {
+        case .object(let object)? where object.management == nil: return nil
+        case .list?, .dictionary?: return nil
+        default: break
+        }
         guard targetType != nil else { return element._persistedValue }
         guard let key = (element as? ObjectBase)?.management?.key else { return nil }
         return .link(key.rawValue)
@@ -51,11 +56,21 @@ final class ManagedSet: ManagedCollection {
     func insert(_ element: any _Persistable) {
         let write = verifyWrite()
         verifyOwner()
+        Self.verifyNotNested(element)
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
             try Self.put(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
         realm.advanceGeneration()
+    }
+
+    /// Traps on a list or dictionary: a set's elements are compared by value, and a nested
+    /// collection is not a value.
+    static func verifyNotNested(_ element: any _Persistable) {
+        switch element as? AnyRealmValue {
+        case .list?, .dictionary?: preconditionFailure("A MutableSet of AnyRealmValue cannot hold a list or dictionary.")
+        default: break
+        }
     }
 
     /// Removes `element` if the set holds it.
@@ -85,6 +100,7 @@ final class ManagedSet: ManagedCollection {
                       realm: RealmCore, write: WriteState) throws {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
         for element in elements {
+            verifyNotNested(element)
             let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
             try put(value, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
         }
@@ -95,6 +111,14 @@ final class ManagedSet: ManagedCollection {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
         for value in try values(of: owner, in: database, kind: layout.kinds[column], txn: write.transaction) {
             try remove(value, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
+        }
+    }
+
+    /// The backlink position of an element: the key of the object it links to.
+    static func position(of value: _PersistedValue) -> UInt64 {
+        switch value {
+        case .link(let key), .mixed(.typedLink(_, let key)): key
+        default: 0
         }
     }
 
@@ -113,16 +137,12 @@ final class ManagedSet: ManagedCollection {
         } catch LMDBError.keyExists {
             return  // already a member
         }
-        if case .link(let target) = value {
-            try realm.listBacklink(from: owner, position: target, column: column, in: layout, to: ObjectKey(target), adding: true, write: write)
-        }
+        try realm.elementBacklinks(of: value, from: owner, position: position(of: value), column: column, in: layout, adding: true, write: write)
     }
 
     static func remove(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
                        realm: RealmCore, write: WriteState) throws {
         guard try write.transaction.delete(entryKey(owner, value), in: database) else { return }
-        if case .link(let target) = value {
-            try realm.listBacklink(from: owner, position: target, column: column, in: layout, to: ObjectKey(target), adding: false, write: write)
-        }
+        try realm.elementBacklinks(of: value, from: owner, position: position(of: value), column: column, in: layout, adding: false, write: write)
     }
 }

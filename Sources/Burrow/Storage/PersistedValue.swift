@@ -80,6 +80,11 @@ public enum _PersistedValue: Hashable, Sendable {
     case typedLink(classID: UInt32, key: UInt64)
     /// A value of an `AnyRealmValue` property: the value with its own kind.
     indirect case mixed(_PersistedValue)
+    /// A list held by an `AnyRealmValue`: its elements, each with its own kind (never `.mixed`).
+    indirect case list([_PersistedValue])
+    /// A dictionary held by an `AnyRealmValue`: its keys in UTF-8 byte order, distinct by
+    /// their bytes, and their values, each with its own kind (never `.mixed`).
+    indirect case dictionary(keys: [String], values: [_PersistedValue])
 
     /// Equality as stored: strings compare by their UTF-8 bytes, as rows, indexes and queries
     /// do, so canonically equivalent but differently encoded strings are different values.
@@ -99,6 +104,9 @@ public enum _PersistedValue: Hashable, Sendable {
         case let (.link(a), .link(b)): a == b
         case let (.typedLink(classA, keyA), .typedLink(classB, keyB)): classA == classB && keyA == keyB
         case let (.mixed(a), .mixed(b)): a == b
+        case let (.list(a), .list(b)): a == b
+        case let (.dictionary(keysA, valuesA), .dictionary(keysB, valuesB)):
+            keysA.count == keysB.count && zip(keysA, keysB).allSatisfy { $0.utf8.elementsEqual($1.utf8) } && valuesA == valuesB
         default: false
         }
     }
@@ -120,6 +128,8 @@ public enum _PersistedValue: Hashable, Sendable {
         case .link(let v): v
         case .typedLink(_, let key): key
         case .mixed(let inner): inner.anyValue
+        case .list(let elements): elements.map(\.anyValue)
+        case .dictionary(let keys, let values): Dictionary(zip(keys, values.map(\.anyValue)), uniquingKeysWith: { $1 })
         }
     }
 
@@ -138,7 +148,7 @@ public enum _PersistedValue: Hashable, Sendable {
         case .objectId: .objectId
         case .decimal: .decimal
         case .link, .typedLink: .link
-        case .mixed: .mixed
+        case .mixed, .list, .dictionary: .mixed
         }
     }
 

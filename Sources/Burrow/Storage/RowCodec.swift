@@ -57,7 +57,8 @@ enum RowCodec {
         case .bool: 1
         case .int, .double, .date, .link: 8
         case .typedLink: 12
-        case .mixed(let inner): 1 + byteCount(of: inner)
+        case .mixed(let inner): NestedValueCodec.mixedByteCount(of: inner)
+        case .list, .dictionary: NestedValueCodec.byteCount(of: value)
         case .float: 4
         case .uuid: 16
         case .objectId: 12
@@ -81,8 +82,9 @@ enum RowCodec {
             return 12
         case .mixed(let inner):
             // The tag says the inner kind; an absent value inside a present mixed one is tag 0.
-            target.storeBytes(of: inner.kind?.rawValue ?? 0, as: UInt8.self)
+            target.storeBytes(of: NestedValueCodec.tag(of: inner), as: UInt8.self)
             return 1 + write(inner, to: target + 1)
+        case .list, .dictionary: return NestedValueCodec.write(value, to: target)
         case .float(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt32.self); return 4
         case .double(let v): target.storeBytes(of: v.bitPattern.littleEndian, as: UInt64.self); return 8
         case .date(let v):
@@ -119,9 +121,7 @@ enum RowCodec {
                                   key: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self)))
             }
             return .link(UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
-        case .mixed:
-            guard let tag = bytes.first, let inner = _StorageKind(rawValue: tag) else { return .mixed(.null) }
-            return .mixed(decode(UnsafeRawBufferPointer(rebasing: bytes[1...]), kind: inner))
+        case .mixed: return .mixed(NestedValueCodec.decodeMixed(bytes))
         case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
         case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
         case .date:

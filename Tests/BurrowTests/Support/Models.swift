@@ -174,4 +174,6 @@ final class Trail: Object {
 
 final class Bag: Object {
     @Persisted var items: List<AnyRealmValue>
+    @Persisted var tags: MutableSet<AnyRealmValue>
+    @Persisted var slots: Map<String, AnyRealmValue>
 }

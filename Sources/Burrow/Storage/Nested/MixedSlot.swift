@@ -1,0 +1,92 @@
+/// A place that stores one `AnyRealmValue`: a property, a list element or a map entry. A
+/// collection nested in the value reads and rewrites the value through its slot.
+protocol MixedSlot: AnyObject {
+    var realm: RealmCore { get }
+    /// Whether the value's holder is gone.
+    var isInvalidated: Bool { get }
+    /// The stored value, without its `.mixed` wrapper (`.null` for none).
+    func read() -> _PersistedValue
+    /// Stores `value` (without its `.mixed` wrapper) in the slot; `write` is open.
+    func write(_ value: _PersistedValue, in write: WriteState)
+}
+
+/// An `AnyRealmValue` property of a managed object.
+final class PropertySlot: MixedSlot {
+    let owner: ObjectBase
+    let column: Int
+    let realm: RealmCore
+
+    init(owner: ObjectBase, column: Int) {
+        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        self.owner = owner
+        self.column = column
+        realm = management.realm
+    }
+
+    var isInvalidated: Bool {
+        guard let management = owner.management else { return true }
+        realm.verifyThread()
+        return (try? management.bound.layout.row(management.key, in: realm.transaction)) == nil
+    }
+
+    func read() -> _PersistedValue {
+        guard case .mixed(let inner) = owner.managedValue(column: column, kind: .mixed) else { return .null }
+        return inner
+    }
+
+    func write(_ value: _PersistedValue, in write: WriteState) {
+        owner.setManagedValue(value == .null ? .null : .mixed(value), column: column)
+    }
+}
+
+/// One element of a managed `List<AnyRealmValue>`, by its stable position.
+final class ListElementSlot: MixedSlot {
+    let list: ManagedList
+    let position: UInt64
+
+    init(list: ManagedList, position: UInt64) {
+        self.list = list
+        self.position = position
+    }
+
+    var realm: RealmCore { list.realm }
+    var isInvalidated: Bool { list.isInvalidated || !list.positions.contains(position) }
+
+    func read() -> _PersistedValue {
+        guard let value = list.value(atPosition: position) else {
+            preconditionFailure("The list element holding this collection was removed.")
+        }
+        if case .mixed(let inner) = value { return inner }
+        return .null
+    }
+
+    func write(_ value: _PersistedValue, in write: WriteState) {
+        list.replace(atPosition: position, with: value == .null ? .null : .mixed(value), in: write)
+    }
+}
+
+/// One entry of a managed `Map<String, AnyRealmValue>`, by its key.
+final class MapEntrySlot: MixedSlot {
+    let map: ManagedMap
+    let key: String
+
+    init(map: ManagedMap, key: String) {
+        self.map = map
+        self.key = key
+    }
+
+    var realm: RealmCore { map.realm }
+    var isInvalidated: Bool { map.isInvalidated || map.value(for: key) == nil }
+
+    func read() -> _PersistedValue {
+        guard let value = map.value(for: key) else {
+            preconditionFailure("The map entry '\(key)' holding this collection was removed.")
+        }
+        if case .mixed(let inner) = value { return inner }
+        return .null
+    }
+
+    func write(_ value: _PersistedValue, in write: WriteState) {
+        map.replace(key, with: value == .null ? .null : .mixed(value), in: write)
+    }
+}

@@ -1,0 +1,82 @@
+/// A `List<AnyRealmValue>` nested in an `AnyRealmValue`, read from and written to the value
+/// that holds it.
+final class NestedList: NestedCollection, ListStorage {
+    /// The stored elements; traps when the list is gone.
+    private var elements: [_PersistedValue] {
+        guard case .list(let elements)? = current else { NestedLocation.gone() }
+        return elements
+    }
+
+    var isInvalidated: Bool {
+        guard case .list? = current else { return true }
+        return false
+    }
+
+    var count: Int { elements.count }
+
+    func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E {
+        let elements = self.elements
+        precondition(index >= 0 && index < elements.count, "Index \(index) is out of bounds (must be less than \(elements.count)).")
+        return AnyRealmValue(stored: elements[index], realm: realm, location: location.appending(.index(index))) as! E
+    }
+
+    func append(_ element: any _Persistable) {
+        change { elements, write in elements.append(try storedElement(element, in: write)) }
+    }
+
+    func insert(_ element: any _Persistable, at index: Int) {
+        change { elements, write in
+            precondition(index >= 0 && index <= elements.count,
+                         "Index \(index) is out of bounds (must be less than or equal to \(elements.count)).")
+            elements.insert(try storedElement(element, in: write), at: index)
+        }
+    }
+
+    func set(_ element: any _Persistable, at index: Int) {
+        change { elements, write in
+            Self.check(index, in: elements)
+            elements[index] = try storedElement(element, in: write)
+        }
+    }
+
+    func remove(at index: Int) {
+        change { elements, _ in
+            Self.check(index, in: elements)
+            elements.remove(at: index)
+        }
+    }
+
+    func removeAll() {
+        change { elements, _ in elements.removeAll() }
+    }
+
+    func move(from: Int, to: Int) {
+        change { elements, _ in
+            Self.check(from, in: elements)
+            Self.check(to, in: elements)
+            elements.insert(elements.remove(at: from), at: to)
+        }
+    }
+
+    func swapAt(_ first: Int, _ second: Int) {
+        change { elements, _ in
+            Self.check(first, in: elements)
+            Self.check(second, in: elements)
+            elements.swapAt(first, second)
+        }
+    }
+
+    private static func check(_ index: Int, in elements: [_PersistedValue]) {
+        precondition(index >= 0 && index < elements.count, "Index \(index) is out of bounds (must be less than \(elements.count)).")
+    }
+
+    private func change(_ body: (inout [_PersistedValue], WriteState) throws -> Void) {
+        _ = self.elements  // traps when the list is gone, before anything is written
+        modify { value, write in
+            guard case .list(var elements) = value else { NestedLocation.gone() }
+            value = .null
+            try body(&elements, write)
+            value = .list(elements)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+/// Row bytes of the lists and dictionaries an `AnyRealmValue` holds.
+///
+/// A mixed value is a tag byte, then the bytes of its inner value. The tag is the inner
+/// value's ``_StorageKind`` (0 for null), ``listTag`` for a list or ``dictionaryTag`` for a
+/// dictionary. A list is `[u32 count]`, then per element `[u32 length][mixed value]`; a
+/// dictionary is `[u32 count]`, then per entry `[u32 key length][key UTF-8][u32 length][mixed
+/// value]`, keys in byte order. Integers are little-endian. The lengths let a reader step over
+/// an element without decoding it, and nesting repeats the same layout.
+enum NestedValueCodec {
+    static let listTag: UInt8 = 0x40
+    static let dictionaryTag: UInt8 = 0x41
+
+    /// The tag byte that says what kind of value follows in a mixed value.
+    static func tag(of inner: _PersistedValue) -> UInt8 {
+        switch inner {
+        case .list: listTag
+        case .dictionary: dictionaryTag
+        default: inner.kind?.rawValue ?? 0
+        }
+    }
+
+    /// Bytes of a mixed value holding `inner`: its tag and its bytes.
+    static func mixedByteCount(of inner: _PersistedValue) -> Int {
+        1 + RowCodec.byteCount(of: inner)
+    }
+
+    /// Bytes of a list or dictionary, without its tag.
+    static func byteCount(of value: _PersistedValue) -> Int {
+        switch value {
+        case .list(let elements):
+            return elements.reduce(4) { $0 + 4 + mixedByteCount(of: $1) }
+        case .dictionary(let keys, let values):
+            return zip(keys, values).reduce(4) { $0 + 8 + $1.0.utf8.count + mixedByteCount(of: $1.1) }
+        default:
+            preconditionFailure("Not a nested collection: \(value.displayText).")
+        }
+    }
+
+    /// Writes a list or dictionary at `target`, without its tag; returns how many bytes.
+    static func write(_ value: _PersistedValue, to target: UnsafeMutableRawPointer) -> Int {
+        var offset = 0
+        func store(_ number: Int) {
+            (target + offset).storeBytes(of: UInt32(number).littleEndian, as: UInt32.self)
+            offset += 4
+        }
+        func storeMixed(_ inner: _PersistedValue) {
+            store(mixedByteCount(of: inner))
+            (target + offset).storeBytes(of: tag(of: inner), as: UInt8.self)
+            offset += 1 + RowCodec.write(inner, to: target + offset + 1)
+        }
+        switch value {
+        case .list(let elements):
+            store(elements.count)
+            for element in elements { storeMixed(element) }
+        case .dictionary(let keys, let values):
+            store(keys.count)
+            for (key, element) in zip(keys, values) {
+                store(key.utf8.count)
+                offset += RowCodec.write(.string(key), to: target + offset)
+                storeMixed(element)
+            }
+        default:
+            preconditionFailure("Not a nested collection: \(value.displayText).")
+        }
+        return offset
+    }
+
+    /// The inner value of the mixed value in `bytes` (its tag, then its bytes).
+    static func decodeMixed(_ bytes: UnsafeRawBufferPointer) -> _PersistedValue {
+        guard let tag = bytes.first else { return .null }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[1...])
+        switch tag {
+        case listTag: return decodeList(body)
+        case dictionaryTag: return decodeDictionary(body)
+        default:
+            guard let kind = _StorageKind(rawValue: tag), kind != .mixed else { return .null }
+            return RowCodec.decode(body, kind: kind)
+        }
+    }
+
+    /// Reads length-prefixed fields, stopping at the end of the bytes: a damaged value reads
+    /// short instead of out of bounds.
+    private struct Fields {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        mutating func length() -> Int? {
+            guard offset + 4 <= bytes.count else { return nil }
+            defer { offset += 4 }
+            return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+
+        mutating func field() -> UnsafeRawBufferPointer? {
+            guard let length = length(), offset + length <= bytes.count else { return nil }
+            defer { offset += length }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
+        }
+    }
+
+    private static func decodeList(_ bytes: UnsafeRawBufferPointer) -> _PersistedValue {
+        var fields = Fields(bytes: bytes)
+        var elements: [_PersistedValue] = []
+        guard let count = fields.length() else { return .list([]) }
+        elements.reserveCapacity(min(count, bytes.count / 5))
+        for _ in 0..<count {
+            guard let element = fields.field() else { break }
+            elements.append(decodeMixed(element))
+        }
+        return .list(elements)
+    }
+
+    private static func decodeDictionary(_ bytes: UnsafeRawBufferPointer) -> _PersistedValue {
+        var fields = Fields(bytes: bytes)
+        var keys: [String] = [], values: [_PersistedValue] = []
+        guard let count = fields.length() else { return .dictionary(keys: [], values: []) }
+        for _ in 0..<count {
+            guard let key = fields.field(), let element = fields.field() else { break }
+            keys.append(String(decoding: key, as: UTF8.self))
+            values.append(decodeMixed(element))
+        }
+        return .dictionary(keys: keys, values: values)
+    }
+}
