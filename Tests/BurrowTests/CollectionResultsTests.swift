@@ -41,6 +41,38 @@ import Testing
         #expect(ann.puppies.min(of: \.age) == 1)
     }
 
+    @Test func mapsOfObjectsShareTheResultsAPI() throws {
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1, "pets": ["k1": ["name": "c", "age": 3], "k2": ["name": "a", "age": 1],
+                                                      "k3": ["name": "b", "age": 7], "k4": NSNull()]])
+        try realm.write {
+            realm.add(ledger)
+            realm.add(Puppy(value: ["name": "outside", "age": 2]))
+        }
+        let pets = ledger.pets
+        let young: Results<Puppy?> = pets.filter("age < 5")
+        #expect(young.map { $0?.name } == ["c", "a"])  // key order, nil entries left out
+        #expect(pets.where { $0.age > 2 }.map { $0!.name } == ["c", "b"])
+        #expect(pets.sorted(byKeyPath: "name").map { $0!.name } == ["a", "b", "c"])
+        #expect(pets.sorted(by: \.age, ascending: false).compactMap { $0?.name } == ["b", "c", "a"])
+        #expect(pets.filter("age > 0").where { $0.name != "c" }.count == 2)
+        #expect(pets.max(ofProperty: "age") as Int? == 7)
+        #expect(pets.sum(ofProperty: "age") as Int == 11)
+        #expect(pets.index(matching: "name == 'a'") == 1)
+        try realm.write { pets["k5"] = Puppy(value: ["name": "d", "age": 0]) }
+        #expect(young.map { $0?.name } == ["c", "a", "d"])  // live
+        try realm.write { realm.delete(young.compactMap { $0 }) }
+        #expect(pets.filter("TRUEPREDICATE").map { $0?.name } == ["b"])
+        #expect(pets.count == 5)  // deleted objects leave their keys, with nil
+    }
+
+    @Test func queryingAnUnmanagedMapTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Ledger().pets.filter("age > 1")
+        }
+        expectMessage(result, "Queries need a managed map")
+    }
+
     @Test func listsOfValuesAggregate() {
         let kennel = Kennel()
         kennel.scores.append(contentsOf: [3, nil, 5])

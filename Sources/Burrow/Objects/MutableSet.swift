@@ -160,7 +160,7 @@ extension MutableSet: _Persistable {
     }
 }
 
-extension MutableSet: _ObjectCollection where Element: Object {
+extension MutableSet: _QueryableCollection, _ObjectCollection where Element: Object {
     public var _results: Results<Element> {
         guard let managed else {
             preconditionFailure("Queries need a managed set: add the object that holds it to a realm first.")

@@ -159,6 +159,11 @@ final class ResultsCore {
                 if case .link(let key) = value { return ObjectKey(key) }
                 return nil
             }
+        case .map(let map):
+            return map.entries.compactMap { entry in
+                if case .link(let key) = entry.value { return ObjectKey(key) }
+                return nil
+            }
         case .linkingObjects(let owner, let originProperty):
             guard let management = owner.management else { return [] }
             return try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: info.type,

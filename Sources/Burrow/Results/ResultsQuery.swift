@@ -8,6 +8,8 @@ struct ResultsQuery {
         case list(ManagedList)
         /// The objects of a managed set, in set order.
         case set(ManagedSet)
+        /// The objects of a managed map's non-nil values, in key order.
+        case map(ManagedMap)
         /// The objects linking to an object through a property, in key order.
         case linkingObjects(owner: ObjectBase, originProperty: String)
     }

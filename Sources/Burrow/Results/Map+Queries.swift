@@ -1,0 +1,52 @@
+/// The optional object types a `Map` of objects holds as values: `T?` for an `Object` `T`.
+public protocol _OptionalObject: RealmCollectionValue {
+    associatedtype _Wrapped: Object
+}
+
+extension Optional: _OptionalObject where Wrapped: Object {
+    public typealias _Wrapped = Wrapped
+}
+
+/// A map of objects shares the query API of ``Results``, over its non-`nil` values in key
+/// order. As in RealmSwift, the results' elements are the map's `Value` (`Dog?`).
+///
+/// ```swift
+/// let young = person.pets.filter("age < 2")            // Results<Dog?>
+/// let named = person.pets.where { $0.name.starts(with: "R") }
+/// let oldest: Int? = person.pets.max(ofProperty: "age")
+/// ```
+extension Map: _QueryableCollection where Value: _OptionalObject {
+    public var _results: Results<Value> {
+        guard let managed = managed as? ManagedMap else {
+            preconditionFailure("Queries need a managed map: add the object that holds it to a realm first.")
+        }
+        let query = ResultsQuery(source: .map(managed))
+        return Results(core: ResultsCore(realm: managed.realm, info: managed.realm.info(Value._Wrapped.self), query: query))
+    }
+
+    /// The objects that match a type-safe query.
+    public func `where`(_ isIncluded: (Query<Value._Wrapped>) -> Query<Bool>) -> Results<Value> {
+        _results.where(isIncluded)
+    }
+
+    /// The objects sorted by the property `keyPath` reads.
+    public func sorted<V>(by keyPath: KeyPath<Value._Wrapped, V>, ascending: Bool = true) -> Results<Value> {
+        _results.sorted(by: keyPath, ascending: ascending)
+    }
+}
+
+extension Results where Element: _OptionalObject {
+    /// The results that also match a type-safe query.
+    ///
+    /// ```swift
+    /// person.pets.filter("age > 1").where { $0.name.starts(with: "R") }
+    /// ```
+    public func `where`(_ isIncluded: (Query<Element._Wrapped>) -> Query<Bool>) -> Results<Element> {
+        with(core.query.filtered(by: isIncluded(Query<Element._Wrapped>(.root(core.info))).node))
+    }
+
+    /// The results sorted by the property `keyPath` reads.
+    public func sorted<V>(by keyPath: KeyPath<Element._Wrapped, V>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: core.info.propertyName(of: keyPath), ascending: ascending)
+    }
+}
