@@ -105,8 +105,11 @@ struct QueryPlanner {
               !comparison.caseInsensitive, !comparison.diacriticInsensitive,
               case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
               let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }),
-              layout.storedClass.properties[column].collection == nil,
-              value.kind == layout.kinds[column] || (value == .null && layout.storedClass.properties[column].isOptional) else {
+              value.kind == layout.kinds[column] || value == .null else {
+            return nil
+        }
+        let property = layout.storedClass.properties[column]
+        guard property.collection == nil, value != .null || property.isOptional else {
             return nil
         }
         // The value has the column's kind: no conversion, one key.
@@ -158,7 +161,8 @@ struct QueryPlanner {
                     entry = try cursor.next()
                 }
             }
-            return keys.sorted()
+            // One point's entries come in object key order already: they share the value prefix.
+            return points.count == 1 ? keys : keys.sorted()
         case .indexRanges(let access, let ranges, _):
             let cursor = try txn.openCursor(access.database)
             var keys: [ObjectKey] = []

@@ -60,6 +60,8 @@ enum IndexKeyEncoder {
 
     private static func appendBytes<C: Collection<UInt8>>(_ bytes: C, to key: inout [UInt8]) {
         let truncated = bytes.count > maximumInlineLength
+        // Tag, bytes, terminator and a possible hash, in one allocation (escapes aside).
+        key.reserveCapacity(key.count + min(bytes.count, maximumInlineLength) + 11)
         key.append(truncated ? 2 : 1)
         let copiedWhole: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
             let inline = UnsafeBufferPointer(rebasing: buffer.prefix(maximumInlineLength))
