@@ -171,6 +171,20 @@ import Testing
         #expect(realm.objects(Setting.self).filter("value != nil").count == 2)
     }
 
+    @Test func queriesReadAKeyOfAHeldDictionary() throws {
+        let realm = try directory.realm()
+        _ = try setting(realm, .fromDictionary(["theme": .string("dark"), "size": .int(12)]), name: "a")
+        _ = try setting(realm, .fromDictionary(["theme": .string("light")]), name: "b")
+        _ = try setting(realm, .int(3), name: "c")
+        _ = try setting(realm, .fromDictionary(["size": .double(12.5)]), name: "d")
+        func names(_ query: String) -> [String] { realm.objects(Setting.self).filter(query).map(\.name).sorted() }
+        #expect(names("value['theme'] == 'dark'") == ["a"])
+        #expect(names("value['size'] > 10") == ["a", "d"])
+        #expect(names("value['theme'] == nil") == ["c", "d"])
+        #expect(names("value['theme'] BEGINSWITH[c] 'L'") == ["b"])
+        #expect(names("value['missing'] != nil") == [])
+    }
+
     // MARK: Misuse
 
     @Test func changingANestedListOutsideAWriteTraps() async {

@@ -20,9 +20,10 @@ import Foundation
 ///
 /// ```swift
 /// try realm.write {
-///     setting.value = .fromDictionary(["sizes": .fromArray([.int(1), .int(2)])])
+///     setting.value = .fromDictionary(["sizes": .fromArray([.int(1), .int(2)]), "theme": .string("dark")])
 ///     setting.value.dictionaryValue?["sizes"]?.listValue?.append(.int(3))
 /// }
+/// settings.filter("value['theme'] == 'dark'")   // a key of a held dictionary
 /// ```
 public enum AnyRealmValue: Hashable {
     case none

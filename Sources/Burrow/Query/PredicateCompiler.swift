@@ -250,8 +250,11 @@ struct PredicateCompiler {
                                  at position: Int) throws(Realm.Error) -> RowPredicate {
         let column = try column(named: map, at: position)
         var property = storedClass.properties[column]
+        if property.kind == .mixed, property.collection == nil, rest == nil {
+            return try compileMixedMember(column: column, key: key, comparison, at: position)
+        }
         guard property.collection == .map else {
-            throw QueryError.at(position, "'\(map)[…]' needs a map, and '\(map)' is \(typeName(of: property))")
+            throw QueryError.at(position, "'\(map)[…]' needs a map or an AnyRealmValue, and '\(map)' is \(typeName(of: property))")
         }
         guard let links, let layout = links.catalog.layouts[storedClass.name],
               let database = layout.lists.first(where: { $0.column == column })?.database else { return { _ in false } }
@@ -412,7 +415,7 @@ struct PredicateCompiler {
     }
 
     /// A row with no columns: every property reads as `nil`.
-    private static let emptyRow: [UInt8] = [0, 0]
+    static let emptyRow: [UInt8] = [0, 0]
 
     /// The column of property `name`; traps nothing, throws a message with a suggestion.
     func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
