@@ -154,6 +154,7 @@ struct QueryPlanner {
         case .indexPoints(let access, let points, _):
             let cursor = try txn.openCursor(access.database)
             var keys: [ObjectKey] = []
+            keys.reserveCapacity(16)  // room for a typical match without regrowing
             for point in points.count == 1 ? points : Array(Set(points)) {
                 var entry = try cursor.seek(atLeast: point)
                 while let (key, value) = entry, Self.matches(point, key, access) {
