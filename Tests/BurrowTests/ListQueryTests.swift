@@ -71,6 +71,12 @@ import Testing
         #expect(ids(kennels.where { $0.dogs.count == 2 }) == [1])
         #expect(ids(kennels.where { $0.tags.contains("small") }) == [2])
         #expect(ids(kennels.where { $0.tags.count == 0 || $0.id == 2 }) == [2, 3])
+        #expect(ids(kennels.where { $0.tags == "small" }) == ids(kennels.filter("tags == 'small'")))
+        #expect(ids(kennels.where { $0.tags.containsAny(in: ["small", "none"]) }) == [2])
+        #expect(ids(kennels.where { $0.scores.min == 1 }) == ids(kennels.filter("scores.@min == 1")))
+        #expect(ids(kennels.where { $0.scores.avg == 3 }) == ids(kennels.filter("scores.@avg == 3")))
+        #expect(ids(kennels.where { $0.scores.sum > 0 && $0.scores.max < 100 }) == ids(kennels.filter("scores.@sum > 0 AND scores.@max < 100")))
+        #expect(ids(kennels.where { $0.scores >= 5 }) == ids(kennels.filter("ANY scores >= 5")))
         try realm.write {
             realm.add(Puppy(value: ["name": "z", "owner": ["id": 5, "name": "Ann", "partner": ["id": 6, "name": "Bob"]]]))
         }

@@ -75,4 +75,25 @@ import Testing
         expectError(.invalidQuery) { try ledgers.validate(QueryPredicate("id['x'] == 1")) }
         expectError(.invalidQuery) { try ledgers.validate(QueryPredicate("scores['x'].name == 1")) }
     }
+
+    @Test func mapsCanBeQueriedTypeSafely() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Ledger(value: ["id": 1, "scores": ["chess": 1800, "go": 5], "pets": ["home": ["name": "Rex", "age": 3]]]))
+            realm.add(Ledger(value: ["id": 2, "scores": ["chess": 900], "pets": ["home": ["name": "Fido", "age": 9]]]))
+            realm.add(Ledger(value: ["id": 3]))
+        }
+        let ledgers = realm.objects(Ledger.self)
+        func ids(_ results: Results<Ledger>) -> [Int] { results.map(\.id) }
+        #expect(ids(ledgers.where { $0.scores["chess"] > 1000 }) == ids(ledgers.filter("scores['chess'] > 1000")))
+        #expect(ids(ledgers.where { $0.scores["go"] == 5 }) == [1])
+        #expect(ids(ledgers.where { $0.pets["home"].name == "Fido" }) == [2])
+        #expect(ids(ledgers.where { $0.scores.keys == "go" }) == [1])
+        #expect(ids(ledgers.where { $0.scores.values < 10 }) == [1])
+        #expect(ids(ledgers.where { $0.scores > 1000 }) == [1])
+        #expect(ids(ledgers.where { $0.scores.count == 0 }) == [3])
+        #expect(ids(ledgers.where { $0.scores.max >= 900 }) == [1, 2])
+        #expect(ids(ledgers.where { $0.pets.name.starts(with: "R") }) == [1])
+        #expect(ids(ledgers.where { $0.scores.containsAny(in: [5, 900]) }) == [1, 2])
+    }
 }

@@ -17,7 +17,7 @@ extension Query where T: _Persistable {
     /// ```
     public func `in`<C: Sequence>(_ collection: C) -> Query<Bool> where C.Element == T {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: .keyPath(keyPathName, position: 0), op: .in, rhs: .list(collection.map(\._persistedValue), position: 0)))))
+            lhs: lhsOperand, op: .in, rhs: .list(collection.map(\._persistedValue), position: 0)))))
     }
 }
 

@@ -20,6 +20,10 @@ extension LinkingObjects: _QueryLinkable {
     public typealias _LinkedObject = Element
 }
 
+extension Map: _QueryLinkable where Value: _OptionalObject {
+    public typealias _LinkedObject = Value._Wrapped
+}
+
 /// Collections `where { }` can count and search.
 public protocol _QueryCollection {
     /// The elements' type.
@@ -34,6 +38,10 @@ extension MutableSet: _QueryCollection {
     public typealias _QueryElement = Element
 }
 
+extension Map: _QueryCollection {
+    public typealias _QueryElement = Value
+}
+
 extension Query where T: _QueryLinkable {
     /// A property of the linked object (or, for a list or set, of any of its objects).
     ///
@@ -43,7 +51,11 @@ extension Query where T: _QueryLinkable {
     /// ```
     public subscript<V>(dynamicMember keyPath: KeyPath<T._LinkedObject, V>) -> Query<V> {
         let target = ClassInfo.of(T._LinkedObject.self)
-        return Query<V>(.keyPath(keyPathName + "." + target.propertyName(of: keyPath), owner: target))
+        let name = target.propertyName(of: keyPath)
+        if case .mapValue(let map, let key, let rest, _) = expression {
+            return Query<V>(.mapValue(map: map, key: key, rest: rest.map { $0 + "." + name } ?? name, owner: target))
+        }
+        return Query<V>(.keyPath(keyPathName + "." + name, owner: target))
     }
 }
 

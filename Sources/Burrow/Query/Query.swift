@@ -17,6 +17,8 @@ public struct Query<T> {
         case root(ClassInfo)
         /// A property of the objects.
         case keyPath(String, owner: ClassInfo)
+        /// The value under `key` of a map property, and a key path into it for a map of objects.
+        case mapValue(map: String, key: String, rest: String?, owner: ClassInfo)
         /// A condition.
         case predicate(PredicateNode)
     }
@@ -27,14 +29,6 @@ public struct Query<T> {
         self.expression = expression
     }
 
-    /// The property `keyPath` reads, as a query on its values.
-    public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> {
-        guard case .root(let info) = expression else {
-            preconditionFailure("Key path \(keyPath) in where { } must start from the object.")
-        }
-        return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
-    }
-
     /// The property name of a key-path expression.
     var keyPathName: String {
         guard case .keyPath(let name, _) = expression else {
@@ -43,11 +37,17 @@ public struct Query<T> {
         return name
     }
 
+    /// The left side of a comparison: a property, or a map's value.
+    var lhsOperand: Operand {
+        if case .mapValue(let map, let key, let rest, _) = expression { return .mapValue(map: map, key: key, rest: rest, position: 0) }
+        return .keyPath(keyPathName, position: 0)
+    }
+
     /// The expression as a condition: a `Bool` property stands for `property == true`.
     var node: PredicateNode {
         switch expression {
         case .predicate(let node): node
-        case .keyPath(let name, _): .comparison(Comparison(lhs: .keyPath(name, position: 0), op: .equal, rhs: .literal(.bool(true), position: 0)))
+        case .keyPath, .mapValue: .comparison(Comparison(lhs: lhsOperand, op: .equal, rhs: .literal(.bool(true), position: 0)))
         case .root: .constant(true)
         }
     }
@@ -55,14 +55,14 @@ public struct Query<T> {
     /// `self op value`.
     func compare(_ op: ComparisonOperator, _ value: _PersistedValue, options: StringOptions = []) -> Query<Bool> {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: .keyPath(keyPathName, position: 0), op: op, rhs: .literal(value, position: 0),
+            lhs: lhsOperand, op: op, rhs: .literal(value, position: 0),
             caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))
     }
 
     /// `self op other`, two properties.
     func compare<U>(_ op: ComparisonOperator, _ other: Query<U>) -> Query<Bool> {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: .keyPath(keyPathName, position: 0), op: op, rhs: .keyPath(other.keyPathName, position: 0)))))
+            lhs: lhsOperand, op: op, rhs: .keyPath(other.keyPathName, position: 0)))))
     }
 }
 
@@ -99,3 +99,12 @@ extension String: _QueryString {}
 extension Data: _QueryString {}
 extension Optional: _QueryString where Wrapped: _QueryString {}
 
+extension Query where T: ObjectBase {
+    /// The property `keyPath` reads, as a query on its values.
+    public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> {
+        guard case .root(let info) = expression else {
+            preconditionFailure("Key path \(keyPath) in where { } must start from the object.")
+        }
+        return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
+    }
+}

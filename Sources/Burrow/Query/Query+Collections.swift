@@ -1,0 +1,111 @@
+import Foundation
+
+/// Numbers whose collections `where { }` can aggregate: integers, `Float`, `Double`,
+/// `Decimal`, and their optionals.
+public protocol _QueryNumeric: _Persistable {}
+extension Int: _QueryNumeric {}
+extension Int8: _QueryNumeric {}
+extension Int16: _QueryNumeric {}
+extension Int32: _QueryNumeric {}
+extension Int64: _QueryNumeric {}
+extension Float: _QueryNumeric {}
+extension Double: _QueryNumeric {}
+extension Decimal: _QueryNumeric {}
+extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
+
+/// A `Map` as `where { }` sees it: its key and value types.
+public protocol _QueryKeyedCollection {
+    associatedtype _QueryKey: _MapKey
+    associatedtype _QueryValue: RealmCollectionValue
+}
+
+extension Map: _QueryKeyedCollection {
+    public typealias _QueryKey = Key
+    public typealias _QueryValue = Value
+}
+
+extension Query where T: _QueryCollection {
+    /// Whether any element equals `value` (`ANY collection == value`).
+    ///
+    /// ```swift
+    /// kennels.where { $0.tags == "small" }
+    /// ```
+    public static func == (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.equal, rhs._persistedValue) }
+    /// Whether any element differs from `value`.
+    public static func != (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.notEqual, rhs._persistedValue) }
+
+    /// Whether any element is one of `values` (`ANY collection IN {…}`).
+    ///
+    /// ```swift
+    /// kennels.where { $0.tags.containsAny(in: ["small", "quiet"]) }
+    /// ```
+    public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T._QueryElement {
+        Query<Bool>(.predicate(.comparison(Comparison(
+            lhs: lhsOperand, op: .in, rhs: .list(values.map(\._persistedValue), position: 0), quantifier: .any))))
+    }
+}
+
+extension Query where T: _QueryCollection, T._QueryElement: _QueryComparable {
+    /// Whether any element is less than `value`.
+    public static func < (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.less, rhs._persistedValue) }
+    /// Whether any element is at most `value`.
+    public static func <= (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs._persistedValue) }
+    /// Whether any element is greater than `value`.
+    public static func > (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.greater, rhs._persistedValue) }
+    /// Whether any element is at least `value`.
+    public static func >= (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs._persistedValue) }
+}
+
+extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric {
+    /// The smallest element (`@min`); `nil` for an empty collection.
+    ///
+    /// ```swift
+    /// kennels.where { $0.scores.min > 1 && $0.scores.avg >= 3 }
+    /// ```
+    public var min: Query<T._QueryElement> { aggregate("@min") }
+    /// The largest element (`@max`).
+    public var max: Query<T._QueryElement> { aggregate("@max") }
+    /// The mean of the elements (`@avg`).
+    public var avg: Query<T._QueryElement> { aggregate("@avg") }
+    /// The sum of the elements (`@sum`); 0 for an empty collection.
+    public var sum: Query<T._QueryElement> { aggregate("@sum") }
+
+    private func aggregate(_ name: String) -> Query<T._QueryElement> {
+        guard case .keyPath(let path, let owner) = expression else {
+            preconditionFailure("An aggregate in where { } needs a collection property.")
+        }
+        return Query<T._QueryElement>(.keyPath(path + "." + name, owner: owner))
+    }
+}
+
+extension Query where T: _QueryKeyedCollection {
+    /// The map's keys, any of which a comparison matches (`@allKeys`).
+    ///
+    /// ```swift
+    /// ledgers.where { $0.scores.keys == "chess" }
+    /// ```
+    public var keys: Query<String> { member("@allKeys") }
+
+    /// The map's values, any of which a comparison matches (`@allValues`).
+    public var values: Query<T._QueryValue> { member("@allValues") }
+
+    /// The value under `key`; a missing key reads as `nil`.
+    ///
+    /// ```swift
+    /// ledgers.where { $0.scores["chess"] > 1000 }
+    /// ledgers.where { $0.pets["home"].name == "Rex" }
+    /// ```
+    public subscript(member: T._QueryKey) -> Query<T._QueryValue> {
+        guard case .keyPath(let path, let owner) = expression else {
+            preconditionFailure("A map subscript in where { } needs a map property.")
+        }
+        return Query<T._QueryValue>(.mapValue(map: path, key: member._mapKey, rest: nil, owner: owner))
+    }
+
+    private func member<V>(_ name: String) -> Query<V> {
+        guard case .keyPath(let path, let owner) = expression else {
+            preconditionFailure("'\(name)' in where { } needs a map property.")
+        }
+        return Query<V>(.keyPath(path + "." + name, owner: owner))
+    }
+}
