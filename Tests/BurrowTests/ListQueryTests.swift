@@ -90,6 +90,9 @@ import Testing
         let kennels = try seeded().objects(Kennel.self)
         #expect(ids(kennels.filter("SUBQUERY(dogs, $d, $d.age > 0 AND $d.name != 'b').@count == 1")) == [1, 2])
         #expect(ids(kennels.filter("SUBQUERY(dogs, $d, $d.age > 2).@count >= 1")) == [1, 2])
+        #expect(ids(kennels.where { ($0.dogs.age > 0 && $0.dogs.name != "b").count == 1 })
+                == ids(kennels.filter("SUBQUERY(dogs, $d, $d.age > 0 AND $d.name != 'b').@count == 1")))
+        #expect(ids(kennels.where { ($0.dogs.age > 2).count >= 1 }) == [1, 2])
         #expect(ids(kennels.filter("subquery(dogs, $x, $x.age < %@).@count == 0", 2)) == [2, 3])
         expectError(.invalidQuery) { try kennels.validate(QueryPredicate("SUBQUERY(tags, $t, $t == 'x').@count > 0")) }
         expectError(.invalidQuery) { try kennels.validate(QueryPredicate("SUBQUERY(dogs, $d, age > 1).@count > 0")) }
@@ -105,5 +108,13 @@ import Testing
         #expect(ids(withRed) == [1, 3])
         try realm.write { realm.delete(realm.objects(Puppy.self).filter("name == 'c'")) }
         #expect(ids(realm.objects(Kennel.self).filter("dogs.@count == 0")) == [2, 3])
+    }
+
+    @Test func aTypeSafeCountMixingACollectionWithAPropertyTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            _ = realm.objects(Kennel.self).where { ($0.dogs.age > 1 && $0.id > 2).count > 0 }
+        }.map { expectMessage($0, "needs every key path to go through the collection; 'id' does not.") }
     }
 }

@@ -19,6 +19,8 @@ public struct Query<T> {
         case keyPath(String, owner: ClassInfo)
         /// The value under `key` of a map property, and a key path into it for a map of objects.
         case mapValue(map: String, key: String, rest: String?, owner: ClassInfo)
+        /// How many objects of a collection match a condition on them (`SUBQUERY(…).@count`).
+        case subqueryCount(collection: String, predicate: PredicateNode)
         /// A condition.
         case predicate(PredicateNode)
     }
@@ -39,15 +41,18 @@ public struct Query<T> {
 
     /// The left side of a comparison: a property, or a map's value.
     var lhsOperand: Operand {
-        if case .mapValue(let map, let key, let rest, _) = expression { return .mapValue(map: map, key: key, rest: rest, position: 0) }
-        return .keyPath(keyPathName, position: 0)
+        switch expression {
+        case .mapValue(let map, let key, let rest, _): return .mapValue(map: map, key: key, rest: rest, position: 0)
+        case .subqueryCount(let collection, let predicate): return .subqueryCount(collection: collection, predicate: predicate, position: 0)
+        default: return .keyPath(keyPathName, position: 0)
+        }
     }
 
     /// The expression as a condition: a `Bool` property stands for `property == true`.
     var node: PredicateNode {
         switch expression {
         case .predicate(let node): node
-        case .keyPath, .mapValue: .comparison(Comparison(lhs: lhsOperand, op: .equal, rhs: .literal(.bool(true), position: 0)))
+        case .keyPath, .mapValue, .subqueryCount: .comparison(Comparison(lhs: lhsOperand, op: .equal, rhs: .literal(.bool(true), position: 0)))
         case .root: .constant(true)
         }
     }
