@@ -53,14 +53,19 @@ import Testing
         #expect(realm.schema["Ledger"]?["pets"]?.isMap == true)
     }
 
-    @Test func mapsCanBeQueried() throws {
+    /// Three ledgers: two with scores and a pet at "home", one empty.
+    private func seededLedgers() throws -> Results<Ledger> {
         let realm = try directory.realm()
         try realm.write {
             realm.add(Ledger(value: ["id": 1, "scores": ["chess": 1800, "go": 5], "pets": ["home": ["name": "Rex", "age": 3]]]))
             realm.add(Ledger(value: ["id": 2, "scores": ["chess": 900], "pets": ["home": ["name": "Fido", "age": 9]]]))
             realm.add(Ledger(value: ["id": 3]))
         }
-        let ledgers = realm.objects(Ledger.self)
+        return realm.objects(Ledger.self)
+    }
+
+    @Test func mapsCanBeQueried() throws {
+        let ledgers = try seededLedgers()
         func ids(_ results: Results<Ledger>) -> [Int] { results.map(\.id) }
         #expect(ids(ledgers.filter("scores['chess'] > 1000")) == [1])
         #expect(ids(ledgers.filter("scores['go'] == nil")) == [2, 3])
@@ -77,13 +82,7 @@ import Testing
     }
 
     @Test func mapsCanBeQueriedTypeSafely() throws {
-        let realm = try directory.realm()
-        try realm.write {
-            realm.add(Ledger(value: ["id": 1, "scores": ["chess": 1800, "go": 5], "pets": ["home": ["name": "Rex", "age": 3]]]))
-            realm.add(Ledger(value: ["id": 2, "scores": ["chess": 900], "pets": ["home": ["name": "Fido", "age": 9]]]))
-            realm.add(Ledger(value: ["id": 3]))
-        }
-        let ledgers = realm.objects(Ledger.self)
+        let ledgers = try seededLedgers()
         func ids(_ results: Results<Ledger>) -> [Int] { results.map(\.id) }
         #expect(ids(ledgers.where { $0.scores["chess"] > 1000 }) == ids(ledgers.filter("scores['chess'] > 1000")))
         #expect(ids(ledgers.where { $0.scores["go"] == 5 }) == [1])

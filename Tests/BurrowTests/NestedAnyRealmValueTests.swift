@@ -189,33 +189,25 @@ import Testing
 
     @Test func changingANestedListOutsideAWriteTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = TestDirectory()
-            let realm = try! directory.realm()
-            let setting = Setting(value: ["name": "s", "value": AnyRealmValue.fromArray([])])
-            try! realm.write { realm.add(setting) }
-            setting.value.listValue!.append(.int(1))
+            withAddedSetting(.fromArray([])) { _, setting in setting.value.listValue!.append(.int(1)) }
         }.map { expectMessage($0, "Attempting to modify object outside of a write transaction") }
     }
 
     @Test func aNestedIndexOutOfBoundsTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = TestDirectory()
-            let realm = try! directory.realm()
-            let setting = Setting(value: ["name": "s", "value": AnyRealmValue.fromArray([.int(1)])])
-            try! realm.write { realm.add(setting) }
-            try! realm.write { setting.value.listValue!.remove(at: 1) }
+            withAddedSetting(.fromArray([.int(1)])) { realm, setting in
+                try! realm.write { setting.value.listValue!.remove(at: 1) }
+            }
         }.map { expectMessage($0, "Index 1 is out of bounds (must be less than 1).") }
     }
 
     @Test func readingACollectionWhoseValueWasReplacedTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = TestDirectory()
-            let realm = try! directory.realm()
-            let setting = Setting(value: ["name": "s", "value": AnyRealmValue.fromArray([.int(1)])])
-            try! realm.write { realm.add(setting) }
-            let list = setting.value.listValue!
-            try! realm.write { setting.value = .none }
-            _ = list.count
+            withAddedSetting(.fromArray([.int(1)])) { realm, setting in
+                let list = setting.value.listValue!
+                try! realm.write { setting.value = .none }
+                _ = list.count
+            }
         }.map { expectMessage($0, "This nested collection no longer exists") }
     }
 
@@ -228,4 +220,14 @@ import Testing
             try! realm.write { realm.add(Setting(value: ["name": "s", "value": value])) }
         }.map { expectMessage($0, "nest at most 100 levels deep") }
     }
+}
+
+/// Runs `body` with a realm in a new folder that holds one setting with `value`; for child
+/// processes, which cannot use a test's state.
+private func withAddedSetting(_ value: AnyRealmValue, _ body: (Realm, Setting) -> Void) {
+    let directory = TestDirectory()
+    let realm = try! directory.realm()
+    let setting = Setting(value: ["name": "s", "value": value])
+    try! realm.write { realm.add(setting) }
+    withExtendedLifetime(directory) { body(realm, setting) }
 }

@@ -10,6 +10,16 @@ protocol MixedSlot: AnyObject {
     func write(_ value: _PersistedValue, in write: WriteState)
 }
 
+extension MixedSlot {
+    /// The inner value of a stored element of a collection of `AnyRealmValue`; traps with
+    /// `gone` when the element no longer exists.
+    func inner(of element: _PersistedValue?, gone: @autoclosure () -> String) -> _PersistedValue {
+        guard let element else { preconditionFailure(gone()) }
+        if case .mixed(let inner) = element { return inner }
+        return .null
+    }
+}
+
 /// An `AnyRealmValue` property of a managed object.
 final class PropertySlot: MixedSlot {
     let owner: ObjectBase
@@ -53,11 +63,7 @@ final class ListElementSlot: MixedSlot {
     var isInvalidated: Bool { list.isInvalidated || !list.positions.contains(position) }
 
     func read() -> _PersistedValue {
-        guard let value = list.value(atPosition: position) else {
-            preconditionFailure("The list element holding this collection was removed.")
-        }
-        if case .mixed(let inner) = value { return inner }
-        return .null
+        inner(of: list.value(atPosition: position), gone: "The list element holding this collection was removed.")
     }
 
     func write(_ value: _PersistedValue, in write: WriteState) {
@@ -79,11 +85,7 @@ final class MapEntrySlot: MixedSlot {
     var isInvalidated: Bool { map.isInvalidated || map.value(for: key) == nil }
 
     func read() -> _PersistedValue {
-        guard let value = map.value(for: key) else {
-            preconditionFailure("The map entry '\(key)' holding this collection was removed.")
-        }
-        if case .mixed(let inner) = value { return inner }
-        return .null
+        inner(of: map.value(for: key), gone: "The map entry '\(key)' holding this collection was removed.")
     }
 
     func write(_ value: _PersistedValue, in write: WriteState) {
