@@ -23,6 +23,27 @@ import Testing
         #expect(first != other)
     }
 
+    @Test func aRealmReleasedOnAnotherThreadLeavesTheCacheSafely() throws {
+        /// Carries a realm to the thread that drops it, which only a deliberate escape can do.
+        final class Carrier: @unchecked Sendable {
+            var realm: Realm?
+            init(_ realm: Realm) { self.realm = realm }
+        }
+        let configuration = directory.configuration()
+        try Realm(configuration: configuration).write { try Realm(configuration: configuration).add(Dog(value: ["Rex", 1])) }
+        for _ in 0..<200 {
+            let carrier = Carrier(try Realm(configuration: configuration))
+            let dropped = DispatchSemaphore(value: 0)
+            Thread { carrier.realm = nil; dropped.signal() }.start()
+            // Looking the realm up while it may be deinitialising on the other thread gives either
+            // the live instance or a new one, never a dying one.
+            for _ in 0..<20 { #expect(try Realm(configuration: configuration).objects(Dog.self).count == 1) }
+            dropped.wait()
+        }
+        let first = try Realm(configuration: configuration)
+        #expect(first == (try Realm(configuration: configuration)))
+    }
+
     @Test func otherThreadsGetTheirOwnInstance() throws {
         let configuration = directory.configuration()
         let realm = try Realm(configuration: configuration)

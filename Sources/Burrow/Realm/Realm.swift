@@ -56,8 +56,8 @@ public struct Realm: Equatable {
         if let types = configuration.objectTypes {
             try coordinator.verify(types.map { ClassInfo.of($0) })
         }
-        let core = try RealmCore(configuration: configuration, coordinator: coordinator, cacheIdentity: identity)
-        ThreadRealmCache.store(core)
+        let core = try RealmCore(configuration: configuration, coordinator: coordinator)
+        ThreadRealmCache.store(core, for: identity)
         self.init(core: core)
     }
 

@@ -28,15 +28,10 @@ final class RealmCore {
     /// Classes resolved against the catalog at `boundRevision`.
     var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     var boundRevision: UInt64 = .max
-    /// The thread's realm cache, which this realm leaves when it deinitialises, and its key there.
-    let cacheEntries: ThreadRealmCache.Entries
-    let cacheIdentity: String
 
-    init(configuration: Realm.Configuration, coordinator: Coordinator, cacheIdentity: String) throws(Realm.Error) {
+    init(configuration: Realm.Configuration, coordinator: Coordinator) throws(Realm.Error) {
         self.configuration = configuration
         self.coordinator = coordinator
-        self.cacheIdentity = cacheIdentity
-        cacheEntries = ThreadRealmCache.current
         owningThread = pthread_self()
         do {
             readTransaction = try coordinator.environment.beginReadTransaction()
@@ -58,7 +53,6 @@ final class RealmCore {
     }
 
     deinit {
-        cacheEntries.remove(self, for: cacheIdentity)
         if let writeState {
             writeState.transaction.abort()
             coordinator.finish(writeState, committed: false)

@@ -1,45 +1,15 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// Each thread's realms, by configuration identity: `Realm()` on a thread returns the instance
-/// that thread already has.
-///
-/// Entries point at realms without retaining them, and a realm removes its entry as it
-/// deinitialises. A weak reference would do the same, but it gives the realm a side table,
-/// which makes every retain and release of it (each managed object and result holds one)
-/// several times slower.
+/// Each thread's realms, by configuration identity, held weakly: `Realm()` on a thread
+/// returns the instance that thread already has.
 enum ThreadRealmCache {
-    /// One thread's realms. Locked because a realm may deinitialise on another thread.
-    final class Entries: Sendable {
-        /// Realms' addresses, which are plain numbers to the lock.
-        private let realms = Mutex<[String: UInt]>([:])
-
-        fileprivate func realm(for identity: String) -> RealmCore? {
-            realms.withLock { realms in
-                realms[identity].flatMap(UnsafeRawPointer.init(bitPattern:)).map { Unmanaged<RealmCore>.fromOpaque($0).takeUnretainedValue() }
-            }
-        }
-
-        fileprivate func store(_ realm: RealmCore, for identity: String) {
-            let address = Self.address(of: realm)
-            realms.withLock { $0[identity] = address }
-        }
-
-        /// Forgets `realm`, which is deinitialising.
-        func remove(_ realm: RealmCore, for identity: String) {
-            let address = Self.address(of: realm)
-            realms.withLock { realms in
-                if realms[identity] == address { realms[identity] = nil }
-            }
-        }
-
-        private static func address(of realm: RealmCore) -> UInt {
-            UInt(bitPattern: Unmanaged.passUnretained(realm).toOpaque())
-        }
+    private final class Entries {
+        struct WeakRealm { weak var realm: RealmCore? }
+        var realms: [String: WeakRealm] = [:]
     }
 
     /// The thread-local slot; its destructor releases a thread's entries when the thread ends.
@@ -52,8 +22,7 @@ enum ThreadRealmCache {
         return key
     }()
 
-    /// The calling thread's entries.
-    static var current: Entries {
+    private static var entries: Entries {
         if let pointer = pthread_getspecific(slot) {
             return Unmanaged<Entries>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -64,11 +33,13 @@ enum ThreadRealmCache {
 
     /// This thread's live realm for `identity`, if any.
     static func realm(for identity: String) -> RealmCore? {
-        current.realm(for: identity)
+        entries.realms[identity]?.realm
     }
 
-    /// Remembers `realm` as this thread's instance for its identity.
-    static func store(_ realm: RealmCore) {
-        realm.cacheEntries.store(realm, for: realm.cacheIdentity)
+    /// Remembers `realm` as this thread's instance for `identity`.
+    static func store(_ realm: RealmCore, for identity: String) {
+        let entries = self.entries
+        entries.realms = entries.realms.filter { $0.value.realm != nil }
+        entries.realms[identity] = .init(realm: realm)
     }
 }
