@@ -66,6 +66,17 @@ import Testing
         #expect(pets.count == 5)  // deleted objects leave their keys, with nil
     }
 
+    @Test func subqueriesCountTheObjectsOfAMap() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Ledger(value: ["id": 1, "pets": ["a": ["name": "x", "age": 6], "b": ["name": "y", "age": 7], "c": NSNull()]]))
+            realm.add(Ledger(value: ["id": 2, "pets": ["a": ["name": "z", "age": 1]]]))
+        }
+        let ledgers = realm.objects(Ledger.self)
+        #expect(ledgers.filter("SUBQUERY(pets, $p, $p.age > 5).@count == 2").map(\.id) == [1])
+        #expect(ledgers.where { ($0.pets.age > 5).count == 0 }.map(\.id) == [2])
+    }
+
     @Test func queryingAnUnmanagedMapTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Ledger().pets.filter("age > 1")

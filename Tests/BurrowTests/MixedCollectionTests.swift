@@ -73,6 +73,23 @@ import Testing
         #expect(bag.items[0].listValue.map(Array.init) == [.int(1), .int(2)])
     }
 
+    @Test func aCollectionInAListElementIsFoundByItsIndex() throws {
+        let realm = try directory.realm()
+        let bag = Bag()
+        try realm.write {
+            realm.add(bag)
+            bag.items.append(objectsIn: [.fromArray([.int(0)]), .string("end")])
+        }
+        let inner = try #require(bag.items[0].listValue)
+        // Inserting again and again at one place renumbers the list's positions on the way.
+        try realm.write { for index in 0..<40 { bag.items.insert(.int(index), at: 1) } }
+        try realm.write { inner.append(.int(1)) }
+        #expect(bag.items[0].listValue.map(Array.init) == [.int(0), .int(1)])
+        #expect(bag.items.last == .string("end"))
+        #expect(bag.items.index(of: .object(Dog())) == nil)  // an unmanaged object is in no list
+        #expect(bag.items.index(of: .fromArray([.int(0), .int(1)])) == 0)
+    }
+
     @Test func deletingTheOwnerDropsTheBacklinksOfItsElements() throws {
         let realm = try directory.realm()
         let bag = Bag(), rex = Dog(value: ["name": "Rex"])

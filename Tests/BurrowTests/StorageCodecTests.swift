@@ -83,4 +83,23 @@ import Testing
             Array(bytes[..<length]).withUnsafeBytes { _ = RowCodec.decode($0, kind: .mixed) }
         }
     }
+
+    @Test func damagedOrTooDeepNestedBytesReadAsNull() {
+        // A list whose one element claims an integer but holds a single byte.
+        var shortInteger: [UInt8] = [NestedValueCodec.listTag, 1, 0, 0, 0, 2, 0, 0, 0, _StorageKind.int.rawValue, 7]
+        shortInteger.withUnsafeBytes { #expect(NestedValueCodec.decodeMixed($0) == .list([.null])) }
+        shortInteger[5] = 1  // the element is its tag alone
+        shortInteger.removeLast()
+        shortInteger.withUnsafeBytes { #expect(NestedValueCodec.decodeMixed($0) == .list([.null])) }
+        // Lists nested far deeper than any write makes stop at the limit instead of recursing on.
+        var deep: _PersistedValue = .int(1)
+        for _ in 0..<(AnyRealmValue.maximumNestingDepth + 20) { deep = .list([deep]) }
+        var bytes: [UInt8] = []
+        RowCodec.append(.mixed(deep), to: &bytes)
+        let decoded = bytes.withUnsafeBytes { RowCodec.decode($0, kind: .mixed) }
+        var depth = 0, value = decoded
+        if case .mixed(let inner) = value { value = inner }
+        while case .list(let elements) = value, let first = elements.first { depth += 1; value = first }
+        #expect(depth == AnyRealmValue.maximumNestingDepth)
+    }
 }

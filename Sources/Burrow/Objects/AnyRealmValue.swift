@@ -16,7 +16,9 @@ import Foundation
 ///
 /// A value can also be a list or a dictionary of further values, nested to any depth up to
 /// ``maximumNestingDepth``. Read from a managed object, such a collection is live: changing it
-/// inside a write changes the stored value.
+/// inside a write changes the stored value. It is found again at each use by its path from the
+/// property (list indexes and dictionary keys), so after inserting or removing list elements
+/// before it, read it again from its parent.
 ///
 /// ```swift
 /// try realm.write {

@@ -163,6 +163,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         if let target = object as? Object {
             return indices.first { (self[$0] as? Object)?.isSameObject(as: target) == true }
         }
+        if let target = object as? AnyRealmValue {
+            // Compared as values: an unmanaged object or a nested collection has no stored form.
+            return indices.first { self[$0] as? AnyRealmValue == target }
+        }
         let wanted = object._persistedValue
         return indices.first { self[$0]._persistedValue == wanted }
     }

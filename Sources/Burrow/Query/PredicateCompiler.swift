@@ -352,8 +352,8 @@ struct PredicateCompiler {
                                  at position: Int) throws(Realm.Error) -> RowPredicate {
         let column = try column(named: collection, at: position)
         let property = storedClass.properties[column]
-        guard [.list, .set].contains(property.collection), property.kind == .link, let targetName = property.objectClassName else {
-            throw QueryError.at(position, "SUBQUERY needs a list or set of objects, and '\(collection)' is \(typeName(of: property))")
+        guard [.list, .set, .map].contains(property.collection), property.kind == .link, let targetName = property.objectClassName else {
+            throw QueryError.at(position, "SUBQUERY needs a list, set or map of objects, and '\(collection)' is \(typeName(of: property))")
         }
         guard case .literal(let literal, _) = comparison.rhs, case .int = literal else {
             throw QueryError.at(comparison.rhs.position, "SUBQUERY(…).@count compares only with a whole number")
@@ -366,9 +366,13 @@ struct PredicateCompiler {
         }
         let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(predicate)
         let op = comparison.op
+        let isMap = property.collection == .map
         return { row in
             var count: Int64 = 0
-            for value in links.listValues(of: row.key, in: database, kind: .link) {
+            // A map's entries hold their key before the value; its nil values count for nothing.
+            let values = isMap ? links.mapEntries(of: row.key, in: database, kind: .link).map(\.value)
+                               : links.listValues(of: row.key, in: database, kind: .link)
+            for value in values {
                 guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { continue }
                 if test(RowReader(targetRow, key: ObjectKey(key))) { count += 1 }
             }

@@ -118,11 +118,8 @@ extension Query where T == Bool {
     /// kennels.where { ($0.dogs.age > 5 && $0.dogs.name != "Rex").count >= 2 }
     /// ```
     public var count: Query<Int> {
-        guard case .predicate(let node) = expression else {
-            preconditionFailure("count in where { } counts the objects of a collection that meet a condition, such as ($0.dogs.age > 5).count.")
-        }
         var collection: String?
-        let relative = Self.relative(node, collection: &collection)
+        let relative = Self.relative(self.node, collection: &collection)
         guard let collection else {
             preconditionFailure("count in where { } needs a condition on the objects of a collection, such as ($0.dogs.age > 5).count.")
         }

@@ -67,7 +67,7 @@ public struct Query<T> {
     /// `self op other`, two properties.
     func compare<U>(_ op: ComparisonOperator, _ other: Query<U>) -> Query<Bool> {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: lhsOperand, op: op, rhs: .keyPath(other.keyPathName, position: 0)))))
+            lhs: lhsOperand, op: op, rhs: other.lhsOperand))))
     }
 }
 

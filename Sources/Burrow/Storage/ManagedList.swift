@@ -36,9 +36,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     var count: Int { positions.count }
 
     func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E {
-        let value = value(at: index)
-        let position = positions[index]
-        return element(from: value, as: type, slot: ListElementSlot(list: self, position: position))
+        element(from: value(at: index), as: type, slot: ListElementSlot(list: self, index: index))
     }
 
     /// The stored value of the element at `position`, or `nil` when there is none.

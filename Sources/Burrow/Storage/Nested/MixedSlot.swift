@@ -49,24 +49,32 @@ final class PropertySlot: MixedSlot {
     }
 }
 
-/// One element of a managed `List<AnyRealmValue>`, by its stable position.
+/// One element of a managed `List<AnyRealmValue>`, by its index, as a list nested in a value
+/// reaches its elements: inserting or removing elements before it moves the slot to another.
 final class ListElementSlot: MixedSlot {
     let list: ManagedList
-    let position: UInt64
+    let index: Int
 
-    init(list: ManagedList, position: UInt64) {
+    init(list: ManagedList, index: Int) {
         self.list = list
-        self.position = position
+        self.index = index
     }
 
     var realm: RealmCore { list.realm }
-    var isInvalidated: Bool { list.isInvalidated || !list.positions.contains(position) }
+    var isInvalidated: Bool { list.isInvalidated || index >= list.positions.count }
+
+    /// The element's stable position, or `nil` when the list is shorter now.
+    private var position: UInt64? {
+        let positions = list.positions
+        return index < positions.count ? positions[index] : nil
+    }
 
     func read() -> _PersistedValue {
-        inner(of: list.value(atPosition: position), gone: "The list element holding this collection was removed.")
+        inner(of: position.flatMap(list.value(atPosition:)), gone: "The list element holding this collection was removed.")
     }
 
     func write(_ value: _PersistedValue, in write: WriteState) {
+        guard let position else { preconditionFailure("The list element holding this collection was removed.") }
         list.replace(atPosition: position, with: value == .null ? .null : .mixed(value), in: write)
     }
 }

@@ -65,16 +65,26 @@ enum NestedValueCodec {
         return offset
     }
 
-    /// The inner value of the mixed value in `bytes` (its tag, then its bytes).
-    static func decodeMixed(_ bytes: UnsafeRawBufferPointer) -> _PersistedValue {
+    /// The inner value of the mixed value in `bytes` (its tag, then its bytes). Damaged bytes
+    /// read as null rather than out of bounds, and nesting stops at the depth writes allow.
+    static func decodeMixed(_ bytes: UnsafeRawBufferPointer, depth: Int = 0) -> _PersistedValue {
         guard let tag = bytes.first else { return .null }
         let body = UnsafeRawBufferPointer(rebasing: bytes[1...])
         switch tag {
-        case listTag: return decodeList(body)
-        case dictionaryTag: return decodeDictionary(body)
+        case listTag, dictionaryTag:
+            guard depth < AnyRealmValue.maximumNestingDepth else { return .null }
+            return tag == listTag ? decodeList(body, depth: depth + 1) : decodeDictionary(body, depth: depth + 1)
         default:
-            guard let kind = _StorageKind(rawValue: tag), kind != .mixed else { return .null }
+            guard let kind = _StorageKind(rawValue: tag), kind != .mixed, fits(body.count, kind) else { return .null }
             return RowCodec.decode(body, kind: kind)
+        }
+    }
+
+    /// Whether `count` bytes can hold a value of `kind`.
+    private static func fits(_ count: Int, _ kind: _StorageKind) -> Bool {
+        switch kind {
+        case .link: count == 8 || count == 12
+        default: kind.fixedWidth.map { count == $0 } ?? true
         }
     }
 
@@ -97,26 +107,26 @@ enum NestedValueCodec {
         }
     }
 
-    private static func decodeList(_ bytes: UnsafeRawBufferPointer) -> _PersistedValue {
+    private static func decodeList(_ bytes: UnsafeRawBufferPointer, depth: Int) -> _PersistedValue {
         var fields = Fields(bytes: bytes)
         var elements: [_PersistedValue] = []
         guard let count = fields.length() else { return .list([]) }
         elements.reserveCapacity(min(count, bytes.count / 5))
         for _ in 0..<count {
             guard let element = fields.field() else { break }
-            elements.append(decodeMixed(element))
+            elements.append(decodeMixed(element, depth: depth))
         }
         return .list(elements)
     }
 
-    private static func decodeDictionary(_ bytes: UnsafeRawBufferPointer) -> _PersistedValue {
+    private static func decodeDictionary(_ bytes: UnsafeRawBufferPointer, depth: Int) -> _PersistedValue {
         var fields = Fields(bytes: bytes)
         var keys: [String] = [], values: [_PersistedValue] = []
         guard let count = fields.length() else { return .dictionary(keys: [], values: []) }
         for _ in 0..<count {
             guard let key = fields.field(), let element = fields.field() else { break }
             keys.append(String(decoding: key, as: UTF8.self))
-            values.append(decodeMixed(element))
+            values.append(decodeMixed(element, depth: depth))
         }
         return .dictionary(keys: keys, values: values)
     }
