@@ -155,6 +155,19 @@ import Testing
         #expect((value["colors"] as? [Any])?.first as? String == "red")
     }
 
+    @Test func createAcceptsNestedValuesAndMapsMerge() throws {
+        let realm = try directory.realm()
+        let created = try realm.write { realm.create(Setting.self, value: ["name": "c", "value": ["sizes": [1, 2]]]) }
+        #expect(created.value.dictionaryValue?["sizes"]?.listValue.map(Array.init) == [.int(1), .int(2)])
+        let map = try #require(created.value.dictionaryValue)
+        try realm.write {
+            map.merge(["sizes": .int(0), "new": .bool(true)]) { current, _ in current }
+        }
+        #expect(map.keys == ["new", "sizes"])
+        #expect(map["sizes"]?.listValue?.count == 2)  // the current value was kept
+        #expect(map["new"] == .bool(true))
+    }
+
     @Test func aLargeNestedListRoundTrips() throws {
         let realm = try directory.realm()
         let elements = (0..<10_000).map { AnyRealmValue.string("element \($0)") }
