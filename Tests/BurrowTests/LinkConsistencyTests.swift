@@ -191,4 +191,39 @@ extension LinkConsistencyTests {
         #expect(owners.filter("ALL puppies.name == 'Rex'").count == 1)
         #expect(owners.filter("NONE puppies.name == 'Rex'").count == 1)
     }
+
+    @Test func mapBacklinksCountTheEntriesThatShareAHashedPosition() throws {
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1, "pets": ["a": ["name": "Rex"]]])
+        try realm.write { realm.add(ledger) }
+        let core = realm.core
+        let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
+        let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "pets" })
+        let rex = try #require(ledger.pets["a"]??.management?.key)
+        let position = ManagedMap.position(of: "a")
+        /// The backlink entries under Rex.
+        func entryCount() throws -> Int {
+            let puppies = try #require(core.bound(ClassInfo.of(Puppy.self))?.layout)
+            var prefix = withUnsafeBytes(of: puppies.classID.bigEndian, Array.init)
+            rex.append(to: &prefix)
+            guard let links = core.coordinator.catalog.links(visibleTo: core.transaction) else { return 0 }
+            let cursor = try core.transaction.openCursor(links)
+            var count = 0
+            var entry = try cursor.seek(atLeast: prefix)
+            while let (key, _) = entry, key.starts(with: prefix) { count += 1; entry = try cursor.next() }
+            return count
+        }
+        #expect(try entryCount() == 1)
+        // A second entry at the same position (as a key with the same hash would make), then
+        // one removal: the backlink stays for the entry that still links.
+        try realm.write {
+            let write = try #require(core.writeState)
+            let owner = try #require(ledger.management?.key)
+            try core.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: true, write: write)
+            try core.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: false, write: write)
+        }
+        #expect(try entryCount() == 1)
+        try realm.write { ledger.pets["a"] = nil as Puppy? }
+        #expect(try entryCount() == 0)
+    }
 }

@@ -206,8 +206,13 @@ extension RealmCore {
     }
 
     /// Adds or removes the backlink entry of one link.
+    ///
+    /// With `counted`, the entry counts the links it stands for (a map's position is a hash of
+    /// the key, which two keys may share): its value is the count as a little-endian `UInt32`,
+    /// empty for one, and it goes when the count reaches zero.
     func backlink(from source: ObjectKey, column: Int, in layout: TableLayout, to target: ObjectKey,
-                          targetID knownTargetID: UInt32? = nil, position: UInt64? = nil, adding: Bool, write: WriteState) throws {
+                  targetID knownTargetID: UInt32? = nil, position: UInt64? = nil, counted: Bool = false,
+                  adding: Bool, write: WriteState) throws {
         let property = layout.storedClass.properties[column]
         guard let targetID = knownTargetID ?? property.objectClassName.flatMap({ coordinator.catalog.layouts[$0]?.classID }) else { return }
         let links = try coordinator.linksDatabase(in: write)
@@ -219,11 +224,25 @@ extension RealmCore {
         Self.appendBigEndian(UInt64(property.id), width: 4, to: &key)
         source.append(to: &key)
         if let position { ObjectKey(position).append(to: &key) }
-        if adding {
+        if counted {
+            let held = try write.transaction.value(for: key, in: links).map(Self.linkCount) ?? 0
+            let count = adding ? held + 1 : held - 1
+            if count > 0 {
+                try write.transaction.put(key, count == 1 ? [] : withUnsafeBytes(of: UInt32(count).littleEndian, Array.init), in: links)
+            } else {
+                try write.transaction.delete(key, in: links)
+            }
+        } else if adding {
             try write.transaction.put(key, [], in: links)
         } else {
             try write.transaction.delete(key, in: links)
         }
+    }
+
+    /// The number of links a counted backlink entry stands for.
+    private static func linkCount(_ value: [UInt8]) -> Int {
+        guard value.count == 4 else { return 1 }
+        return Int(value.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) })
     }
 
     private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {

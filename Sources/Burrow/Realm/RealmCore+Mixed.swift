@@ -97,12 +97,13 @@ extension RealmCore {
     }
 
     /// Adds or removes the backlinks of what `value` links to, held at `position` of a
-    /// collection (or directly by the property, when `position` is `nil`).
-    func elementBacklinks(of value: _PersistedValue, from owner: ObjectKey, position: UInt64?, column: Int, in layout: TableLayout,
-                          adding: Bool, write: WriteState) throws {
+    /// collection (or directly by the property, when `position` is `nil`); `counted` for a
+    /// position that several elements may share.
+    func elementBacklinks(of value: _PersistedValue, from owner: ObjectKey, position: UInt64?, counted: Bool = false, column: Int,
+                          in layout: TableLayout, adding: Bool, write: WriteState) throws {
         for target in Self.linkTargets(in: value) {
             try backlink(from: owner, column: column, in: layout, to: target.key, targetID: target.classID, position: position,
-                         adding: adding, write: write)
+                         counted: counted, adding: adding, write: write)
         }
     }
 }

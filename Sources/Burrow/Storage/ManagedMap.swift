@@ -7,8 +7,8 @@ import LMDB
 /// reading or writing one key is one B-tree operation; the value holds the key itself (a u32
 /// length and its UTF-8) before the element, as lists store it, so that keys too long to sit
 /// whole in an index key are still exact. A map of objects keeps a backlink per entry, whose
-/// position is the FNV-1a hash of the key; deleting an object sets the entries pointing at it
-/// to `nil`.
+/// position is the FNV-1a hash of the key and which counts the entries sharing that hash;
+/// deleting an object sets the entries pointing at it to `nil`.
 final class ManagedMap: ManagedCollection, MapStorage {
     private var cache = GenerationCache<[(key: String, value: _PersistedValue)]>([])
 
@@ -152,7 +152,8 @@ final class ManagedMap: ManagedCollection, MapStorage {
         bytes.append(contentsOf: key.utf8)
         bytes.append(contentsOf: ManagedList.encode(value))
         try write.transaction.put(entryKey(owner, key), bytes, in: database)
-        try realm.elementBacklinks(of: value, from: owner, position: position(of: key), column: column, in: layout, adding: true, write: write)
+        try realm.elementBacklinks(of: value, from: owner, position: position(of: key), counted: true, column: column, in: layout,
+                                   adding: true, write: write)
     }
 
     private static func remove(_ key: String, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
@@ -161,8 +162,8 @@ final class ManagedMap: ManagedCollection, MapStorage {
         guard let bytes = try write.transaction.value(for: entry, in: database) else { return }
         let stored = bytes.withUnsafeBytes { decodeEntry($0, kind: layout.kinds[column]) }
         guard stored.key == key else { return }
-        try realm.elementBacklinks(of: stored.value, from: owner, position: position(of: key), column: column, in: layout,
-                                   adding: false, write: write)
+        try realm.elementBacklinks(of: stored.value, from: owner, position: position(of: key), counted: true, column: column,
+                                   in: layout, adding: false, write: write)
         try write.transaction.delete(entry, in: database)
     }
 
