@@ -198,6 +198,29 @@ import Testing
         #expect(names("value['missing'] != nil") == [])
     }
 
+    @Test func queriesFollowPathsIntoNestedValuesAndCountThem() throws {
+        let realm = try directory.realm()
+        _ = try setting(realm, .fromDictionary(["sizes": .fromArray([.int(1), .int(2)]), "deep": .fromDictionary(["on": .bool(true)])]),
+                        name: "a")
+        _ = try setting(realm, .fromArray([.string("x"), .fromArray([.int(2)])]), name: "b")
+        _ = try setting(realm, .fromArray([]), name: "c")
+        _ = try setting(realm, .int(2), name: "d")
+        func names(_ query: String) -> [String] { realm.objects(Setting.self).filter(query).map(\.name).sorted() }
+        #expect(names("value['sizes'][1] == 2") == ["a"])
+        #expect(names("value['deep']['on'] == true") == ["a"])
+        #expect(names("value[0] == 'x'") == ["b"])
+        #expect(names("value[1][0] >= 2") == ["b"])
+        #expect(names("value[5] == nil") == ["a", "b", "c", "d"])
+        #expect(names("value.@size == 2") == ["a", "b"])
+        #expect(names("value.@count == 0") == ["c"])
+        #expect(names("value.@size == nil") == ["d"])
+        let settings = realm.objects(Setting.self)
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("name[0] == 'x'")) }
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("value[0].name == 'x'")) }
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("value.@avg == 1")) }
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("2 == value[0]")) }
+    }
+
     // MARK: Misuse
 
     @Test func changingANestedListOutsideAWriteTraps() async {

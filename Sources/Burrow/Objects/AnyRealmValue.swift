@@ -26,6 +26,8 @@ import Foundation
 ///     setting.value.dictionaryValue?["sizes"]?.listValue?.append(.int(3))
 /// }
 /// settings.filter("value['theme'] == 'dark'")   // a key of a held dictionary
+/// settings.filter("value['sizes'][0] > 1")        // a path of keys and indexes
+/// settings.filter("value.@size == 2")             // elements or entries held
 /// ```
 public enum AnyRealmValue: Hashable {
     case none

@@ -1,19 +1,54 @@
 extension PredicateCompiler {
-    /// `value['key'] op x` on an `AnyRealmValue` property: the value under `key` of the
-    /// dictionary it holds, compared as an `AnyRealmValue`; a missing key, or a value that is
-    /// not a dictionary, reads as `nil`.
-    func compileMixedMember(column: Int, key: String, _ comparison: Comparison, at position: Int) throws(Realm.Error) -> RowPredicate {
+    /// `value['key'][0]… op x` on an `AnyRealmValue` property: the value those steps reach in
+    /// the lists and dictionaries it holds, compared as an `AnyRealmValue`; a missing key or
+    /// index, or a step into something that is not a collection, reads as `nil`.
+    func compileMixedMember(column: Int, steps: [NestedStep], _ comparison: Comparison, at position: Int) throws(Realm.Error) -> RowPredicate {
+        try compileDerived(from: column, kind: .mixed, comparison, at: position) { held in
+            NestedLocation.member(of: held, along: steps).map { $0 == .null ? .null : .mixed($0) } ?? .null
+        }
+    }
+
+    /// `value.@size op n` (or `@count`): how many elements or entries the list or dictionary an
+    /// `AnyRealmValue` property holds has; `nil` when it holds no collection.
+    func compileMixedAggregate(column: Int, _ name: String, _ comparison: Comparison, at position: Int) throws(Realm.Error) -> RowPredicate {
+        guard name == "@size" || name == "@count" else {
+            throw QueryError.at(position, "an AnyRealmValue offers '@size' of the collection it holds, not '\(name)'")
+        }
+        return try compileDerived(from: column, kind: .int, comparison, at: position) { held in
+            switch held {
+            case .list(let elements): .int(Int64(elements.count))
+            case .dictionary(let keys, _): .int(Int64(keys.count))
+            default: .null
+            }
+        }
+    }
+
+    /// The property `column` whose row value is replaced by `derive` of its held value (of
+    /// `kind`), compared with `comparison` as a column of its own.
+    private func compileDerived(from column: Int, kind: _StorageKind, _ comparison: Comparison, at position: Int,
+                                derive: @escaping (_PersistedValue) -> _PersistedValue) throws(Realm.Error) -> RowPredicate {
+        var property = storedClass.properties[column]
+        property.kind = kind
+        property.isOptional = true
         var member = comparison
-        member.lhs = .keyPath(storedClass.properties[column].name, position: position)
-        let memberClass = StoredClass(id: 0, name: storedClass.name, properties: [storedClass.properties[column]], nextPropertyID: 1)
+        member.lhs = .keyPath(property.name, position: position)
+        let memberClass = StoredClass(id: 0, name: storedClass.name, properties: [property], nextPropertyID: 1)
         let test = try PredicateCompiler(storedClass: memberClass, links: links).compile(.comparison(member))
-        let whenMissing = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
         var scratch: [UInt8] = []
         return { row in
-            guard case .mixed(.dictionary(let keys, let values)) = row.value(column, kind: .mixed),
-                  let index = keys.firstIndex(where: { $0.utf8.elementsEqual(key.utf8) }) else { return whenMissing }
-            RowCodec.encode([values[index] == .null ? .null : .mixed(values[index])], into: &scratch)
+            let held: _PersistedValue = if case .mixed(let inner) = row.value(column, kind: .mixed) { inner } else { .null }
+            RowCodec.encode([derive(held)], into: &scratch)
             return scratch.withUnsafeBytes { test(RowReader($0)) }
         }
+    }
+
+    /// The column of the `AnyRealmValue` property `name`.
+    func mixedColumn(named name: String, at position: Int) throws(Realm.Error) -> Int {
+        let column = try column(named: name, at: position)
+        let property = storedClass.properties[column]
+        guard property.kind == .mixed, property.collection == nil else {
+            throw QueryError.at(position, "'\(name)[…][…]' needs an AnyRealmValue, and '\(name)' is \(typeName(of: property))")
+        }
+        return column
     }
 }

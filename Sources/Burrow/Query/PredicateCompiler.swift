@@ -37,6 +37,9 @@ struct PredicateCompiler {
         if case .mapValue(let map, let key, let rest, let position) = comparison.lhs {
             return try compileMapValue(map: map, key: key, rest: rest, comparison, at: position)
         }
+        if case .mixedPath(let name, let steps, let position) = comparison.lhs {
+            return try compileMixedMember(column: mixedColumn(named: name, at: position), steps: steps, comparison, at: position)
+        }
         if case .subqueryCount(_, _, let position) = comparison.rhs {
             throw QueryError.at(position, "put SUBQUERY(…).@count on the left of the comparison")
         }
@@ -57,6 +60,10 @@ struct PredicateCompiler {
             throw QueryError.at(comparison.lhs.position,
                                 "'\(quantifier.rawValue)' needs a list, set or map property, and '\(name)' on \(storedClass.name) is not one")
         }
+        if case .keyPath(let path, let position) = comparison.lhs, let dot = path.firstIndex(of: "."),
+           let column = storedClass.properties.firstIndex(where: { $0.name == path[..<dot] && $0.kind == .mixed && $0.collection == nil }) {
+            return try compileMixedAggregate(column: column, String(path[path.index(after: dot)...]), comparison, at: position)
+        }
         if case .keyPath(let path, let position) = comparison.lhs, let dot = path.firstIndex(of: ".") {
             return try compileThroughLink(comparison, head: String(path[..<dot]), rest: String(path[path.index(after: dot)...]),
                                           at: position)
@@ -68,7 +75,8 @@ struct PredicateCompiler {
         case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
              (_, .keyPathArgument(_, let position)), (.listArgument(_, let position), _), (_, .listArgument(_, let position)):
             throw QueryError.at(position, "an argument was not bound")
-        case (.mapValue(_, _, _, let position), _), (_, .mapValue(_, _, _, let position)):
+        case (.mapValue(_, _, _, let position), _), (_, .mapValue(_, _, _, let position)),
+             (.mixedPath(_, _, let position), _), (_, .mixedPath(_, _, let position)):
             throw QueryError.at(position, "put map['key'] on the left of the comparison")
         case (.subqueryCount(_, _, let position), _), (_, .subqueryCount(_, _, let position)):
             throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
@@ -251,7 +259,7 @@ struct PredicateCompiler {
         let column = try column(named: map, at: position)
         var property = storedClass.properties[column]
         if property.kind == .mixed, property.collection == nil, rest == nil {
-            return try compileMixedMember(column: column, key: key, comparison, at: position)
+            return try compileMixedMember(column: column, steps: [.key(key)], comparison, at: position)
         }
         guard property.collection == .map else {
             throw QueryError.at(position, "'\(map)[…]' needs a map or an AnyRealmValue, and '\(map)' is \(typeName(of: property))")
@@ -487,7 +495,7 @@ struct PredicateCompiler {
         typeName(of: storedClass.properties[column])
     }
 
-    private func typeName(of property: StoredProperty) -> String {
+    func typeName(of property: StoredProperty) -> String {
         let base: String = switch property.kind {
         case .bool: "Bool"
         case .int: "Int"

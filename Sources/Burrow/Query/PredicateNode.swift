@@ -58,12 +58,14 @@ enum Operand: Sendable {
     indirect case subqueryCount(collection: String, predicate: PredicateNode, position: Int)
     /// `map['key']`, optionally followed by a key path into the object it holds.
     case mapValue(map: String, key: String, rest: String?, position: Int)
+    /// `value['key'][0]…`: a value nested in the lists and dictionaries an `AnyRealmValue` holds.
+    case mixedPath(property: String, steps: [NestedStep], position: Int)
 
     var position: Int {
         switch self {
         case .keyPath(_, let position), .literal(_, let position), .list(_, let position), .argument(_, let position),
              .keyPathArgument(_, let position), .listArgument(_, let position), .subqueryCount(_, _, let position),
-             .mapValue(_, _, _, let position): position
+             .mapValue(_, _, _, let position), .mixedPath(_, _, let position): position
         }
     }
 }

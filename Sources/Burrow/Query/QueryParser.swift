@@ -313,6 +313,16 @@ struct QueryParser {
         throw QueryError.at(start, "IN needs a list such as {1, 2} or an array argument, found \(describe(current.kind))")
     }
 
+    /// The step of `['key']` or `[index]` starting at token `start` (its `[`), if it is one.
+    private func subscriptStep(at start: Int) -> NestedStep? {
+        guard tokens.count > start + 2, tokens[start + 2].kind == .symbol("]") else { return nil }
+        switch tokens[start + 1].kind {
+        case .string(let key): return .key(key)
+        case .number(let text): return Int(text).flatMap { $0 >= 0 ? .index($0) : nil }
+        default: return nil
+        }
+    }
+
     private static func elements(of argument: Any) -> [Any]? {
         if let array = argument as? [Any] { return array }
         if let set = argument as? any Collection, !(argument is String), !(argument is Data) { return set.map { $0 } }
@@ -325,16 +335,24 @@ struct QueryParser {
         switch token.kind {
         case .identifier(let name) where name.uppercased() == "SUBQUERY" && current.kind == .symbol("("):
             return try parseSubquery(at: token.position)
-        case .identifier(let name) where current.kind == .symbol("[") && tokens.count > position + 2
-            && { if case .string = tokens[position + 1].kind { true } else { false } }() && tokens[position + 2].kind == .symbol("]"):
-            guard case .string(let key) = tokens[position + 1].kind else { preconditionFailure() }
-            advance(); advance(); advance()
+        case .identifier(let name) where current.kind == .symbol("[") && subscriptStep(at: position) != nil:
+            var steps: [NestedStep] = []
+            while current.kind == .symbol("["), let step = subscriptStep(at: position) {
+                advance(); advance(); advance()
+                steps.append(step)
+            }
             var rest: String?
             if case .identifier(let path) = current.kind, path.hasPrefix(".") {
                 rest = String(path.dropFirst())
                 advance()
             }
-            return .mapValue(map: name, key: key, rest: rest, position: token.position)
+            if steps.count == 1, case .key(let key) = steps[0] {
+                return .mapValue(map: name, key: key, rest: rest, position: token.position)
+            }
+            if rest != nil {
+                throw QueryError.at(token.position, "a key path after '\(name)[…][…]' is not supported; compare the value itself")
+            }
+            return .mixedPath(property: name, steps: steps, position: token.position)
         case .identifier(let name):
             return .keyPath(name, position: token.position)
         case .keyPathArgument:
@@ -461,7 +479,7 @@ struct ParsedQuery: Sendable {
 
     private static func bind(_ operand: Operand, _ arguments: [Any]) throws(Realm.Error) -> Operand {
         switch operand {
-        case .keyPath, .literal, .list, .mapValue:
+        case .keyPath, .literal, .list, .mapValue, .mixedPath:
             return operand
         case .subqueryCount(let collection, let predicate, let position):
             return .subqueryCount(collection: collection, predicate: try bind(predicate, arguments), position: position)

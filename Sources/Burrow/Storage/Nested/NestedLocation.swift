@@ -1,5 +1,5 @@
 /// One step from a value into a collection it holds.
-enum NestedStep: Equatable {
+enum NestedStep: Equatable, Sendable {
     /// The element at an index of a list.
     case index(Int)
     /// The value under a key of a dictionary.
@@ -22,12 +22,7 @@ struct NestedLocation {
 
     /// The stored value at this location, or `nil` when the path no longer leads anywhere.
     func resolve() -> _PersistedValue? {
-        var value = slot.read()
-        for step in path {
-            guard let next = Self.child(of: value, at: step) else { return nil }
-            value = next
-        }
-        return value
+        Self.member(of: slot.read(), along: path)
     }
 
     /// Rewrites the value at this location inside `root`; traps when the path is gone.
@@ -55,6 +50,16 @@ struct NestedLocation {
 
     static func gone() -> Never {
         preconditionFailure("This nested collection no longer exists: the AnyRealmValue holding it was changed.")
+    }
+
+    /// The value `steps` lead to from `value`, or `nil` where one does not fit.
+    static func member(of value: _PersistedValue, along steps: [NestedStep]) -> _PersistedValue? {
+        var value = value
+        for step in steps {
+            guard let next = child(of: value, at: step) else { return nil }
+            value = next
+        }
+        return value
     }
 
     private static func child(of value: _PersistedValue, at step: NestedStep) -> _PersistedValue? {
