@@ -77,6 +77,27 @@ import Testing
         #expect(ledgers.where { ($0.pets.age > 5).count == 0 }.map(\.id) == [2])
     }
 
+    @Test func collectionsOfObjectsCompareWithAnObject() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Kennel(value: ["id": 1, "dogs": [["name": "a"], ["name": "b"]]]))
+            realm.add(Kennel(value: ["id": 2, "dogs": [["name": "c"]]]))
+            realm.add(Ledger(value: ["id": 1, "pets": ["home": ["name": "Rex", "age": 3], "away": NSNull()]]))
+            realm.add(Ledger(value: ["id": 2]))
+        }
+        let kennels = realm.objects(Kennel.self), ledgers = realm.objects(Ledger.self)
+        let b = try #require(realm.objects(Puppy.self).filter("name == 'b'").first)
+        let rex = try #require(realm.objects(Puppy.self).filter("name == 'Rex'").first)
+        #expect(kennels.where { $0.dogs.contains(b) }.map(\.id) == [1])
+        #expect(kennels.where { $0.dogs == b }.map(\.id) == [1])
+        #expect(kennels.filter("ANY dogs == %@", b).map(\.id) == [1])
+        #expect(kennels.filter("NONE dogs == %@", b).map(\.id) == [2])
+        #expect(ledgers.where { $0.pets.containsAny(in: [rex]) }.map(\.id) == [1])
+        #expect(ledgers.filter("pets.@allValues.name == 'Rex'").map(\.id) == [1])
+        #expect(ledgers.where { $0.pets.values.name == "Rex" }.map(\.id) == [1])
+        expectError(.invalidQuery) { try kennels.validate(QueryPredicate("ANY dogs == name")) }
+    }
+
     @Test func queryingAnUnmanagedMapTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Ledger().pets.filter("age > 1")

@@ -95,4 +95,27 @@ import Testing
         #expect(ids(ledgers.where { $0.pets.name.starts(with: "R") }) == [1])
         #expect(ids(ledgers.where { $0.scores.containsAny(in: [5, 900]) }) == [1, 2])
     }
+
+    @Test func longKeysThatShareAStoredFormFailTheWriteAndLoseNothing() throws {
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1])
+        try realm.write { realm.add(ledger) }
+        let first = String(repeating: "k", count: 250) + "1", second = String(repeating: "k", count: 250) + "2"
+        try realm.write { ledger.scores[first] = 1 }
+        // Give `second` the entry key of `first`, as two long keys with the same hash would have.
+        let core = realm.core
+        let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
+        let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "scores" })
+        let database = try #require(layout.lists.first { $0.column == column }?.database)
+        let owner = try #require(ledger.management?.key)
+        try realm.write {
+            let txn = try #require(core.writeState?.transaction)
+            let stored = try #require(try txn.value(for: ManagedMap.entryKey(owner, first), in: database))
+            try txn.delete(ManagedMap.entryKey(owner, first), in: database)
+            try txn.put(ManagedMap.entryKey(owner, second), stored, in: database)
+        }
+        expectError(.fail) { try realm.write { ledger.scores[second] = 2 } }
+        #expect(Array(ledger.scores.keys) == [first])
+        #expect(ledger.scores.values == [1])
+    }
 }

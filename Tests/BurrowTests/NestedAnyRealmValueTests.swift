@@ -219,6 +219,15 @@ import Testing
         expectError(.invalidQuery) { try settings.validate(QueryPredicate("value[0].name == 'x'")) }
         expectError(.invalidQuery) { try settings.validate(QueryPredicate("value.@avg == 1")) }
         expectError(.invalidQuery) { try settings.validate(QueryPredicate("2 == value[0]")) }
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("value[0] == name")) }
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("value.@size > name")) }
+        expectError(.invalidQuery) { try settings.validate(QueryPredicate("value['a'] == name")) }
+        let shelf = Shelf()
+        shelf.settings.append(objectsIn: [Setting(value: ["name": "s1", "value": AnyRealmValue.fromArray([.int(7)])])])
+        try realm.write { realm.add(shelf) }
+        let shelves = realm.objects(Shelf.self)
+        #expect(shelves.filter("SUBQUERY(settings, $s, $s.value[0] == 7).@count == 1").count == 1)
+        #expect(shelves.filter("SUBQUERY(settings, $s, $s.value['x'] == 7).@count == 1").isEmpty)
     }
 
     // MARK: Misuse

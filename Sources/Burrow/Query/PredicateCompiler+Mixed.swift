@@ -27,6 +27,7 @@ extension PredicateCompiler {
     /// `kind`), compared with `comparison` as a column of its own.
     private func compileDerived(from column: Int, kind: _StorageKind, _ comparison: Comparison, at position: Int,
                                 derive: @escaping (_PersistedValue) -> _PersistedValue) throws(Realm.Error) -> RowPredicate {
+        try Self.verifyValueOnRight(of: comparison, describing: "a value held by '\(storedClass.properties[column].name)'")
         var property = storedClass.properties[column]
         property.kind = kind
         property.isOptional = true
@@ -39,6 +40,14 @@ extension PredicateCompiler {
             let held: _PersistedValue = if case .mixed(let inner) = row.value(column, kind: .mixed) { inner } else { .null }
             RowCodec.encode([derive(held)], into: &scratch)
             return scratch.withUnsafeBytes { test(RowReader($0)) }
+        }
+    }
+
+    /// Traps nothing; throws when a comparison of a derived value (a map entry, a nested value,
+    /// a size) has a property on its right, which that value's own row cannot read.
+    static func verifyValueOnRight(of comparison: Comparison, describing left: String) throws(Realm.Error) {
+        if case .keyPath(let other, let position) = comparison.rhs {
+            throw QueryError.at(position, "compare \(left) with a value, not with the property '\(other)'")
         }
     }
 

@@ -155,6 +155,8 @@ struct PredicateCompiler {
         if isMap, let part = rest, part == "@allKeys" || part == "@allValues" {
             readKeys = part == "@allKeys"
             rest = nil
+        } else if isMap, let part = rest, part.hasPrefix("@allValues.") {
+            rest = String(part.dropFirst("@allValues.".count))  // a property of the objects held
         }
         let elements: (ObjectKey) -> [_PersistedValue] = { [readKeys] owner in
             guard isMap else { return links.listValues(of: owner, in: database, kind: kind) }
@@ -201,12 +203,11 @@ struct PredicateCompiler {
                 return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value == .null, rhsNull: literal == .null)
             }
         }
-        // Element comparisons, combined by the quantifier.
+        // Element comparisons, combined by the quantifier: a property of each object, or each
+        // element itself (an object compares as its link).
         let elementTest: RowPredicate
-        if let target {
-            guard let rest else {
-                throw QueryError.at(position, "compare a property of the objects in '\(property.name)', as in '\(property.name).name'")
-            }
+        let comparesObjects = target != nil && rest != nil
+        if let target, let rest {
             var inner = comparison
             inner.quantifier = nil
             inner.lhs = .keyPath(rest, position: position + property.name.utf16.count + 1)
@@ -215,6 +216,9 @@ struct PredicateCompiler {
             guard rest == nil else {
                 throw QueryError.at(position, "'\(property.name)' is a list of \(typeName(of: property)) values; it has no property '\(rest!)'")
             }
+            if target != nil, case .keyPath(let other, let otherPosition) = comparison.rhs {
+                throw QueryError.at(otherPosition, "compare the objects in '\(property.name)' with an object, not with the property '\(other)'")
+            }
             // The element as a one-column row, so the ordinary comparison code applies.
             var inner = comparison
             inner.quantifier = nil
@@ -222,7 +226,7 @@ struct PredicateCompiler {
             var element = property
             element.collection = nil
             element.kind = elementKind
-            element.objectClassName = nil
+            if readKeys { element.objectClassName = nil }
             let elementClass = StoredClass(id: 0, name: storedClass.name, properties: [element], nextPropertyID: 1)
             elementTest = try PredicateCompiler(storedClass: elementClass, links: links).compile(.comparison(inner))
         }
@@ -233,7 +237,7 @@ struct PredicateCompiler {
             var matches = 0
             for value in values {
                 let passes: Bool
-                if let target {
+                if comparesObjects, let target {
                     guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { continue }
                     passes = elementTest(RowReader(targetRow, key: ObjectKey(key)))
                 } else {
@@ -278,6 +282,7 @@ struct PredicateCompiler {
             inner.lhs = .keyPath(rest, position: position)
             test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
         } else {
+            try Self.verifyValueOnRight(of: comparison, describing: "\(map)['\(key)']")
             property.collection = nil
             property.objectClassName = nil
             inner.lhs = .keyPath(property.name, position: position)

@@ -280,11 +280,22 @@ struct QueryParser {
     }
 
     private static func relative(_ operand: Operand, to variable: String) throws(Realm.Error) -> Operand {
-        guard case .keyPath(let path, let position) = operand else { return operand }
-        guard path.hasPrefix(variable + ".") else {
-            throw QueryError.at(position, "inside SUBQUERY, key paths start with \(variable), as in \(variable).name")
+        func strip(_ path: String, at position: Int) throws(Realm.Error) -> String {
+            guard path.hasPrefix(variable + ".") else {
+                throw QueryError.at(position, "inside SUBQUERY, key paths start with \(variable), as in \(variable).name")
+            }
+            return String(path.dropFirst(variable.count + 1))
         }
-        return .keyPath(String(path.dropFirst(variable.count + 1)), position: position + variable.count + 1)
+        switch operand {
+        case .keyPath(let path, let position):
+            return .keyPath(try strip(path, at: position), position: position + variable.count + 1)
+        case .mapValue(let map, let key, let rest, let position):
+            return .mapValue(map: try strip(map, at: position), key: key, rest: rest, position: position)
+        case .mixedPath(let property, let steps, let position):
+            return .mixedPath(property: try strip(property, at: position), steps: steps, position: position)
+        default:
+            return operand
+        }
     }
 
     /// `{a, b, …}` or a `%@` array argument.

@@ -151,7 +151,15 @@ final class ManagedMap: ManagedCollection, MapStorage {
         withUnsafeBytes(of: UInt32(key.utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: key.utf8)
         bytes.append(contentsOf: ManagedList.encode(value))
-        try write.transaction.put(entryKey(owner, key), bytes, in: database)
+        let entry = entryKey(owner, key)
+        if key.utf8.count > IndexKeyEncoder.maximumInlineLength, let existing = try write.transaction.value(for: entry, in: database) {
+            // A long key's entry key is its prefix and a hash: another key may share it.
+            let held = existing.withUnsafeBytes { decodeEntry($0, kind: layout.kinds[column]).key }
+            guard held.utf8.elementsEqual(key.utf8) else {
+                throw Realm.Error(.fail, "The map keys '\(held.prefix(40))…' and '\(key.prefix(40))…' have the same stored form; use keys that differ within their first \(IndexKeyEncoder.maximumInlineLength) bytes.")
+            }
+        }
+        try write.transaction.put(entry, bytes, in: database)
         try realm.elementBacklinks(of: value, from: owner, position: position(of: key), counted: true, column: column, in: layout,
                                    adding: true, write: write)
     }
@@ -168,7 +176,9 @@ final class ManagedMap: ManagedCollection, MapStorage {
     }
 
     static func decodeEntry(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) -> (key: String, value: _PersistedValue) {
-        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+        guard bytes.count >= 4 else { return ("", .null) }
+        // A damaged length reads as a key that runs to the end, with no value.
+        let length = min(Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))), bytes.count - 4)
         let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[4..<(4 + length)]), as: UTF8.self)
         return (key, ManagedList.decode(UnsafeRawBufferPointer(rebasing: bytes[(4 + length)...]), kind: kind))
     }

@@ -172,6 +172,11 @@ final class Trail: Object {
     @Persisted var stops: List<Geo>
 }
 
+/// A list of objects that hold mixed values, for subqueries into them.
+final class Shelf: Object {
+    @Persisted var settings: List<Setting>
+}
+
 final class Bag: Object {
     @Persisted var items: List<AnyRealmValue>
     @Persisted var tags: MutableSet<AnyRealmValue>
