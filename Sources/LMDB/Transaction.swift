@@ -21,17 +21,20 @@ import Musl
 /// thread (LMDB's writer lock is a thread-owned mutex). Read transactions may move between
 /// threads, but must not be used by two threads at once.
 public final class Transaction {
+    // `handle`, `isReset` and `handleEpoch` are read on every lookup and written only by this
+    // class's begin, renew, reset and end, never during another access: they skip the
+    // runtime's exclusivity check, which would cost more than the lookup.
     /// The `MDB_txn` handle, or `nil` once the transaction has ended.
-    package private(set) var handle: OpaquePointer?
+    @exclusivity(unchecked) package private(set) var handle: OpaquePointer?
     /// The environment this transaction reads or writes.
     public let environment: Environment
     /// Whether this is a read-only transaction.
     public let isReadOnly: Bool
     /// Whether a read-only transaction is reset (released its snapshot) and may be renewed.
-    public private(set) var isReset = false
+    @exclusivity(unchecked) public private(set) var isReset = false
     private let owningThread: pthread_t?
     /// The environment's ``Environment/handleEpoch`` when the transaction began or was renewed.
-    public private(set) var handleEpoch: UInt64
+    @exclusivity(unchecked) public private(set) var handleEpoch: UInt64
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment

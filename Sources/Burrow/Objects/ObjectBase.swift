@@ -6,11 +6,13 @@ import LMDB
 /// Declare models as subclasses of ``Object``; `ObjectBase` is public only so that
 /// configurations can name model types (`objectTypes: [ObjectBase.Type]`).
 open class ObjectBase {
+    // These are read on every property access and only ever assigned whole: they skip the
+    // runtime's exclusivity check.
     /// Where a managed object's data lives; `nil` while unmanaged.
-    final var management: Management?
+    @exclusivity(unchecked) final var management: Management?
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
-    final var cachedRow: UnsafeRawBufferPointer?
-    final var cachedRowGeneration: UInt64 = 0
+    @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
+    @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
     /// Set only on the probes that learn which property a key path reads.
     @usableFromInline final var keyPathRecorder: KeyPathRecorder?
 

@@ -17,17 +17,20 @@ final class RealmCore {
     let coordinator: Coordinator
     /// The pinned snapshot this realm reads outside writes.
     private let readTransaction: Transaction
+    // The mutable state below is read on every object access and changed only on the realm's
+    // thread, never while another access to it is under way: it skips the runtime's
+    // exclusivity check, which costs more than the read.
     /// The open write transaction, if any.
-    var writeState: WriteState?
+    @exclusivity(unchecked) var writeState: WriteState?
     private let owningThread: pthread_t
     /// Moves whenever what the realm reads may have changed (refresh, any write): cached rows and
     /// results of an older generation are stale.
-    private(set) var generation: UInt64 = 1
+    @exclusivity(unchecked) private(set) var generation: UInt64 = 1
     /// Model classes' schemas, cached here to skip the process-wide cache's lock.
-    private var classInfos: [ObjectIdentifier: ClassInfo] = [:]
+    @exclusivity(unchecked) private var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// Classes resolved against the catalog at `boundRevision`.
-    var boundClasses: [ObjectIdentifier: BoundClass] = [:]
-    var boundRevision: UInt64 = .max
+    @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
+    @exclusivity(unchecked) var boundRevision: UInt64 = .max
 
     init(configuration: Realm.Configuration, coordinator: Coordinator) throws(Realm.Error) {
         self.configuration = configuration
