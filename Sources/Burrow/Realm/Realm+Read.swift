@@ -74,11 +74,17 @@ extension RealmCore {
         let revision = coordinator.revision
         if revision != boundRevision {
             boundClasses.removeAll(keepingCapacity: true)
+            lastBound = nil
             boundRevision = revision
         }
-        if let known = boundClasses[ObjectIdentifier(info.type)] { return known }
+        if let lastBound, lastBound.info === info { return lastBound }
+        if let known = boundClasses[ObjectIdentifier(info.type)] {
+            lastBound = known
+            return known
+        }
         let resolved = coordinator.bound(info)
         boundClasses[ObjectIdentifier(info.type)] = resolved
+        lastBound = resolved
         return resolved
     }
 }

@@ -31,6 +31,9 @@ final class RealmCore {
     /// Classes resolved against the catalog at `boundRevision`.
     @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     @exclusivity(unchecked) var boundRevision: UInt64 = .max
+    /// The class ``info(_:)`` and ``bound(_:)`` last returned.
+    @exclusivity(unchecked) private var lastInfo: ClassInfo?
+    @exclusivity(unchecked) var lastBound: BoundClass?
 
     init(configuration: Realm.Configuration, coordinator: Coordinator) throws(Realm.Error) {
         self.configuration = configuration
@@ -49,9 +52,15 @@ final class RealmCore {
     /// The schema of `type`.
     @inline(__always)
     func info(_ type: ObjectBase.Type) -> ClassInfo {
-        if let known = classInfos[ObjectIdentifier(type)] { return known }
+        // Most calls ask for the class asked for last: skip hashing for it.
+        if let lastInfo, lastInfo.type == type { return lastInfo }
+        if let known = classInfos[ObjectIdentifier(type)] {
+            lastInfo = known
+            return known
+        }
         let info = ClassInfo.of(type)
         classInfos[ObjectIdentifier(type)] = info
+        lastInfo = info
         return info
     }
 
