@@ -210,6 +210,20 @@ import Testing
         #expect(again.objects(Dog.self).isEmpty)
     }
 
+    @Test func objectsAndResultsKeepTheThreadsInstance() throws {
+        let configuration = directory.configuration("kept.realm")
+        try Realm(configuration: configuration).write { try Realm(configuration: configuration).add(Dog(value: ["Rex", 1])) }
+        var dog: Dog? = try Realm(configuration: configuration).objects(Dog.self).first
+        var results: Results<Dog>? = try Realm(configuration: configuration).objects(Dog.self)
+        // No `Realm` value is left, yet the thread's instance is the one they belong to.
+        #expect(try Realm(configuration: configuration) == dog?.realm)
+        dog = nil
+        #expect(try Realm(configuration: configuration) == results?.realm)
+        let rex = try #require(results?.first)  // an object read through the results
+        results = nil
+        #expect(try Realm(configuration: configuration) == rex.realm)
+    }
+
     @Test func realmFilesCloseWhenTheLastInstanceGoes() throws {
         let configuration = directory.configuration("closing.realm")
         var dog: Dog?

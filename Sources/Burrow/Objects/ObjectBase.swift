@@ -27,6 +27,10 @@ open class ObjectBase {
     /// Creates an unmanaged object whose properties hold their declared defaults.
     public required init() {}
 
+    deinit {
+        management?.realm.removeUse()
+    }
+
     /// The row of a managed object in the realm's current version. Traps when the object is
     /// used from the wrong thread or was deleted.
     final func currentRow(_ management: Management) -> UnsafeRawBufferPointer {
@@ -84,6 +88,8 @@ open class ObjectBase {
 
     /// Points every `@Persisted` field at its column: the object is now managed.
     final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
+        realm.addUse()
+        management?.realm.removeUse()
         management = Management(realm: realm, bound: bound, key: key)
         let info = bound.info
         for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }

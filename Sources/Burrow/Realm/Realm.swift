@@ -21,9 +21,16 @@ import Musl
 /// instance for the configuration (copies of a `Realm` value are the same realm). A realm and
 /// its objects belong to the thread that opened them; using them from another thread traps.
 public struct Realm: Equatable {
-    let core: RealmCore
+    private let handle: RealmHandle
 
-    init(core: RealmCore) { self.core = core }
+    /// The realm's state, shared by every copy.
+    var core: RealmCore { handle.core }
+
+    /// A value for `core`, counting one more use of it.
+    init(core: RealmCore) {
+        core.addUse()
+        handle = RealmHandle(adopting: core)
+    }
 
     /// The realm for ``Configuration/defaultConfiguration``.
     ///
@@ -49,16 +56,17 @@ public struct Realm: Equatable {
     public init(configuration: Configuration) throws {
         let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
         if let cached = ThreadRealmCache.realm(for: identity) {
-            self.init(core: cached)
+            handle = RealmHandle(adopting: cached)  // the lookup counted this use
             return
         }
         let coordinator = try Coordinator.open(configuration)
         if let types = configuration.objectTypes {
             try coordinator.verify(types.map { ClassInfo.of($0) })
         }
-        let core = try RealmCore(configuration: configuration, coordinator: coordinator)
-        ThreadRealmCache.store(core, for: identity)
-        self.init(core: core)
+        let core = try RealmCore(configuration: configuration, coordinator: coordinator, cacheIdentity: identity)
+        core.addUse()
+        ThreadRealmCache.store(core)
+        handle = RealmHandle(adopting: core)
     }
 
     /// Two values are equal when they are the same realm instance (same file, same thread).
@@ -130,5 +138,20 @@ public struct Realm: Equatable {
         let coordinator = try Coordinator.open(configuration)
         let txn = try coordinator.environment.beginReadTransaction()
         return try coordinator.schemaVersion(in: txn)
+    }
+}
+
+/// The use of a realm that the copies of one `Realm` value share; ending it lets the thread's
+/// cache release the realm once nothing else uses it.
+final class RealmHandle {
+    let core: RealmCore
+
+    /// Takes over one use already counted on `core`.
+    init(adopting core: RealmCore) {
+        self.core = core
+    }
+
+    deinit {
+        core.removeUse()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -35,9 +36,17 @@ final class RealmCore {
     @exclusivity(unchecked) private var lastInfo: ClassInfo?
     @exclusivity(unchecked) var lastBound: BoundClass?
 
-    init(configuration: Realm.Configuration, coordinator: Coordinator) throws(Realm.Error) {
+    /// The thread's realm cache, which keeps this realm while it is used, and its key there.
+    let cacheEntries: ThreadRealmCache.Entries
+    let cacheIdentity: String
+    /// How many `Realm` values, managed objects, results and collections use this realm.
+    private let uses = Atomic<Int>(0)
+
+    init(configuration: Realm.Configuration, coordinator: Coordinator, cacheIdentity: String) throws(Realm.Error) {
         self.configuration = configuration
         self.coordinator = coordinator
+        self.cacheIdentity = cacheIdentity
+        cacheEntries = ThreadRealmCache.current
         owningThread = pthread_self()
         do {
             readTransaction = try coordinator.environment.beginReadTransaction()
@@ -48,6 +57,22 @@ final class RealmCore {
             throw Realm.Error(.invalidDatabase, "Cannot read the schema of '\(coordinator.path)': \(error)")
         }
     }
+
+    // MARK: Uses
+
+    /// Counts one more user of the realm: the thread's cache keeps it while there are any.
+    @inline(__always)
+    func addUse() {
+        uses.add(1, ordering: .relaxed)
+    }
+
+    /// Counts one user fewer; the last lets the thread's cache release the realm.
+    @inline(__always)
+    func removeUse() {
+        if uses.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { cacheEntries.releaseIfUnused(self) }
+    }
+
+    var useCount: Int { uses.load(ordering: .acquiring) }
 
     /// The schema of `type`.
     @inline(__always)

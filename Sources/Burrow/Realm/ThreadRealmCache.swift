@@ -1,15 +1,61 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// Each thread's realms, by configuration identity, held weakly: `Realm()` on a thread
-/// returns the instance that thread already has.
+/// Each thread's realms, by configuration identity: `Realm()` on a thread returns the instance
+/// that thread already has, for as long as anything uses it.
+///
+/// The cache holds each realm strongly while its use count (``RealmCore/addUse()``: `Realm`
+/// values, managed objects, results, collections) is above zero, and lets it go when the count
+/// reaches zero. A weak reference would do the same, but it gives the realm a side table,
+/// which makes every retain and release of it (each managed object and result holds one)
+/// several times slower. A lookup counts its use under the cache's lock, so a realm whose
+/// last use ends on another thread at that moment is either kept or already gone, never
+/// handed out while it deinitialises.
 enum ThreadRealmCache {
-    private final class Entries {
-        struct WeakRealm { weak var realm: RealmCore? }
-        var realms: [String: WeakRealm] = [:]
+    /// One thread's realms. Locked because a realm's last use may end on another thread.
+    final class Entries: Sendable {
+        /// The address of each realm, retained once by the cache.
+        private let realms = Mutex<[String: UInt]>([:])
+
+        /// The live realm for `identity`, with one use counted for the caller.
+        fileprivate func realm(for identity: String) -> RealmCore? {
+            realms.withLock { realms -> RealmCore? in
+                guard let pointer = realms[identity].flatMap(UnsafeRawPointer.init(bitPattern:)) else { return nil }
+                let realm = Unmanaged<RealmCore>.fromOpaque(pointer).takeUnretainedValue()
+                realm.addUse()
+                return realm
+            }
+        }
+
+        /// Keeps `realm`, which already counts a use, under its identity.
+        fileprivate func store(_ realm: RealmCore) {
+            let address = UInt(bitPattern: Unmanaged.passRetained(realm).toOpaque())
+            let replaced = realms.withLock { realms -> UInt? in
+                defer { realms[realm.cacheIdentity] = address }
+                return realms[realm.cacheIdentity]
+            }
+            replaced.map(Self.release)
+        }
+
+        /// Lets `realm` go if nothing uses it any more; called when its use count reaches zero.
+        func releaseIfUnused(_ realm: RealmCore) {
+            let address = UInt(bitPattern: Unmanaged.passUnretained(realm).toOpaque())
+            let removed = realms.withLock { realms -> Bool in
+                guard realms[realm.cacheIdentity] == address, realm.useCount == 0 else { return false }
+                realms[realm.cacheIdentity] = nil
+                return true
+            }
+            // Outside the lock: the realm may deinitialise now.
+            if removed { Self.release(address) }
+        }
+
+        private static func release(_ address: UInt) {
+            Unmanaged<RealmCore>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+        }
     }
 
     /// The thread-local slot; its destructor releases a thread's entries when the thread ends.
@@ -22,7 +68,8 @@ enum ThreadRealmCache {
         return key
     }()
 
-    private static var entries: Entries {
+    /// The calling thread's entries.
+    static var current: Entries {
         if let pointer = pthread_getspecific(slot) {
             return Unmanaged<Entries>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -31,15 +78,13 @@ enum ThreadRealmCache {
         return entries
     }
 
-    /// This thread's live realm for `identity`, if any.
+    /// This thread's live realm for `identity`, with one use counted for the caller.
     static func realm(for identity: String) -> RealmCore? {
-        entries.realms[identity]?.realm
+        current.realm(for: identity)
     }
 
-    /// Remembers `realm` as this thread's instance for `identity`.
-    static func store(_ realm: RealmCore, for identity: String) {
-        let entries = self.entries
-        entries.realms = entries.realms.filter { $0.value.realm != nil }
-        entries.realms[identity] = .init(realm: realm)
+    /// Keeps `realm`, which already counts a use, as its thread's instance.
+    static func store(_ realm: RealmCore) {
+        realm.cacheEntries.store(realm)
     }
 }

@@ -29,6 +29,11 @@ final class ResultsCore {
         self.realm = realm
         self.info = info
         self.query = query
+        realm.addUse()
+    }
+
+    deinit {
+        realm.removeUse()
     }
 
     /// The class resolved against the file, or `nil` while the file has no table for it.
