@@ -12,25 +12,23 @@ import Testing
         return setting
     }
 
-    @Test func nestedCollectionsRoundTripThroughTheFile() throws {
-        let document: AnyRealmValue = .fromDictionary([
+    /// A document of every shape: unicode, numbers, nil, deep nesting, empty collections.
+    private static func document() -> AnyRealmValue {
+        .fromDictionary([
             "name": .string("ünïcode ✓"),
             "sizes": .fromArray([.int(1), .double(2.5), .none, .bool(false)]),
             "deep": .fromArray([.fromArray([.fromDictionary(["leaf": .data(Data([0, 1]))])])]),
             "empty list": .fromArray([]),
             "empty map": .fromDictionary([:]),
         ])
+    }
+
+    @Test func nestedCollectionsRoundTripThroughTheFile() throws {
+        let document = Self.document()
         let configuration = directory.configuration()
         onAnotherThread {
             let realm = try! Realm(configuration: configuration)
-            let document: AnyRealmValue = .fromDictionary([
-                "name": .string("ünïcode ✓"),
-                "sizes": .fromArray([.int(1), .double(2.5), .none, .bool(false)]),
-                "deep": .fromArray([.fromArray([.fromDictionary(["leaf": .data(Data([0, 1]))])])]),
-                "empty list": .fromArray([]),
-                "empty map": .fromDictionary([:]),
-            ])
-            try! realm.write { realm.add(Setting(value: ["name": "s", "value": document])) }
+            try! realm.write { realm.add(Setting(value: ["name": "s", "value": Self.document()])) }
         }
         do {
             let realm = try directory.realm()
