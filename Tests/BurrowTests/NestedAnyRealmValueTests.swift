@@ -89,6 +89,22 @@ import Testing
         #expect(setting.value == .fromDictionary([:]))
     }
 
+    @Test func anotherThreadsChangeShowsAfterRefresh() throws {
+        let realm = try directory.realm()
+        let setting = try setting(realm, .fromDictionary(["log": .fromArray([.string("start")])]))
+        let log = try #require(setting.value.dictionaryValue?["log"]?.listValue)
+        let configuration = directory.configuration()
+        onAnotherThread {
+            let background = try! Realm(configuration: configuration)
+            let mine = background.object(ofType: Setting.self, forPrimaryKey: "s")!
+            try! background.write { for index in 0..<100 { mine.value.dictionaryValue?["log"]?.listValue?.append(.int(index)) } }
+        }
+        #expect(log.count == 1)  // this thread still reads its snapshot
+        realm.refresh()
+        #expect(log.count == 101)
+        #expect(log.last == .int(99))
+    }
+
     @Test func cancellingAWriteRestoresTheNestedValue() throws {
         let realm = try directory.realm()
         let setting = try setting(realm, .fromArray([.int(1)]))
