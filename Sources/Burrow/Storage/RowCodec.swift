@@ -39,7 +39,7 @@ enum RowCodec {
         for index in bitmapStart..<offsetsStart { base.storeBytes(of: 0, toByteOffset: index, as: UInt8.self) }
         var end = 0
         for (column, value) in values.enumerated() {
-            if value == .null {
+            if case .null = value {
                 let byte = base.load(fromByteOffset: bitmapStart + column / 8, as: UInt8.self)
                 base.storeBytes(of: byte | 1 << UInt8(column % 8), toByteOffset: bitmapStart + column / 8, as: UInt8.self)
             } else {

@@ -7,23 +7,26 @@ final class WriteState {
     var rowScratch: [UInt8] = []
     var keyScratch: [UInt8] = []
     var valueScratch: [UInt8] = []
+    // The state below is read for every object written and only changed by simple assignments
+    // on the writing thread, never during another access: it skips the runtime's exclusivity
+    // check.
     /// Next object keys handed out in this transaction, by class id; persisted at commit.
-    var nextKeys: [UInt32: UInt64] = [:]
+    @exclusivity(unchecked) var nextKeys: [UInt32: UInt64] = [:]
     /// Keys claimed by objects being added whose links are being followed, so that a cycle
     /// back to one of them finds its key.
-    var pendingKeys: [ObjectIdentifier: ObjectKey] = [:]
+    @exclusivity(unchecked) var pendingKeys: [ObjectIdentifier: ObjectKey] = [:]
     /// The update policy for objects reached while adding or creating one (its links, its
     /// collections' elements): the caller's, so that an upsert updates nested objects too.
-    private(set) var nestedUpdatePolicy: UpdatePolicy = .error
+    @exclusivity(unchecked) private(set) var nestedUpdatePolicy: UpdatePolicy = .error
     /// Classes resolved for writing in this transaction, by model type.
-    var boundClasses: [ObjectIdentifier: BoundClass] = [:]
+    @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     /// The catalog as it was before this transaction changed it; restored if it aborts.
     var catalogBeforeChange: Catalog?
     /// Whether this transaction holds the coordinator's database-opening lock.
     var holdsOpeningLock = false
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
-    var failure: Realm.Error?
+    @exclusivity(unchecked) var failure: Realm.Error?
 
     init(transaction: Transaction) {
         self.transaction = transaction
