@@ -24,15 +24,10 @@ import Testing
     }
 
     @Test func aRealmReleasedOnAnotherThreadLeavesTheCacheSafely() throws {
-        /// Carries a realm to the thread that drops it, which only a deliberate escape can do.
-        final class Carrier: @unchecked Sendable {
-            var realm: Realm?
-            init(_ realm: Realm) { self.realm = realm }
-        }
         let configuration = directory.configuration()
         try Realm(configuration: configuration).write { try Realm(configuration: configuration).add(Dog(value: ["Rex", 1])) }
         for _ in 0..<200 {
-            let carrier = Carrier(try Realm(configuration: configuration))
+            let carrier = RealmCarrier(try Realm(configuration: configuration))
             let dropped = DispatchSemaphore(value: 0)
             Thread { carrier.realm = nil; dropped.signal() }.start()
             // Looking the realm up while it may be deinitialising on the other thread gives either
@@ -42,6 +37,17 @@ import Testing
         }
         let first = try Realm(configuration: configuration)
         #expect(first == (try Realm(configuration: configuration)))
+    }
+
+    @Test func releasingARealmInAWriteOnAnotherThreadTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TestDirectory()
+            let carrier = RealmCarrier(try! directory.realm())
+            carrier.realm!.beginWrite()
+            let dropped = DispatchSemaphore(value: 0)
+            Thread { carrier.realm = nil; dropped.signal() }.start()
+            dropped.wait()
+        }.map { expectMessage($0, "A Realm in a write transaction was released on another thread") }
     }
 
     @Test func otherThreadsGetTheirOwnInstance() throws {
@@ -245,4 +251,10 @@ final class LockedValue<Value>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
     var value: Value { lock.withLock { stored } }
     func set(_ value: Value) { lock.withLock { stored = value } }
+}
+
+/// Carries a realm to another thread, which only a deliberate escape can do.
+private final class RealmCarrier: @unchecked Sendable {
+    var realm: Realm?
+    init(_ realm: Realm) { self.realm = realm }
 }

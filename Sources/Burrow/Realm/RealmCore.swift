@@ -39,7 +39,8 @@ final class RealmCore {
     /// The thread's realm cache, which keeps this realm while it is used, and its key there.
     let cacheEntries: ThreadRealmCache.Entries
     let cacheIdentity: String
-    /// How many `Realm` values, managed objects, results and collections use this realm.
+    /// How many `Realm` values, managed objects and results use this realm (a collection uses it
+    /// through its owner).
     private let uses = Atomic<Int>(0)
 
     init(configuration: Realm.Configuration, coordinator: Coordinator, cacheIdentity: String) throws(Realm.Error) {
@@ -69,7 +70,9 @@ final class RealmCore {
     /// Counts one user fewer; the last lets the thread's cache release the realm.
     @inline(__always)
     func removeUse() {
-        if uses.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { cacheEntries.releaseIfUnused(self) }
+        let remaining = uses.subtract(1, ordering: .acquiringAndReleasing).newValue
+        assert(remaining >= 0, "A realm's uses went below zero.")
+        if remaining == 0 { cacheEntries.releaseIfUnused(self) }
     }
 
     var useCount: Int { uses.load(ordering: .acquiring) }
@@ -91,6 +94,9 @@ final class RealmCore {
 
     deinit {
         if let writeState {
+            // LMDB's writer lock belongs to the thread that took it: only that thread can end it.
+            precondition(pthread_equal(owningThread, pthread_self()) != 0,
+                         "A Realm in a write transaction was released on another thread; commit or cancel the write on its own thread first.")
             writeState.transaction.abort()
             coordinator.finish(writeState, committed: false)
         }

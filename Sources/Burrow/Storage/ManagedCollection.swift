@@ -24,11 +24,6 @@ class ManagedCollection {
         database = collection.database
         kind = layout.kinds[column]
         self.targetType = targetType
-        realm.addUse()
-    }
-
-    deinit {
-        realm.removeUse()
     }
 
     /// The owner's object key; traps when the owner is unmanaged.
