@@ -83,10 +83,12 @@ public final class Environment: @unchecked Sendable {
     }
 
     deinit {
+        // Closed under the registry's lock, which `open` waits on: LMDB allows one environment
+        // per file in a process, so a new one must not open before this one has closed.
         Self.registry.withLock { entries in
+            mdb_env_close(handle)
             if entries[identity]?.environment == nil { entries[identity] = nil }
         }
-        mdb_env_close(handle)
     }
 
     /// Opens the environment at `path`, or returns the one this process already has open.
@@ -98,8 +100,18 @@ public final class Environment: @unchecked Sendable {
     ///   missing, ``LMDBError/invalid`` for a file that is not LMDB's,
     ///   ``LMDBError/permissionDenied``, ``LMDBError/versionMismatch``, or another `errno`.
     public static func open(path: String, options: Options = Options()) throws(LMDBError) -> Environment {
-        try registry.withLock { entries throws(LMDBError) -> Environment in
-            if let identity = FileIdentity(path: path), let open = entries[identity]?.environment {
+        while true {
+            if let environment = try openOnce(path: path, options: options) { return environment }
+            usleep(100)  // the file's last environment is closing on another thread
+        }
+    }
+
+    /// Opens the environment, or returns `nil` while the file's previous one is closing.
+    private static func openOnce(path: String, options: Options) throws(LMDBError) -> Environment? {
+        try registry.withLock { entries throws(LMDBError) -> Environment? in
+            if let identity = FileIdentity(path: path), let entry = entries[identity] {
+                // An entry without an environment is one whose deinit has not closed it yet.
+                guard let open = entry.environment else { return nil }
                 return open
             }
             var raw: OpaquePointer?
@@ -132,7 +144,10 @@ public final class Environment: @unchecked Sendable {
     /// Whether this process has an environment open for the file at `path`.
     public static func isOpen(path: String) -> Bool {
         guard let identity = FileIdentity(path: path) else { return false }
-        return registry.withLock { $0[identity]?.environment != nil }
+        // The weak load happens outside the lock: if it held the last reference, releasing it
+        // there would run the deinit, which takes the lock.
+        let entry = registry.withLock { $0[identity] }
+        return entry?.environment != nil
     }
 
     /// How many environments this process has open.

@@ -39,6 +39,24 @@ import Testing
         #expect(first == (try Realm(configuration: configuration)))
     }
 
+    @Test func anInMemoryRealmReopenedWhileItClosesElsewhereStaysUsable() throws {
+        var configuration = Realm.Configuration()
+        configuration.inMemoryIdentifier = "reopen-\(UUID().uuidString)"
+        for _ in 0..<100 {
+            let carrier = RealmCarrier(try Realm(configuration: configuration))
+            try carrier.realm!.write { carrier.realm!.add(Dog(value: ["Rex", 1])) }
+            let dropped = DispatchSemaphore(value: 0)
+            Thread { carrier.realm = nil; dropped.signal() }.start()
+            // Whether this finds the old instance or opens a new one, it must work: the closing
+            // one may not delete the files under the new one.
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+            #expect(realm.objects(Dog.self).filter("name == 'Fido'").count >= 1)
+            dropped.wait()
+        }
+        #expect(!Coordinator.isOpen(configuration))
+    }
+
     @Test func releasingARealmInAWriteOnAnotherThreadTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let directory = TestDirectory()

@@ -35,8 +35,12 @@ final class Coordinator: @unchecked Sendable {
     private struct WeakCoordinator { weak var coordinator: Coordinator? }
     private static let registry = Mutex<[String: WeakCoordinator]>([:])
 
-    private init(environment: Environment, path: String, isInMemory: Bool, isReadOnly: Bool, metadata: Database,
-                 catalog: Catalog, mapLimit: Int?) {
+    /// This coordinator's key in the registry: its configuration's identity.
+    private let registryKey: String
+
+    private init(environment: Environment, path: String, registryKey: String, isInMemory: Bool, isReadOnly: Bool,
+                 metadata: Database, catalog: Catalog, mapLimit: Int?) {
+        self.registryKey = registryKey
         self.environment = environment
         self.path = path
         self.isInMemory = isInMemory
@@ -47,10 +51,15 @@ final class Coordinator: @unchecked Sendable {
     }
 
     deinit {
-        if isInMemory {
-            // The data of an in-memory realm dies with its last instance.
-            unlink(path)
-            unlink(path + "-lock")
+        // Under the registry's lock, which `open` waits on: a new coordinator for this file
+        // opens only after this one is gone (and, in memory, its files with it).
+        Self.registry.withLock { entries in
+            if isInMemory {
+                // The data of an in-memory realm dies with its last instance.
+                unlink(path)
+                unlink(path + "-lock")
+            }
+            if entries[registryKey]?.coordinator == nil { entries[registryKey] = nil }
         }
     }
 
@@ -66,20 +75,35 @@ final class Coordinator: @unchecked Sendable {
 
     /// Whether this process has the realm of `configuration` open.
     static func isOpen(_ configuration: Realm.Configuration) -> Bool {
-        registry.withLock { $0[configuration.identity]?.coordinator != nil }
+        // The weak load happens outside the lock: if it held the last reference, releasing it
+        // there would run the deinit, which takes the lock.
+        let entry = registry.withLock { $0[configuration.identity] }
+        return entry?.coordinator != nil
     }
 
     // MARK: Opening
 
     /// The coordinator of `configuration`'s file, opening the file if this process has not.
     static func open(_ configuration: Realm.Configuration) throws -> Coordinator {
-        try registry.withLock { entries throws -> Coordinator in
-            if let open = entries[configuration.identity]?.coordinator {
-                if open.isReadOnly && !configuration.readOnly {
-                    throw Realm.Error(.fail, "Realm at '\(open.path)' is already open read-only in this process; it cannot also be opened for writing.",
-                                      fileURL: URL(fileURLWithPath: open.path))
-                }
-                return open
+        while true {
+            guard let coordinator = try openOnce(configuration) else {
+                usleep(100)  // the file's last coordinator is closing on another thread
+                continue
+            }
+            if coordinator.isReadOnly && !configuration.readOnly {
+                throw Realm.Error(.fail, "Realm at '\(coordinator.path)' is already open read-only in this process; it cannot also be opened for writing.",
+                                  fileURL: URL(fileURLWithPath: coordinator.path))
+            }
+            return coordinator
+        }
+    }
+
+    /// The open coordinator of the file or a new one; `nil` while the previous one is closing.
+    private static func openOnce(_ configuration: Realm.Configuration) throws -> Coordinator? {
+        try registry.withLock { entries throws -> Coordinator? in
+            if let entry = entries[configuration.identity] {
+                // An entry without a coordinator is one whose deinit has not run yet.
+                return entry.coordinator
             }
             let coordinator = try openFile(configuration)
             entries[configuration.identity] = WeakCoordinator(coordinator: coordinator)
@@ -109,7 +133,7 @@ final class Coordinator: @unchecked Sendable {
             case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
             }
             let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
-            return Coordinator(environment: environment, path: path, isInMemory: isInMemory,
+            return Coordinator(environment: environment, path: path, registryKey: configuration.identity, isInMemory: isInMemory,
                                isReadOnly: configuration.readOnly, metadata: metadata, catalog: catalog,
                                mapLimit: configuration.maximumFileSize)
         }
