@@ -55,7 +55,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
     public var isInvalidated: Bool { managed?.isInvalidated ?? false }
 
     /// The number of entries.
-    public var count: Int { managed?.keys.count ?? storage.count }
+    public var count: Int { managed?.count ?? storage.count }
 
     /// Whether the map has no entries.
     public var isEmpty: Bool { count == 0 }

@@ -4,8 +4,9 @@ import LMDB
 ///
 /// Every stored link has an entry in the file's links database, keyed
 /// `targetClass ++ targetKey ++ sourceClass ++ sourceProperty ++ sourceKey` (big-endian ids and
-/// keys, empty value), followed by the element's position for a link held by a collection (for a
-/// map, the hash of the entry's key; for a set, the target's key). An `AnyRealmValue` has one entry
+/// keys), followed by the element's position for a link held by a collection (for a map, the
+/// hash of the entry's key; for a set, the target's key). The value is empty, except for a map
+/// position that several keys share: then it counts them. An `AnyRealmValue` has one entry
 /// per object it reaches, however deeply nested. Deleting an object reads the entries under its
 /// own class and key to nullify the links to it and remove it from collections, in time
 /// proportional to those links, not to the database.

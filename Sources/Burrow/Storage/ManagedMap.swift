@@ -30,6 +30,8 @@ final class ManagedMap: ManagedCollection, MapStorage {
         return entries
     }
 
+    var count: Int { entries.count }
+
     var keys: [String] { entries.map(\.key) }
 
     func contains(_ key: String) -> Bool { value(for: key) != nil }

@@ -42,10 +42,12 @@ final class ManagedSet: ManagedCollection {
 
     /// The stored form of `element` without adding anything; `nil` for an unmanaged object.
     private func storedValueIfManaged(_ element: any _Persistable) -> _PersistedValue? {
-        switch element as? AnyRealmValue {
-        case .object(let object)? where object.management == nil: return nil
-        case .list?, .dictionary?: return nil
-        default: break
+        if kind == .mixed {
+            switch element as? AnyRealmValue {
+            case .object(let object)? where object.management == nil: return nil
+            case .list?, .dictionary?: return nil
+            default: break
+            }
         }
         guard targetType != nil else { return element._persistedValue }
         guard let key = (element as? ObjectBase)?.management?.key else { return nil }
@@ -56,7 +58,7 @@ final class ManagedSet: ManagedCollection {
     func insert(_ element: any _Persistable) {
         let write = verifyWrite()
         verifyOwner()
-        Self.verifyNotNested(element)
+        if kind == .mixed { Self.verifyNotNested(element) }
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
             try Self.put(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
@@ -100,7 +102,7 @@ final class ManagedSet: ManagedCollection {
                       realm: RealmCore, write: WriteState) throws {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
         for element in elements {
-            verifyNotNested(element)
+            if layout.kinds[column] == .mixed { verifyNotNested(element) }
             let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
             try put(value, owner: owner, column: column, in: layout, database: database, realm: realm, write: write)
         }

@@ -4,6 +4,8 @@ protocol MapStorage: AnyObject {
     var realm: RealmCore { get }
     /// Whether the map's owner, or the value holding a nested dictionary, is gone.
     var isInvalidated: Bool { get }
+    /// The number of entries.
+    var count: Int { get }
     /// The keys, in UTF-8 byte order.
     var keys: [String] { get }
     /// Whether the map has `key`.

@@ -12,6 +12,8 @@ final class NestedMap: NestedCollection, MapStorage {
         return false
     }
 
+    var count: Int { entries.keys.count }
+
     var keys: [String] { entries.keys }
 
     func contains(_ key: String) -> Bool {
