@@ -80,11 +80,16 @@ public enum AnyRealmValue: Hashable {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)): a === b || a.isSameObject(as: b)
         case (.list(let a), .list(let b)): a === b || a.elementsEqual(b)
-        case (.dictionary(let a), .dictionary(let b)):
-            a === b || (a.keys.elementsEqual(b.keys) { $0.utf8.elementsEqual($1.utf8) } && a.values == b.values)
+        case (.dictionary(let a), .dictionary(let b)): a === b || byteOrderedEntries(a).elementsEqual(byteOrderedEntries(b)) { $0 == $1 }
         case (.object, _), (_, .object), (.list, _), (_, .list), (.dictionary, _), (_, .dictionary): false
         default: lhs.scalar == rhs.scalar
         }
+    }
+
+    /// A dictionary's entries by their keys' UTF-8 bytes, as stored: an unmanaged `Map` orders
+    /// its keys as Swift strings, where "é" and "e\u{301}" are one key.
+    private static func byteOrderedEntries(_ map: Map<String, AnyRealmValue>) -> [(key: [UInt8], value: AnyRealmValue)] {
+        zip(map.keys, map.values).map { (Array($0.utf8), $1) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
     public func hash(into hasher: inout Hasher) {

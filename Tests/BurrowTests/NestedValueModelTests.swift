@@ -1,0 +1,121 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// Random values and random edits of nested `AnyRealmValue` collections, checked against plain
+/// Swift arrays and dictionaries doing the same.
+@Suite struct NestedValueModelTests {
+    let directory = TestDirectory()
+
+    /// A small deterministic generator, so that a failure repeats.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    private static let keys = ["a", "b", "é", "e\u{301}", "日本", "", "long key \(String(repeating: "x", count: 40))"]
+
+    private static func scalar(_ random: inout Generator) -> AnyRealmValue {
+        switch random.next(7) {
+        case 0: .none
+        case 1: .int(random.next(1000) - 500)
+        case 2: .bool(random.next(2) == 0)
+        case 3: .double(Double(random.next(1000)) / 8)
+        case 4: .string(keys[random.next(keys.count)])
+        case 5: .data(Data(repeating: UInt8(random.next(256)), count: random.next(20)))
+        default: .date(Date(timeIntervalSinceReferenceDate: Double(random.next(100_000))))
+        }
+    }
+
+    private static func value(_ random: inout Generator, depth: Int) -> AnyRealmValue {
+        guard depth < 4 else { return scalar(&random) }
+        switch random.next(4) {
+        case 0: return .fromArray((0..<random.next(5)).map { _ in value(&random, depth: depth + 1) })
+        case 1:
+            var entries: [String: AnyRealmValue] = [:]
+            for _ in 0..<random.next(5) { entries[keys[random.next(keys.count)]] = value(&random, depth: depth + 1) }
+            return .fromDictionary(entries)
+        default: return scalar(&random)
+        }
+    }
+
+    @Test func randomValuesRoundTrip() throws {
+        let realm = try directory.realm()
+        var random = Generator(state: 7)
+        let values = (0..<300).map { _ in Self.value(&random, depth: 0) }
+        try realm.write {
+            for (index, value) in values.enumerated() { realm.add(Setting(value: ["name": "s\(index)", "value": value])) }
+        }
+        for (index, value) in values.enumerated() {
+            #expect(realm.object(ofType: Setting.self, forPrimaryKey: "s\(index)")?.value == value, "value \(index)")
+        }
+    }
+
+    @Test func randomEditsOfANestedListMatchAnArray() throws {
+        let realm = try directory.realm()
+        let setting = Setting(value: ["name": "s", "value": AnyRealmValue.fromArray([])])
+        try realm.write { realm.add(setting) }
+        let list = try #require(setting.value.listValue)
+        var model: [AnyRealmValue] = []
+        var random = Generator(state: 11)
+        for step in 0..<250 {
+            try realm.write {
+                let element = Self.value(&random, depth: 2)
+                switch (random.next(6), model.count) {
+                case (0, _), (_, 0):
+                    list.append(element)
+                    model.append(element)
+                case (1, let count):
+                    let index = random.next(count + 1)
+                    list.insert(element, at: index)
+                    model.insert(element, at: index)
+                case (2, let count):
+                    let index = random.next(count)
+                    list.remove(at: index)
+                    model.remove(at: index)
+                case (3, let count):
+                    let from = random.next(count), to = random.next(count)
+                    list.move(from: from, to: to)
+                    model.insert(model.remove(at: from), at: to)
+                case (4, let count):
+                    let first = random.next(count), second = random.next(count)
+                    list.swapAt(first, second)
+                    model.swapAt(first, second)
+                case (_, let count):
+                    let index = random.next(count)
+                    list[index] = element
+                    model[index] = element
+                }
+            }
+            #expect(Array(list) == model, "after step \(step)")
+        }
+    }
+
+    @Test func randomEditsOfANestedDictionaryMatchADictionary() throws {
+        let realm = try directory.realm()
+        let setting = Setting(value: ["name": "s", "value": AnyRealmValue.fromDictionary([:])])
+        try realm.write { realm.add(setting) }
+        let map = try #require(setting.value.dictionaryValue)
+        var model: [[UInt8]: (key: String, value: AnyRealmValue)] = [:]  // by key bytes, as stored
+        var random = Generator(state: 13)
+        for step in 0..<300 {
+            let key = Self.keys[random.next(Self.keys.count)]
+            try realm.write {
+                if random.next(4) == 0 {
+                    map.removeObject(for: key)
+                    model[Array(key.utf8)] = nil
+                } else {
+                    let element = Self.value(&random, depth: 2)
+                    map[key] = element
+                    model[Array(key.utf8)] = (key, element)
+                }
+            }
+            let expected = model.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { model[$0]! }
+            #expect(map.keys.map { Array($0.utf8) } == expected.map { Array($0.key.utf8) }, "keys after step \(step)")
+            #expect(map.values == expected.map(\.value), "values after step \(step)")
+        }
+    }
+}
