@@ -118,4 +118,66 @@ import Testing
             #expect(map.values == expected.map(\.value), "values after step \(step)")
         }
     }
+
+    /// `value` after `dog` is deleted: gone from lists, `nil` in dictionaries.
+    private static func removing(_ dog: Dog, from value: AnyRealmValue) -> AnyRealmValue? {
+        switch value {
+        case .object(let object) where object.isSameObject(as: dog): return nil
+        case .list(let list): return .fromArray(list.compactMap { removing(dog, from: $0) })
+        case .dictionary(let map):
+            var entries: [String: AnyRealmValue] = [:]
+            for (key, element) in zip(map.keys, map.values) { entries[key] = removing(dog, from: element) ?? AnyRealmValue.none }
+            return .fromDictionary(entries)
+        default: return value
+        }
+    }
+
+    @Test func randomEditsAndDeletionsOfAListOfAnyRealmValueMatchAnArray() throws {
+        let realm = try directory.realm()
+        let bag = Bag()
+        var dogs = (0..<6).map { Dog(value: ["name": "dog \($0)"]) }
+        try realm.write {
+            realm.add(bag)
+            for dog in dogs { realm.add(dog) }
+        }
+        var model: [AnyRealmValue] = []
+        var random = Generator(state: 17)
+        func element() -> AnyRealmValue {
+            // Dictionary keys stay ASCII here: unmanaged maps merge canonically equal keys.
+            switch random.next(5) {
+            case 0 where !dogs.isEmpty: return .object(dogs[random.next(dogs.count)])
+            case 1 where !dogs.isEmpty: return .fromArray([.int(random.next(9)), .object(dogs[random.next(dogs.count)])])
+            case 2 where !dogs.isEmpty: return .fromDictionary(["pet": .object(dogs[random.next(dogs.count)]), "n": .int(random.next(9))])
+            default: return .int(random.next(100))
+            }
+        }
+        for step in 0..<150 {
+            try realm.write {
+                switch (random.next(5), model.count) {
+                case (0, _) where !dogs.isEmpty && step % 10 == 9:
+                    let dog = dogs.remove(at: random.next(dogs.count))
+                    model = model.compactMap { Self.removing(dog, from: $0) }
+                    realm.delete(dog)
+                case (1, let count) where count > 0:
+                    let index = random.next(count)
+                    bag.items.remove(at: index)
+                    model.remove(at: index)
+                case (2, let count) where count > 0:
+                    let index = random.next(count), value = element()
+                    bag.items[index] = value
+                    model[index] = value
+                default:
+                    let index = random.next(model.count + 1), value = element()
+                    bag.items.insert(value, at: index)
+                    model.insert(value, at: index)
+                }
+            }
+            #expect(Array(bag.items) == model, "after step \(step)")
+        }
+        // Every remaining link is whole: deleting the rest of the dogs empties the nested values.
+        try realm.write { for dog in dogs { realm.delete(dog) } }
+        for dog in dogs { model = model.compactMap { Self.removing(dog, from: $0) } }
+        #expect(Array(bag.items) == model)
+        #expect(realm.objects(Dog.self).isEmpty)
+    }
 }
