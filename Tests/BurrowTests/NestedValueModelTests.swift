@@ -180,4 +180,63 @@ import Testing
         #expect(Array(bag.items) == model)
         #expect(realm.objects(Dog.self).isEmpty)
     }
+
+    /// What `steps` reach in `value`, as a query reads it: `nil` where a step does not fit.
+    private static func member(of value: AnyRealmValue, along steps: [NestedStep]) -> AnyRealmValue? {
+        var value = value
+        for step in steps {
+            switch (step, value) {
+            case (.index(let index), .list(let list)) where index < list.count: value = list[index]
+            case (.key(let key), .dictionary(let map)):
+                guard let found = zip(map.keys, map.values).first(where: { $0.0.utf8.elementsEqual(key.utf8) }) else { return nil }
+                value = found.1
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    @Test func randomPathQueriesMatchAWalkOfTheValues() throws {
+        let realm = try directory.realm()
+        var random = Generator(state: 23)
+        let values = (0..<120).map { _ in Self.value(&random, depth: 1) }
+        try realm.write {
+            for (index, value) in values.enumerated() { realm.add(Setting(value: ["name": "\(index)", "value": value])) }
+        }
+        let settings = realm.objects(Setting.self)
+        for _ in 0..<60 {
+            var steps: [NestedStep] = []
+            for _ in 0..<(1 + random.next(3)) {
+                steps.append(random.next(2) == 0 ? .index(random.next(3)) : .key(["a", "b", "日本"][random.next(3)]))
+            }
+            let path = steps.map { step -> String in
+                switch step {
+                case .index(let index): "[\(index)]"
+                case .key(let key): "['\(key)']"
+                }
+            }.joined()
+            let number = random.next(1000) - 500
+            let found = settings.filter("value\(path) == nil OR value\(path) < \(number)").map(\.name)
+            let expected = values.indices.filter { index in
+                guard let held = Self.member(of: values[index], along: steps), held != .none else { return true }
+                switch held {
+                case .int(let int): return int < number
+                case .double(let double): return double < Double(number)
+                default: return false
+                }
+            }.map(String.init)
+            #expect(Set(found) == Set(expected), "value\(path) against \(number)")
+        }
+        for size in 0..<5 {
+            let found = settings.filter("value.@size == \(size)").map(\.name)
+            let expected = values.indices.filter { index in
+                switch values[index] {
+                case .list(let list): list.count == size
+                case .dictionary(let map): map.count == size
+                default: false
+                }
+            }.map(String.init)
+            #expect(Set(found) == Set(expected), "@size == \(size)")
+        }
+    }
 }
