@@ -239,4 +239,44 @@ import Testing
             #expect(Set(found) == Set(expected), "@size == \(size)")
         }
     }
+
+    @Test func randomEditsAndDeletionsOfAMapAndASetOfAnyRealmValueMatchAModel() throws {
+        let realm = try directory.realm()
+        let bag = Bag()
+        var dogs = (0..<5).map { Dog(value: ["name": "dog \($0)"]) }
+        try realm.write {
+            realm.add(bag)
+            for dog in dogs { realm.add(dog) }
+        }
+        var slots: [String: AnyRealmValue] = [:], tags: [AnyRealmValue] = []
+        var random = Generator(state: 29)
+        for step in 0..<150 {
+            try realm.write {
+                let key = ["a", "b", "c", "d"][random.next(4)]
+                let value: AnyRealmValue = dogs.isEmpty || random.next(2) == 0 ? .int(random.next(5)) : .object(dogs[random.next(dogs.count)])
+                switch random.next(6) {
+                case 0 where !dogs.isEmpty && step % 7 == 6:
+                    let dog = dogs.remove(at: random.next(dogs.count))
+                    slots = slots.mapValues { Self.removing(dog, from: $0) ?? .none }
+                    tags.removeAll { $0 == .object(dog) }
+                    realm.delete(dog)
+                case 1:
+                    bag.slots.removeObject(for: key)
+                    slots[key] = nil
+                case 2:
+                    bag.tags.insert(value)
+                    if !tags.contains(value) { tags.append(value) }
+                case 3:
+                    bag.tags.remove(value)
+                    tags.removeAll { $0 == value }
+                default:
+                    bag.slots[key] = .fromArray([value, .int(1)])
+                    slots[key] = .fromArray([value, .int(1)])
+                }
+            }
+            #expect(bag.slots.keys == slots.keys.sorted(), "keys after step \(step)")
+            for (key, value) in slots { #expect(bag.slots[key] == value, "slot \(key) after step \(step)") }
+            #expect(bag.tags.count == tags.count && tags.allSatisfy { bag.tags.contains($0) }, "tags after step \(step)")
+        }
+    }
 }
