@@ -27,25 +27,34 @@ extension PredicateCompiler {
     /// `kind`), compared with `comparison` as a column of its own.
     private func compileDerived(from column: Int, kind: _StorageKind, _ comparison: Comparison, at position: Int,
                                 derive: @escaping (_PersistedValue) -> _PersistedValue) throws(Realm.Error) -> RowPredicate {
-        try Self.verifyValueOnRight(of: comparison, describing: "a value held by '\(storedClass.properties[column].name)'")
         var property = storedClass.properties[column]
         property.kind = kind
         property.isOptional = true
+        return try compileDerived(property, comparison, describing: "a value held by '\(property.name)'", at: position) { row in
+            guard case .mixed(let inner) = row.value(column, kind: .mixed) else { return derive(.null) }
+            return derive(inner)
+        }
+    }
+
+    /// `comparison` applied to a value derived from each row (a map entry, a nested value, a
+    /// size), seen as the only column of a row of its own, described by `property`.
+    func compileDerived(_ property: StoredProperty, _ comparison: Comparison, describing left: String, at position: Int,
+                        derive: @escaping (RowReader) -> _PersistedValue) throws(Realm.Error) -> RowPredicate {
+        try Self.verifyValueOnRight(of: comparison, describing: left)
         var member = comparison
         member.lhs = .keyPath(property.name, position: position)
         let memberClass = StoredClass(id: 0, name: storedClass.name, properties: [property], nextPropertyID: 1)
         let test = try PredicateCompiler(storedClass: memberClass, links: links).compile(.comparison(member))
         var scratch: [UInt8] = []
         return { row in
-            let held: _PersistedValue = if case .mixed(let inner) = row.value(column, kind: .mixed) { inner } else { .null }
-            RowCodec.encode([derive(held)], into: &scratch)
+            RowCodec.encode([derive(row)], into: &scratch)
             return scratch.withUnsafeBytes { test(RowReader($0)) }
         }
     }
 
-    /// Traps nothing; throws when a comparison of a derived value (a map entry, a nested value,
-    /// a size) has a property on its right, which that value's own row cannot read.
-    static func verifyValueOnRight(of comparison: Comparison, describing left: String) throws(Realm.Error) {
+    /// Throws when a comparison of a derived value has a property on its right, which that
+    /// value's own row cannot read.
+    private static func verifyValueOnRight(of comparison: Comparison, describing left: String) throws(Realm.Error) {
         if case .keyPath(let other, let position) = comparison.rhs {
             throw QueryError.at(position, "compare \(left) with a value, not with the property '\(other)'")
         }

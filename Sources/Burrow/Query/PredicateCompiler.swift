@@ -271,34 +271,24 @@ struct PredicateCompiler {
         guard let links, let layout = links.catalog.layouts[storedClass.name],
               let database = layout.lists.first(where: { $0.column == column })?.database else { return { _ in false } }
         let kind = property.kind
-        var inner = comparison
-        let test: RowPredicate
-        var targetLayout: TableLayout?
-        if let rest {
-            guard let targetName = property.objectClassName, let target = links.catalog.layouts[targetName] else {
-                throw QueryError.at(position, "'\(map)[…].\(rest)' needs a map of objects")
-            }
-            targetLayout = target
-            inner.lhs = .keyPath(rest, position: position)
-            test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
-        } else {
-            try Self.verifyValueOnRight(of: comparison, describing: "\(map)['\(key)']")
+        guard let rest else {
             property.collection = nil
             property.objectClassName = nil
-            inner.lhs = .keyPath(property.name, position: position)
-            let elementClass = StoredClass(id: 0, name: storedClass.name, properties: [property], nextPropertyID: 1)
-            test = try PredicateCompiler(storedClass: elementClass, links: links).compile(.comparison(inner))
-        }
-        let whenMissing = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
-        var scratch: [UInt8] = []
-        return { row in
-            guard let value = links.mapValue(of: row.key, key: key, in: database, kind: kind) else { return whenMissing }
-            if let targetLayout {
-                guard case .link(let target) = value, let targetRow = links.row(target, in: targetLayout) else { return whenMissing }
-                return test(RowReader(targetRow, key: ObjectKey(target)))
+            return try compileDerived(property, comparison, describing: "\(map)['\(key)']", at: position) { row in
+                links.mapValue(of: row.key, key: key, in: database, kind: kind) ?? .null
             }
-            RowCodec.encode([value], into: &scratch)
-            return scratch.withUnsafeBytes { test(RowReader($0)) }
+        }
+        guard let targetName = property.objectClassName, let targetLayout = links.catalog.layouts[targetName] else {
+            throw QueryError.at(position, "'\(map)[…].\(rest)' needs a map of objects")
+        }
+        var inner = comparison
+        inner.lhs = .keyPath(rest, position: position)
+        let test = try PredicateCompiler(storedClass: targetLayout.storedClass, links: links).compile(.comparison(inner))
+        let whenMissing = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+        return { row in
+            guard case .link(let target)? = links.mapValue(of: row.key, key: key, in: database, kind: kind),
+                  let targetRow = links.row(target, in: targetLayout) else { return whenMissing }
+            return test(RowReader(targetRow, key: ObjectKey(target)))
         }
     }
 
@@ -432,7 +422,7 @@ struct PredicateCompiler {
     }
 
     /// A row with no columns: every property reads as `nil`.
-    static let emptyRow: [UInt8] = [0, 0]
+    private static let emptyRow: [UInt8] = [0, 0]
 
     /// The column of property `name`; traps nothing, throws a message with a suggestion.
     func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
