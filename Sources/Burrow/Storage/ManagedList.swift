@@ -54,13 +54,10 @@ final class ManagedList: ManagedCollection, ListStorage {
     func value(at index: Int) -> _PersistedValue {
         let positions = self.positions
         precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
-        do {
-            let bytes = try entryKey(positions[index]).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
-            guard let bytes else { preconditionFailure("List element \(index) is missing from '\(realm.coordinator.path)'.") }
-            return Self.decode(bytes, kind: kind)
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        guard let value = value(atPosition: positions[index]) else {
+            preconditionFailure("List element \(index) is missing from '\(realm.coordinator.path)'.")
         }
+        return value
     }
 
     // MARK: Writing
