@@ -87,8 +87,9 @@ extension RealmCore {
             return cleared == .null ? .null : .mixed(cleared)
         case .list(let elements):
             return .list(elements.compactMap { element in
-                if case .typedLink = element, removingLinks(to: target, from: element) == .null { return nil }
-                return removingLinks(to: target, from: element)
+                let cleared = removingLinks(to: target, from: element)
+                if case .typedLink = element, cleared == .null { return nil }  // a link to the target
+                return cleared
             })
         case .dictionary(let keys, let values):
             return .dictionary(keys: keys, values: values.map { removingLinks(to: target, from: $0) })
