@@ -106,6 +106,39 @@ import Testing
         #expect(try txn.count(in: db) == 3)
     }
 
+    @Test func readCursorsStartUnpositionedOnTheirOwnDatabaseAndSnapshot() throws {
+        let environment = try environment()
+        let setup = try environment.beginTransaction()
+        let letters = try setup.openDatabase(named: "letters", create: true)
+        let digits = try setup.openDatabase(named: "digits", create: true)
+        for key in [UInt8(ascii: "a"), UInt8(ascii: "b")] { try setup.put([key], [], in: letters) }
+        for key in [UInt8(ascii: "1"), UInt8(ascii: "2")] { try setup.put([key], [], in: digits) }
+        try setup.commit()
+
+        let reader = try environment.beginReadTransaction()
+        func firstKeys(_ db: Database) throws -> [UInt8] {
+            // `next` on a cursor nobody has positioned starts at the first entry.
+            let cursor = try reader.openCursor(db)
+            return [try cursor.next()?.key.first, try cursor.next()?.key.first].compactMap { $0 }
+        }
+        for _ in 0..<3 {
+            #expect(try firstKeys(letters) == [UInt8(ascii: "a"), UInt8(ascii: "b")])
+            #expect(try firstKeys(digits) == [UInt8(ascii: "1"), UInt8(ascii: "2")])
+        }
+        // Two cursors alive at once on one database are distinct.
+        let outer = try reader.openCursor(letters)
+        #expect(try outer.last()?.key.first == UInt8(ascii: "b"))
+        #expect(try firstKeys(letters).first == UInt8(ascii: "a"))
+        #expect(try outer.current()?.key.first == UInt8(ascii: "b"))
+
+        let writer = try environment.beginTransaction()
+        try writer.put([UInt8(ascii: "0")], [], in: digits)
+        try writer.commit()
+        #expect(try firstKeys(digits) == [UInt8(ascii: "1"), UInt8(ascii: "2")])
+        try reader.renew()
+        #expect(try firstKeys(digits) == [UInt8(ascii: "0"), UInt8(ascii: "1")])
+    }
+
     @Test func keysLongerThanTheLimitAreRejected() throws {
         let environment = try environment()
         #expect(environment.maxKeySize == 511)
