@@ -2,17 +2,10 @@
 // `lmdb_anchor.c` (same record encoding, same DUPSORT name index, durable default flags).
 
 #include "Baselines.h"
+#include "lmdb_require.h"
 #include "workload.h"
 
-#include <lmdb.h>
 #include <unistd.h>
-
-/// Ends the process with LMDB's message when `call` fails.
-#define LMDB_REQUIRE(call)                                                       \
-    do {                                                                         \
-        int code_ = (call);                                                      \
-        if (code_ != MDB_SUCCESS) workload_fail(__FILE__, __LINE__, mdb_strerror(code_)); \
-    } while (0)
 
 /// Largest encoded record: the fixed fields, a name length byte and a name.
 #define RECORD_CAPACITY 128

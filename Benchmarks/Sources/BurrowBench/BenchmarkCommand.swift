@@ -41,12 +41,14 @@ enum BenchmarkCommand {
         var burrow = EngineResults(engine: "Burrow")
         var lmdb = EngineResults(engine: "LMDB")
         var sqlite = EngineResults(engine: "SQLite")
+        var floors = DesignFloors()
         for round in 1...rounds {
             let folder = directory.appendingPathComponent("round-\(round)", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             burrow.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder)))
             lmdb.keepBest(of: try measure(BaselineWorkload(.lmdb, count: count, directory: folder)))
             sqlite.keepBest(of: try measure(BaselineWorkload(.sqlite, count: count, directory: folder)))
+            floors.measureRound(count: count, in: folder)
             try FileManager.default.removeItem(at: folder)
         }
         report("Burrow list appends")
@@ -57,6 +59,9 @@ enum BenchmarkCommand {
         print(table.timings)
         print("")
         print(table.checks)
+        print("")
+        print("What Burrow's design cannot go below, from the same run:")
+        print(floors.summary(count: count, lmdb: lmdb, sqlite: sqlite))
         print("")
         print(String(format: "Burrow list append: %.2f µs on a list of %d, %.2f µs on an empty list: %.2fx",
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))

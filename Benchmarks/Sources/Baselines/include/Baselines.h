@@ -59,6 +59,14 @@ BaselineStep lmdb_baseline_durable_commits(LMDBBaseline *baseline, int commits);
 /// header (`mdb_stat`). Check: that number.
 BaselineStep lmdb_baseline_open_count(const char *path);
 
+// MARK: Floors of Burrow's design
+
+/// The index-equality step on a fresh raw LMDB file at `path` whose name index is laid out as
+/// Burrow's: composite keys `value ++ objectKey` in a plain database, counted by walking each
+/// name's entries. The index of objects 1…`count` is written untimed; the file is removed at the
+/// end. Check: total hits.
+BaselineStep lmdb_composite_index_equality(const char *path, long count, int queries);
+
 // MARK: SQLite
 
 /// A SQLite database holding the workload in table `obj` with an index on `name`, in WAL mode

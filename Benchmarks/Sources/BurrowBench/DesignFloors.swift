@@ -1,0 +1,51 @@
+import Baselines
+import Foundation
+
+/// Two costs that Burrow cannot go below, whatever its storage layer does, measured in the same
+/// run as the table so that the ratios can be read against them.
+///
+/// - Model objects: making the insert step's `count` `Item`s without a realm (allocation, six
+///   `@Persisted` setters, release). The insert step makes exactly these before storing them.
+/// - Composite index: the index-equality step on raw LMDB with Burrow's index layout (composite
+///   keys in a plain database, walked per name) instead of the baseline's `DUPSORT` count.
+struct DesignFloors {
+    var modelObjects = StepMeasurement(seconds: .infinity, check: 0)
+    var compositeIndex = StepMeasurement(seconds: .infinity, check: 0)
+
+    /// Measures both once more and keeps each one's best time.
+    mutating func measureRound(count: Int, in directory: URL) {
+        let objects = Self.makeModelObjects(count)
+        if objects.seconds < modelObjects.seconds { modelObjects = objects }
+        let path = directory.appendingPathComponent("composite-index.mdb").path
+        let walk = lmdb_composite_index_equality(path, count, Int32(Workload.indexQueries))
+        if walk.seconds < compositeIndex.seconds {
+            compositeIndex = StepMeasurement(seconds: walk.seconds, check: Int(walk.check))
+        }
+    }
+
+    /// The floors against the table's LMDB and SQLite times, a line each.
+    func summary(count: Int, lmdb: EngineResults, sqlite: EngineResults) -> String {
+        func line(_ title: String, _ floor: StepMeasurement, _ step: Step) -> String {
+            let ratios = [lmdb, sqlite].compactMap { engine in
+                engine[step].map { String(format: "%.2fx %@'s %@", floor.seconds / $0.seconds, engine.engine, step.title) }
+            }
+            return String(format: "%@: %.4f s = ", title, floor.seconds) + ratios.joined(separator: ", ")
+        }
+        return [
+            line("making \(count) Items without a realm", modelObjects, .insert),
+            line("raw LMDB, Burrow's composite-key index (\(compositeIndex.check) hits)", compositeIndex, .indexEquality),
+        ].joined(separator: "\n")
+    }
+
+    /// Seconds to make and release `count` unmanaged items as the insert step builds them.
+    private static func makeModelObjects(_ count: Int) -> StepMeasurement {
+        let (seconds, made) = Stopwatch.measure {
+            var made = 0
+            for id in 1...count where !Item(workloadID: id).isInvalidated {
+                made += 1
+            }
+            return made
+        }
+        return StepMeasurement(seconds: seconds, check: made)
+    }
+}
