@@ -81,6 +81,7 @@ public final class Cursor {
 
     /// Removes the entry under the cursor.
     public func deleteCurrent() throws(LMDBError) {
+        transaction.releaseLookupCursors()
         try LMDBError.check(mdb_cursor_del(handle, 0))
     }
 }

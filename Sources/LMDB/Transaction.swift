@@ -35,6 +35,13 @@ public final class Transaction {
     private let owningThread: pthread_t?
     /// The environment's ``Environment/handleEpoch`` when the transaction began or was renewed.
     @exclusivity(unchecked) public private(set) var handleEpoch: UInt64
+    /// One cursor per database for point lookups and overwrites, kept between them: LMDB's
+    /// `MDB_SET` on a cursor that already sits on the right leaf page searches that page alone,
+    /// so reading (or rewriting) rows in key order costs about half of `mdb_get`'s descent from
+    /// the root, and a random lookup costs the same. LMDB moves a write transaction's cursors
+    /// along with its puts; deletes and drops close them, as a precaution against the rebalancing
+    /// fix-ups of LMDB 0.9.24. Only this class's own calls touch the list.
+    @exclusivity(unchecked) private var lookupCursors: [(database: MDB_dbi, handle: OpaquePointer)] = []
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
@@ -46,6 +53,7 @@ public final class Transaction {
 
     deinit {
         if let handle {
+            releaseLookupCursors()
             mdb_txn_abort(handle)
             if !isReset { environment.transactionEnded() }
         }
@@ -82,6 +90,7 @@ public final class Transaction {
     public func commit() throws(LMDBError) {
         let handle = liveHandle()
         checkOwningThread("commit")
+        releaseLookupCursors()
         self.handle = nil
         environment.transactionEnded()
         try LMDBError.check(mdb_txn_commit(handle))
@@ -91,6 +100,7 @@ public final class Transaction {
     public func abort() {
         guard let handle else { return }
         checkOwningThread("abort")
+        releaseLookupCursors()
         self.handle = nil
         mdb_txn_abort(handle)
         if !isReset { environment.transactionEnded() }
@@ -100,6 +110,7 @@ public final class Transaction {
     public func reset() {
         precondition(isReadOnly, "Only a read transaction can be reset.")
         guard let handle, !isReset else { return }
+        releaseLookupCursors()
         mdb_txn_reset(handle)
         isReset = true
         environment.transactionEnded()
@@ -144,7 +155,9 @@ public final class Transaction {
 
     /// Removes every entry of `database`; with `delete`, removes the database itself.
     public func drop(_ database: Database, delete: Bool = false) throws(LMDBError) {
-        try LMDBError.check(mdb_drop(liveHandle(), database.handle, delete ? 1 : 0))
+        let handle = liveHandle()
+        releaseLookupCursors()
+        try LMDBError.check(mdb_drop(handle, database.handle, delete ? 1 : 0))
     }
 
     // MARK: Reading
@@ -156,7 +169,7 @@ public final class Transaction {
     package func unsafeValue(for key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
-        let code = mdb_get(liveHandle(), database.handle, &keyVal, &dataVal)
+        let code = mdb_cursor_get(try lookupCursor(on: database), &keyVal, &dataVal, MDB_SET)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
         return UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
@@ -193,6 +206,22 @@ public final class Transaction {
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
 
+    /// Stores `value` under `key`, which usually holds a value already: the lookup cursor finds
+    /// it (cheaply when the last lookup was on the same page) and overwrites it in place.
+    package func replace(_ key: UnsafeRawBufferPointer, with value: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) {
+        let cursor = try lookupCursor(on: database)
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val()
+        let code = mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
+        if code == MDB_NOTFOUND {
+            try put(key, value, in: database)
+            return
+        }
+        try LMDBError.check(code)
+        var newVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try LMDBError.check(mdb_cursor_put(cursor, &keyVal, &newVal, UInt32(MDB_CURRENT)))
+    }
+
     /// Stores `value` under `key` (see ``PutFlags`` for the modes).
     public func put(_ key: [UInt8], _ value: [UInt8], in database: Database, flags: PutFlags = []) throws {
         try key.withUnsafeBytes { keyBytes in
@@ -217,7 +246,9 @@ public final class Transaction {
     @discardableResult
     package func delete(_ key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> Bool {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        let code = mdb_del(liveHandle(), database.handle, &keyVal, nil)
+        let handle = liveHandle()
+        releaseLookupCursors()
+        let code = mdb_del(handle, database.handle, &keyVal, nil)
         if code == MDB_NOTFOUND { return false }
         try LMDBError.check(code)
         return true
@@ -232,6 +263,28 @@ public final class Transaction {
     /// Opens a cursor over `database`, valid while this transaction lives.
     public func openCursor(_ database: Database) throws(LMDBError) -> Cursor {
         try Cursor(transaction: self, database: database)
+    }
+
+    // MARK: Lookup cursors
+
+    /// The lookup cursor of `database`, opened on first use.
+    @inline(__always)
+    private func lookupCursor(on database: Database) throws(LMDBError) -> OpaquePointer {
+        for cursor in lookupCursors where cursor.database == database.handle { return cursor.handle }
+        var raw: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(liveHandle(), database.handle, &raw))
+        lookupCursors.append((database.handle, raw!))
+        return raw!
+    }
+
+    /// Closes the lookup cursors: before the transaction ends or resets, and before anything
+    /// is deleted. (Once a write transaction has ended, LMDB has freed them itself.)
+    func releaseLookupCursors() {
+        guard !lookupCursors.isEmpty else { return }
+        if isReadOnly || handle != nil {
+            for cursor in lookupCursors { mdb_cursor_close(cursor.handle) }
+        }
+        lookupCursors.removeAll(keepingCapacity: true)
     }
 }
 

@@ -153,7 +153,7 @@ final class TableLayout: Sendable {
         RowCodec.encode(new, into: &write.rowScratch)
         try key.withBytes { keyBytes in
             try write.rowScratch.withUnsafeBytes { rowBytes in
-                try write.transaction.put(keyBytes, rowBytes, in: rows)
+                try write.transaction.replace(keyBytes, with: rowBytes, in: rows)
             }
         }
         for index in secondaryIndexes where old[index.column] != new[index.column] {
@@ -179,7 +179,7 @@ final class TableLayout: Sendable {
         write.rowScratch.replaceSubrange(offset..<offset + target.count, with: write.valueScratch)
         try key.withBytes { keyBytes in
             try write.rowScratch.withUnsafeBytes { rowBytes in
-                try write.transaction.put(keyBytes, rowBytes, in: rows)
+                try write.transaction.replace(keyBytes, with: rowBytes, in: rows)
             }
         }
         return true

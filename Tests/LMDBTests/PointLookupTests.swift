@@ -1,0 +1,94 @@
+import Foundation
+import LMDB
+import Testing
+
+/// Point lookups and overwrites go through a cursor each transaction keeps per database; these
+/// tests hold them against a plain dictionary while the tree splits, merges and is dropped.
+@Suite struct PointLookupTests {
+    let directory = TemporaryDirectory()
+
+    private static func key(_ number: Int) -> [UInt8] {
+        withUnsafeBytes(of: UInt32(number).bigEndian, Array.init)
+    }
+
+    private static func value(_ number: Int, size: Int) -> [UInt8] {
+        (0..<size).map { UInt8(truncatingIfNeeded: number &+ $0) }
+    }
+
+    @Test func randomWritesReplacesDeletesAndLookupsAgreeWithADictionary() throws {
+        let environment = try Environment.open(path: directory.path("lookups.mdb"))
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        let other = try txn.openDatabase(named: "other", create: true)
+        var model: [Int: [UInt8]] = [:]
+        var generator = SplitMix(seed: 7)
+        for step in 0..<20_000 {
+            let number = Int(generator.next() % 3_000)
+            let key = Self.key(number)
+            switch generator.next() % 10 {
+            case 0...2:
+                // Sizes vary so that overwrites move nodes and pages split and merge.
+                let value = Self.value(step, size: Int(generator.next() % 400))
+                try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.replace(k, with: v, in: db) } }
+                model[number] = value
+            case 3...4:
+                let value = Self.value(step, size: 8)
+                try txn.put(key, value, in: db)
+                model[number] = value
+            case 5:
+                #expect(try txn.delete(key, in: db) == (model.removeValue(forKey: number) != nil))
+            case 6:
+                try txn.put(key, [1], in: other)
+            default:
+                #expect(try txn.value(for: key, in: db) == model[number])
+            }
+        }
+        for number in 0..<3_000 {
+            #expect(try txn.value(for: Self.key(number), in: db) == model[number])
+        }
+        try txn.drop(db)
+        #expect(try txn.value(for: Self.key(model.keys.first ?? 0), in: db) == nil)
+        try txn.commit()
+    }
+
+    @Test func readLookupsInAnyOrderFollowTheSnapshot() throws {
+        let environment = try Environment.open(path: directory.path("reads.mdb"))
+        let setup = try environment.beginTransaction()
+        let db = try setup.openDatabase(named: "kv", create: true)
+        for number in 0..<5_000 { try setup.put(Self.key(number), Self.value(number, size: 40), in: db) }
+        try setup.commit()
+
+        let reader = try environment.beginReadTransaction()
+        for number in (0..<5_000).reversed() where number % 7 == 0 {
+            #expect(try reader.value(for: Self.key(number), in: db) == Self.value(number, size: 40))
+        }
+        for number in 0..<5_000 where number % 3 == 0 {
+            #expect(try reader.value(for: Self.key(number), in: db) == Self.value(number, size: 40))
+        }
+        #expect(try reader.value(for: Self.key(5_000), in: db) == nil)
+        #expect(try reader.value(for: Self.key(10), in: db) == Self.value(10, size: 40))
+
+        let writer = try environment.beginTransaction()
+        #expect(try writer.delete(Self.key(11), in: db))
+        try writer.put(Self.key(12), [9], in: db)
+        try writer.commit()
+        #expect(try reader.value(for: Self.key(11), in: db) == Self.value(11, size: 40))
+        try reader.renew()
+        #expect(try reader.value(for: Self.key(11), in: db) == nil)
+        #expect(try reader.value(for: Self.key(12), in: db) == [9])
+        #expect(try reader.value(for: Self.key(13), in: db) == Self.value(13, size: 40))
+    }
+}
+
+/// A small, seeded pseudo-random generator, so that a failure can be replayed.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
