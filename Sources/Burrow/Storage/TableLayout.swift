@@ -170,13 +170,12 @@ final class TableLayout: Sendable {
         guard kinds[column].fixedWidth != nil, value != .null, !reader.isNull(column),
               !secondaryIndexes.contains(where: { $0.column == column }) else { return false }
         let target = reader.columnBytes(column)
+        guard RowCodec.byteCount(of: value) == target.count else { return false }
         let offset = target.baseAddress! - row.baseAddress!
-        write.valueScratch.removeAll(keepingCapacity: true)
-        RowCodec.append(value, to: &write.valueScratch)
-        guard write.valueScratch.count == target.count else { return false }
+        // The row is copied out first: the page it lies in changes under the overwrite.
         write.rowScratch.removeAll(keepingCapacity: true)
         write.rowScratch.append(contentsOf: row)
-        write.rowScratch.replaceSubrange(offset..<offset + target.count, with: write.valueScratch)
+        write.rowScratch.withUnsafeMutableBytes { _ = RowCodec.write(value, to: $0.baseAddress! + offset) }
         try key.withBytes { keyBytes in
             try write.rowScratch.withUnsafeBytes { rowBytes in
                 try write.transaction.replace(keyBytes, with: rowBytes, in: rows)

@@ -3,10 +3,11 @@ import LMDB
 /// The state of a realm's open write transaction.
 final class WriteState {
     let transaction: Transaction
-    /// Reused buffers, so that writes allocate nothing per object.
-    var rowScratch: [UInt8] = []
-    var keyScratch: [UInt8] = []
-    var valueScratch: [UInt8] = []
+    /// Reused buffers, so that writes allocate nothing per object. Only `TableLayout`'s leaf
+    /// encoders use them, each for one encode-and-store that calls nothing else that could: the
+    /// runtime's exclusivity check on every use is skipped.
+    @exclusivity(unchecked) var rowScratch: [UInt8] = []
+    @exclusivity(unchecked) var keyScratch: [UInt8] = []
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
