@@ -57,12 +57,24 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         let core: ResultsCore
         let keys: [ObjectKey]
         var position = 0
+        /// Whether the elements are objects of the results' own class, which the accessors
+        /// are: asked once, so that each step skips a generic cast (`Results<Obj?>` of a map
+        /// still casts).
+        private let elementsAreAccessors = Element.self is ObjectBase.Type
+
+        init(core: ResultsCore, keys: [ObjectKey]) {
+            self.core = core
+            self.keys = keys
+        }
 
         /// The next object, or `nil` after the last.
         public mutating func next() -> Element? {
             guard position < keys.count else { return nil }
             defer { position += 1 }
-            return core.object(for: keys[position]) as? Element
+            let object = core.object(for: keys[position])
+            guard elementsAreAccessors else { return object as? Element }
+            assert(object is Element, "Results of \(Element.self) made a \(type(of: object)).")
+            return unsafeBitCast(object, to: Element.self)
         }
     }
 
