@@ -97,10 +97,11 @@ enum RowCodec {
                 return utf8.count
             }
         case .data(let v):
-            v.withUnsafeBytes { bytes in
+            // One pass over the storage: each access to `Data`'s storage is checked for exclusivity.
+            return v.withUnsafeBytes { bytes in
                 if let source = bytes.baseAddress { target.copyMemory(from: source, byteCount: bytes.count) }
+                return bytes.count
             }
-            return v.count
         case .decimal(let v):
             var text = v.description
             return text.withUTF8 { utf8 in
