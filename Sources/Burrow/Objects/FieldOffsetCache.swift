@@ -1,22 +1,16 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// Where each `@Persisted` wrapper sits inside its object, by the key path Swift hands the
 /// wrapper's accessor, so that property access reads the wrapper straight from memory instead
 /// of projecting the key path through the runtime (which costs more than the access itself).
 ///
-/// A fixed table of atomic words, each holding a key path's address and the offset: lock-free,
-/// and a collision only sends an access back to the slow path. Every offset is checked against
-/// the stored fields of the object's class before it is trusted.
+/// The offsets live in a ``KeyPathOffsetTable``: a lookup is a hash and a load or two. Every
+/// offset is checked against the stored fields of the object's class before it is remembered.
+/// The key paths Swift hands a wrapper's accessor are instantiated once per process and never
+/// freed, so an address keeps naming one key path.
 @usableFromInline
 enum FieldOffsetCache {
-    private static let slotCount = 1024
-    // Only ever read and written through the atomics it points to.
-    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<UInt64>> = {
-        let slots = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: slotCount)
-        for index in 0..<slotCount { (slots + index).initialize(to: Atomic(0)) }
-        return slots
-    }()
+    private static let table = KeyPathOffsetTable()
 
     /// The offset of the wrapper `keyPath` reaches inside `object`.
     @inlinable
@@ -27,10 +21,7 @@ enum FieldOffsetCache {
 
     @usableFromInline
     static func cachedOffset(of keyPath: AnyKeyPath) -> Int? {
-        let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
-        let word = slots[Int((address >> 4) % UInt64(slotCount))].load(ordering: .relaxed)
-        guard word != 0, word >> 16 == address else { return nil }
-        return Int(word & 0xFFFF) - 1
+        table.offset(forAddress: UInt64(UInt(bitPattern: ObjectIdentifier(keyPath))))
     }
 
     @usableFromInline
@@ -40,10 +31,7 @@ enum FieldOffsetCache {
         guard persistedFieldOffsets(of: type(of: object)).contains(offset) else {
             preconditionFailure("@Persisted property \(keyPath) is not a stored field of \(type(of: object)).")
         }
-        let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
-        if address < 1 << 47, offset < 0xFFFF {
-            slots[Int((address >> 4) % UInt64(slotCount))].store(address << 16 | UInt64(offset + 1), ordering: .relaxed)
-        }
+        table.remember(offset, forAddress: UInt64(UInt(bitPattern: ObjectIdentifier(keyPath))))
         return offset
     }
 

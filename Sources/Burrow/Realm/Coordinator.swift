@@ -322,11 +322,16 @@ final class Coordinator: @unchecked Sendable {
 
     /// `info` resolved for writing in `write`, creating its table when the file has none.
     func boundForWriting(_ info: ClassInfo, in write: WriteState) throws -> BoundClass {
-        if let known = write.boundClasses[ObjectIdentifier(info.type)] { return known }
+        if let last = write.lastBound, last.info === info { return last }
+        if let known = write.boundClasses[ObjectIdentifier(info.type)] {
+            write.lastBound = known
+            return known
+        }
         let known = catalogState.withLock { $0.layouts[info.className] }
         let layout = if let known { known } else { try createTable(for: info, in: write) }
         let bound = BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
         write.boundClasses[ObjectIdentifier(info.type)] = bound
+        write.lastBound = bound
         return bound
     }
 
