@@ -35,13 +35,9 @@ public final class Transaction {
     private let owningThread: pthread_t?
     /// The environment's ``Environment/handleEpoch`` when the transaction began or was renewed.
     @exclusivity(unchecked) public private(set) var handleEpoch: UInt64
-    /// One cursor per database for point lookups and overwrites, kept between them: LMDB's
-    /// `MDB_SET` on a cursor that already sits on the right leaf page searches that page alone,
-    /// so reading (or rewriting) rows in key order costs about half of `mdb_get`'s descent from
-    /// the root, and a random lookup costs the same. LMDB moves a write transaction's cursors
-    /// along with its puts; deletes and drops close them, as a precaution against the rebalancing
-    /// fix-ups of LMDB 0.9.24. Only this class's own calls touch the list.
-    @exclusivity(unchecked) private var lookupCursors: [(database: MDB_dbi, handle: OpaquePointer)] = []
+    /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
+    /// calls touch it, never during another access.
+    @exclusivity(unchecked) private var lookups = PointLookups()
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
@@ -169,7 +165,12 @@ public final class Transaction {
     package func unsafeValue(for key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
-        let code = mdb_cursor_get(try lookupCursor(on: database), &keyVal, &dataVal, MDB_SET)
+        let handle = liveHandle()
+        let code = if let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
+            mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
+        } else {
+            mdb_get(handle, database.handle, &keyVal, &dataVal)
+        }
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
         return UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
@@ -206,10 +207,14 @@ public final class Transaction {
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
 
-    /// Stores `value` under `key`, which usually holds a value already: the lookup cursor finds
-    /// it (cheaply when the last lookup was on the same page) and overwrites it in place.
+    /// Stores `value` under `key`, which usually holds a value already. Right after a lookup of
+    /// a key near it (the usual read-then-write of a row), the lookup cursor finds it in its
+    /// page and overwrites it in place.
     package func replace(_ key: UnsafeRawBufferPointer, with value: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) {
-        let cursor = try lookupCursor(on: database)
+        guard let cursor = try lookups.cursor(for: key, in: database.handle, of: liveHandle()) else {
+            try put(key, value, in: database)
+            return
+        }
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
         let code = mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
@@ -267,24 +272,10 @@ public final class Transaction {
 
     // MARK: Lookup cursors
 
-    /// The lookup cursor of `database`, opened on first use.
-    @inline(__always)
-    private func lookupCursor(on database: Database) throws(LMDBError) -> OpaquePointer {
-        for cursor in lookupCursors where cursor.database == database.handle { return cursor.handle }
-        var raw: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(liveHandle(), database.handle, &raw))
-        lookupCursors.append((database.handle, raw!))
-        return raw!
-    }
-
     /// Closes the lookup cursors: before the transaction ends or resets, and before anything
     /// is deleted. (Once a write transaction has ended, LMDB has freed them itself.)
     func releaseLookupCursors() {
-        guard !lookupCursors.isEmpty else { return }
-        if isReadOnly || handle != nil {
-            for cursor in lookupCursors { mdb_cursor_close(cursor.handle) }
-        }
-        lookupCursors.removeAll(keepingCapacity: true)
+        lookups.reset(closing: isReadOnly || handle != nil)
     }
 }
 
