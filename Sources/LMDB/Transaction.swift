@@ -21,7 +21,7 @@ import Musl
 /// thread (LMDB's writer lock is a thread-owned mutex). Read transactions may move between
 /// threads, but must not be used by two threads at once.
 public final class Transaction {
-    // `handle`, `isReset` and `handleEpoch` are read on every lookup and written only by this
+    // `handle`, `isReset` and `epoch` are read on every lookup and written only by this
     // class's begin, renew, reset and end, never during another access: they skip the
     // runtime's exclusivity check, which would cost more than the lookup.
     /// The `MDB_txn` handle, or `nil` once the transaction has ended.
@@ -34,7 +34,11 @@ public final class Transaction {
     @exclusivity(unchecked) public private(set) var isReset = false
     private let owningThread: pthread_t?
     /// The environment's ``Environment/handleEpoch`` when the transaction began or was renewed.
-    @exclusivity(unchecked) public private(set) var handleEpoch: UInt64
+    ///
+    /// Read through a getter: a client module reading the stored property directly would check
+    /// exclusivity at runtime on every lookup, not knowing it is unchecked here.
+    public var handleEpoch: UInt64 { epoch }
+    @exclusivity(unchecked) private var epoch: UInt64
     /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
     /// calls touch it, never during another access.
     @exclusivity(unchecked) private var lookups = PointLookups()
@@ -43,7 +47,7 @@ public final class Transaction {
         self.environment = environment
         self.isReadOnly = readOnly
         self.owningThread = readOnly ? nil : pthread_self()
-        handleEpoch = environment.handleEpoch
+        epoch = environment.handleEpoch
         handle = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
     }
 
@@ -117,7 +121,7 @@ public final class Transaction {
         precondition(isReadOnly, "Only a read transaction can be renewed.")
         guard let handle else { preconditionFailure("LMDB transaction used after it ended.") }
         if !isReset { reset() }
-        handleEpoch = environment.handleEpoch
+        epoch = environment.handleEpoch
         try LMDBError.check(mdb_txn_renew(handle))
         isReset = false
         environment.transactionRenewed()
