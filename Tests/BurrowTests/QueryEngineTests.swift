@@ -99,6 +99,12 @@ import Testing
         #expect(ids(descending.limit(12)) == [9, 19, 29, 39, 49, 59, 69, 79, 89, 99, 8, 18])
         #expect(ids(people.filter("id > 50").sorted(byKeyPath: "name").limit(2)) == [60, 70])
         #expect(ids(people.sorted(byKeyPath: "id", ascending: false).limit(2)) == [99, 98])
+        // Pages further in: the walk passes over the objects before the page without keeping them.
+        #expect(ids(descending.limit(4, offset: 8)) == [89, 99, 8, 18])
+        #expect(ids(people.filter("id > 50").sorted(byKeyPath: "name").limit(2, offset: 1)) == [70, 80])
+        #expect(ids(people.filter("id < 30").sorted(byKeyPath: "name", ascending: false).limit(3, offset: 2)) == [29, 8, 18])
+        #expect(ids(ascending.limit(5, offset: 98)) == [89, 99])
+        #expect(ids(ascending.limit(5, offset: 1000)).isEmpty)
     }
 
     @Test func pagingIsLive() throws {

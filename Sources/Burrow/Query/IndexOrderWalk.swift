@@ -37,9 +37,11 @@ struct IndexOrderWalk {
         }
     }
 
-    /// The keys of objects passing `test`, in sort order, stopping once `stopAfter` are found;
-    /// `nil` when the index cannot give the exact order (a value too long to store whole).
-    func keys(in txn: Transaction, matching test: RowPredicate?, stopAfter: Int?) throws -> [ObjectKey]? {
+    /// The keys of objects passing `test`, in sort order, leaving out the first `skip` of them
+    /// and stopping once `stopAfter` are kept; `nil` when the index cannot give the exact order
+    /// (a value too long to store whole). Skipped objects are walked past, never gathered, so a
+    /// deep page costs a walk of the index and no more.
+    func keys(in txn: Transaction, matching test: RowPredicate?, skipping skip: Int = 0, stopAfter: Int?) throws -> [ObjectKey]? {
         let database: Database
         var suffix = false
         switch source {
@@ -53,6 +55,10 @@ struct IndexOrderWalk {
             return nil
         }
         var keys: [ObjectKey] = []
+        var skipped = 0
+        func keep(_ key: ObjectKey) {
+            if skipped < skip { skipped += 1 } else { keys.append(key) }
+        }
         var run: [ObjectKey] = []      // equal values met walking backwards, to put in key order
         var runValue: [UInt8] = []
         let limit = stopAfter ?? .max
@@ -71,11 +77,11 @@ struct IndexOrderWalk {
             } ?? true
             if passes {
                 if ascending || !suffix {
-                    keys.append(objectKey)
+                    keep(objectKey)
                 } else {
                     let valuePart = Array(key[..<(key.count - 8)])
                     if valuePart != runValue {
-                        keys.append(contentsOf: run.reversed())
+                        run.reversed().forEach(keep)
                         run.removeAll(keepingCapacity: true)
                         runValue = valuePart
                         if keys.count >= limit { break }
@@ -86,7 +92,7 @@ struct IndexOrderWalk {
             }
             entry = try ascending ? cursor.next() : cursor.previous()
         }
-        keys.append(contentsOf: run.reversed())
-        return keys
+        run.reversed().forEach(keep)
+        return Array(keys.prefix(limit))
     }
 }

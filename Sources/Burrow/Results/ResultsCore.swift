@@ -136,10 +136,12 @@ final class ResultsCore {
                 return try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false
             }
         } else if case .sort(let descriptors)? = steps.first,
-           let walked = try IndexOrderWalk(layout: layout, descriptors: descriptors)?
-                .keys(in: txn, matching: test, stopAfter: Self.rowsNeeded(after: steps.dropFirst())) {
+                  let walk = IndexOrderWalk(layout: layout, descriptors: descriptors),
+                  case let page = Self.page(after: steps.dropFirst()),
+                  let walked = try walk.keys(in: txn, matching: test, skipping: page?.offset ?? 0, stopAfter: page?.limit) {
+            // The walk has sorted, and cut the page that follows, if any.
             keys = walked
-            steps = steps.dropFirst()
+            steps = steps.dropFirst(page == nil ? 1 : 2)
         } else {
             keys = try matchingKeys(layout, test: test, path: path, in: txn)
         }
@@ -176,11 +178,10 @@ final class ResultsCore {
         }
     }
 
-    /// How many leading objects the remaining steps can use, when they end in a slice.
-    private static func rowsNeeded(after steps: ArraySlice<ResultsQuery.Step>) -> Int? {
-        guard case .slice(let offset, let limit?)? = steps.first else { return nil }
-        let (needed, overflow) = offset.addingReportingOverflow(limit)
-        return overflow ? nil : needed
+    /// The page the next step cuts, when it is a slice.
+    private static func page(after steps: ArraySlice<ResultsQuery.Step>) -> (offset: Int, limit: Int?)? {
+        guard case .slice(let offset, let limit)? = steps.first else { return nil }
+        return (offset, limit)
     }
 
     /// The keys matching the predicate, in object key order.
