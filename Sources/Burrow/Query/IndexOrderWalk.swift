@@ -63,6 +63,14 @@ struct IndexOrderWalk {
         var runValue: [UInt8] = []
         let limit = stopAfter ?? .max
         var entry = try ascending ? cursor.first() : cursor.last()
+        if test == nil && (ascending || !suffix) {
+            // Every object is kept in walk order: the ones before the page are only counted.
+            while skipped < skip, let (key, _) = entry {
+                if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
+                skipped += 1
+                entry = try ascending ? cursor.next() : cursor.previous()
+            }
+        }
         while let (key, value) = entry {
             if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
             let objectKey: ObjectKey
