@@ -13,6 +13,10 @@ public protocol _Persistable {
     static var _defaultValue: Self { get }
     /// The value in storage form.
     var _persistedValue: _PersistedValue { get }
+    /// The storage form of the value stored at `pointer`, read where it lies: one call made for
+    /// the type itself, where reading through `Persisted`'s generic code would copy the value
+    /// through the runtime first.
+    static func _persistedValue(at pointer: UnsafeRawPointer) -> _PersistedValue
     /// A value back from storage form. Traps on a value of another kind (a corrupt row).
     static func _fromPersisted(_ value: _PersistedValue) -> Self
     /// A value from a loosely typed input (`Object(value:)`, dynamic subscripts), or `nil`
@@ -29,6 +33,10 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
+    @inlinable
+    public static func _persistedValue(at pointer: UnsafeRawPointer) -> _PersistedValue {
+        pointer.assumingMemoryBound(to: Self.self).pointee._persistedValue
+    }
     @inlinable
     public static func _get(from object: ObjectBase, column: Int) -> Self {
         _fromPersisted(object.managedValue(column: column, kind: _storageKind))

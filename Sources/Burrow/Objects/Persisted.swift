@@ -191,7 +191,7 @@ extension Persisted: PersistedField {
     }
 
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {
-        value.assumingMemoryBound(to: Value.self).pointee._persistedValue
+        Value._persistedValue(at: value)
     }
 
     static func setValue(_ persisted: _PersistedValue, at value: UnsafeMutableRawPointer) {

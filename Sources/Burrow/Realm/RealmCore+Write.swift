@@ -42,7 +42,7 @@ extension RealmCore {
         perform(in: write) {
             let bound = try coordinator.boundForWriting(info, in: write)
             let layout = bound.layout
-            var values = write.takeRowValues(count: layout.kinds.count)
+            var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
             for index in info.storedFields where info.fields[index].kind != .link && info.fields[index].kind != .mixed {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
@@ -85,7 +85,6 @@ extension RealmCore {
                 }
             }
             object.becomeManaged(by: self, bound: bound, key: claim.key)
-            write.giveBack(consume values)
         }
     }
 

@@ -8,9 +8,6 @@ final class WriteState {
     /// runtime's exclusivity check on every use is skipped.
     @exclusivity(unchecked) var rowScratch: [UInt8] = []
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
-    /// Emptied value arrays of rows stored earlier, for the next ones. Storing an object stores
-    /// the objects it links to first, so several may be in use at once; each takes its own.
-    @exclusivity(unchecked) private var spareRowValues: [[_PersistedValue]] = []
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -38,20 +35,6 @@ final class WriteState {
         self.transaction = transaction
         rowScratch.reserveCapacity(256)
         keyScratch.reserveCapacity(64)
-    }
-
-    /// An array of `count` nulls to gather a row's values in, reusing one given back.
-    func takeRowValues(count: Int) -> [_PersistedValue] {
-        guard var values = spareRowValues.popLast() else { return Array(repeating: .null, count: count) }
-        values.append(contentsOf: repeatElement(.null, count: count))
-        return values
-    }
-
-    /// Takes back an array from ``takeRowValues(count:)``, releasing the values it holds.
-    func giveBack(_ values: consuming [_PersistedValue]) {
-        guard spareRowValues.count < 8 else { return }
-        values.removeAll(keepingCapacity: true)
-        spareRowValues.append(values)
     }
 
     /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.
