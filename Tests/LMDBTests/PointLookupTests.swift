@@ -21,7 +21,7 @@ import Testing
         let db = try txn.openDatabase(named: "kv", create: true)
         let other = try txn.openDatabase(named: "other", create: true)
         var model: [Int: [UInt8]] = [:]
-        var generator = SplitMix(seed: 7)
+        var generator = SeededNumbers(seed: 7)
         for step in 0..<20_000 {
             let number = Int(generator.next() % 3_000)
             let key = Self.key(number)
@@ -80,15 +80,13 @@ import Testing
     }
 }
 
-/// A small, seeded pseudo-random generator, so that a failure can be replayed.
-private struct SplitMix {
+/// A seeded linear congruential generator (Knuth's MMIX constants): enough to scatter keys, and
+/// a failure replays.
+private struct SeededNumbers {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 17
     }
 }
