@@ -278,7 +278,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     }
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Wrapped? {
-        value == .null ? nil : Wrapped._fromPersisted(value)
+        value.isNull ? nil : Wrapped._fromPersisted(value)
     }
     @inlinable
     public static func _get(from object: ObjectBase, column: Int) -> Wrapped? {
@@ -286,7 +286,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
             return object.linkedObject(column: column, of: linkedType).map { $0 as! Wrapped }
         }
         let value = object.managedValue(column: column, kind: Wrapped._storageKind)
-        return value == .null ? nil : Wrapped._fromPersisted(value)
+        return value.isNull ? nil : Wrapped._fromPersisted(value)
     }
     @inlinable
     public static func _set(_ value: Wrapped?, on object: ObjectBase, column: Int) {

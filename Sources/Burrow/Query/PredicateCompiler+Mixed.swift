@@ -4,7 +4,7 @@ extension PredicateCompiler {
     /// index, or a step into something that is not a collection, reads as `nil`.
     func compileMixedMember(column: Int, steps: [NestedStep], _ comparison: Comparison, at position: Int) throws(Realm.Error) -> RowPredicate {
         try compileDerived(from: column, kind: .mixed, comparison, at: position) { held in
-            NestedLocation.member(of: held, along: steps).map { $0 == .null ? .null : .mixed($0) } ?? .null
+            NestedLocation.member(of: held, along: steps).map { $0.isNull ? .null : .mixed($0) } ?? .null
         }
     }
 

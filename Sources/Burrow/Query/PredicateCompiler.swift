@@ -101,7 +101,7 @@ struct PredicateCompiler {
             guard !comparison.op.isStringOperator else {
                 throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a property on its left")
             }
-            let result = Self.test(comparison.op, ValueComparator.compare(left, right), lhsNull: left == .null, rhsNull: right == .null)
+            let result = Self.test(comparison.op, ValueComparator.compare(left, right), lhsNull: left.isNull, rhsNull: right.isNull)
             return { _ in result }
         }
     }
@@ -200,7 +200,7 @@ struct PredicateCompiler {
             let op = comparison.op
             return { row in
                 let value = reduce(aggregateSource(row))
-                return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value == .null, rhsNull: literal == .null)
+                return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value.isNull, rhsNull: literal.isNull)
             }
         }
         // Element comparisons, combined by the quantifier: a property of each object, or each
@@ -395,7 +395,7 @@ struct PredicateCompiler {
             }
             let wanted = name == "@min" ? -1 : 1
             return { values in
-                values.filter { $0 != .null }.reduce(nil as _PersistedValue?) { best, value in
+                values.filter { !$0.isNull }.reduce(nil as _PersistedValue?) { best, value in
                     guard let best else { return value }
                     return ValueComparator.compare(value, best) == wanted ? value : best
                 } ?? .null
@@ -517,7 +517,7 @@ struct PredicateCompiler {
                 throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a string, '\(name)' is \(typeName(column))")
             }
         }
-        if value == .null { return }
+        if value.isNull { return }
         let fits: Bool = switch (kind, value) {
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.float, .int), (.float, .double),
              (.float, .float), (.double, .float), (.int, .float),
@@ -538,7 +538,7 @@ struct PredicateCompiler {
     private func compare(column: Int, _ op: ComparisonOperator, _ value: _PersistedValue, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         try check(value, against: column, comparison)
         let kind = storedClass.kinds(column)
-        if value == .null {
+        if value.isNull {
             let result = Self.test(op, nil, lhsNull: false, rhsNull: true)
             let bothNull = Self.test(op, nil, lhsNull: true, rhsNull: true)
             return { $0.isNull(column) ? bothNull : result }
@@ -612,7 +612,7 @@ struct PredicateCompiler {
         try check(probe, against: left, comparison)
         return { row in
             let lhs = row.value(left, kind: leftKind), rhs = row.value(right, kind: rightKind)
-            return Self.test(op, ValueComparator.compare(lhs, rhs), lhsNull: lhs == .null, rhsNull: rhs == .null)
+            return Self.test(op, ValueComparator.compare(lhs, rhs), lhsNull: lhs.isNull, rhsNull: rhs.isNull)
         }
     }
 

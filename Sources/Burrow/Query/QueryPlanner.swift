@@ -73,7 +73,7 @@ struct QueryPlanner {
                     consider(3, .indexRanges(access, [(inline, Self.successor(of: inline)), (long, Self.successor(of: long))],
                                              covered: false))
                 }
-            case (_, .literal(let value, _)) where op.isOrdering && value != .null:
+            case (_, .literal(let value, _)) where op.isOrdering && !value.isNull:
                 guard let (converted, exact) = QueryPlanner.rangeValue(value, for: kind, op: op) else { continue }
                 let inclusive = op == .lessOrEqual || op == .greaterOrEqual || !exact
                 if op == .greater || op == .greaterOrEqual {
@@ -105,11 +105,11 @@ struct QueryPlanner {
               !comparison.caseInsensitive, !comparison.diacriticInsensitive,
               case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
               let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }),
-              value.kind == layout.kinds[column] || value == .null else {
+              value.kind == layout.kinds[column] || value.isNull else {
             return nil
         }
         let property = layout.storedClass.properties[column]
-        guard property.collection == nil, value != .null || property.isOptional else {
+        guard property.collection == nil, !value.isNull || property.isOptional else {
             return nil
         }
         // The value has the column's kind: no conversion, one key.

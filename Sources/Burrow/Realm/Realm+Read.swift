@@ -36,7 +36,7 @@ extension Realm {
         }
         let kind = info.fields[field].kind
         if let value = PredicateCompiler.converted(key._persistedValue, to: kind),
-           value == .null ? info.fields[field].isOptional : ValueComparator.sameKind(value, kind) {
+           value.isNull ? info.fields[field].isOptional : ValueComparator.sameKind(value, kind) {
             return object(ofType: type, primaryKeyValue: value)
         }
         return object(ofType: type, primaryKeyValue: ObjectValueReader(info: info).convert(key as Any, field: field))

@@ -198,7 +198,7 @@ extension RealmCore {
         let value = bytes.withUnsafeBytes { ManagedList.decode($0, kind: layout.kinds[column]) }
         try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false, write: write)
         let cleared = Self.removingLinks(to: target, from: value)
-        if cleared == .null {
+        if cleared.isNull {
             try write.transaction.delete(entry, in: database)
         } else {
             try write.transaction.put(entry, ManagedList.encode(cleared), in: database)

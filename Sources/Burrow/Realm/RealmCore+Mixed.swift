@@ -84,11 +84,11 @@ extension RealmCore {
         case .typedLink(let classID, let key) where classID == target.classID && key == target.key.rawValue: return .null
         case .mixed(let inner):
             let cleared = removingLinks(to: target, from: inner)
-            return cleared == .null ? .null : .mixed(cleared)
+            return cleared.isNull ? .null : .mixed(cleared)
         case .list(let elements):
             return .list(elements.compactMap { element in
                 let cleared = removingLinks(to: target, from: element)
-                if case .typedLink = element, cleared == .null { return nil }  // a link to the target
+                if case .typedLink = element, cleared.isNull { return nil }  // a link to the target
                 return cleared
             })
         case .dictionary(let keys, let values):

@@ -51,7 +51,7 @@ extension Results {
         let (kind, values) = core.values(of: property)
         precondition([.int, .float, .double, .date, .decimal].contains(kind),
                      "Invalid property type '\(kind.propertyType)' for \(name) of '\(core.info.className).\(property)': it needs a number or a date.")
-        let best = values.lazy.filter { $0 != .null }.reduce(nil as _PersistedValue?) { best, value in
+        let best = values.lazy.filter { !$0.isNull }.reduce(nil as _PersistedValue?) { best, value in
             guard let best else { return value }
             return (ValueComparator.compare(value, best) ?? 0) == sign ? value : best
         }
@@ -62,7 +62,7 @@ extension Results {
         let (kind, values) = core.values(of: property)
         precondition([.int, .float, .double, .decimal].contains(kind),
                      "Invalid property type '\(kind.propertyType)' for \(name) of '\(core.info.className).\(property)': it needs a number.")
-        return (kind, values.filter { $0 != .null })
+        return (kind, values.filter { !$0.isNull })
     }
 
     private static func double(_ value: _PersistedValue) -> Double {

@@ -252,7 +252,7 @@ final class ResultsCore {
 
     /// Sort order: null first, then by value (strings by their UTF-8 bytes).
     static func sortOrder(_ a: _PersistedValue, _ b: _PersistedValue) -> Int {
-        switch (a == .null, b == .null) {
+        switch (a.isNull, b.isNull) {
         case (true, true): 0
         case (true, false): -1
         case (false, true): 1

@@ -79,7 +79,7 @@ class ManagedCollection {
         guard kind == .link else { return element._persistedValue }
         guard let object = element as? ObjectBase else {
             // Only a map's values may be nil.
-            if element._persistedValue == .null { return .null }
+            if element._persistedValue.isNull { return .null }
             preconditionFailure("A collection of objects holds only objects.")
         }
         return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)

@@ -282,7 +282,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     // MARK: Values
 
     static func encode(_ value: _PersistedValue) -> [UInt8] {
-        guard value != .null else { return [0] }
+        guard !value.isNull else { return [0] }
         var bytes: [UInt8] = [1]
         RowCodec.append(value, to: &bytes)
         return bytes

@@ -86,6 +86,12 @@ public enum _PersistedValue: Hashable, Sendable {
     /// their bytes, and their values, each with its own kind (never `.mixed`).
     indirect case dictionary(keys: [String], values: [_PersistedValue])
 
+    /// Whether this is `.null`: a tag check, where `== .null` goes through the whole equality.
+    @inlinable
+    var isNull: Bool {
+        if case .null = self { true } else { false }
+    }
+
     /// Equality as stored: strings compare by their UTF-8 bytes, as rows, indexes and queries
     /// do, so canonically equivalent but differently encoded strings are different values.
     public static func == (lhs: _PersistedValue, rhs: _PersistedValue) -> Bool {

@@ -167,7 +167,7 @@ final class TableLayout: Sendable {
     func patchFixedWidth(_ key: ObjectKey, column: Int, value: _PersistedValue, row: UnsafeRawBufferPointer,
                          in write: WriteState) throws -> Bool {
         let reader = RowReader(row)
-        guard kinds[column].fixedWidth != nil, value != .null, !reader.isNull(column),
+        guard kinds[column].fixedWidth != nil, !value.isNull, !reader.isNull(column),
               !secondaryIndexes.contains(where: { $0.column == column }) else { return false }
         let target = reader.columnBytes(column)
         guard RowCodec.byteCount(of: value) == target.count else { return false }

@@ -45,7 +45,7 @@ final class PropertySlot: MixedSlot {
     }
 
     func write(_ value: _PersistedValue, in write: WriteState) {
-        owner.setManagedValue(value == .null ? .null : .mixed(value), column: column)
+        owner.setManagedValue(value.isNull ? .null : .mixed(value), column: column)
     }
 }
 
@@ -75,7 +75,7 @@ final class ListElementSlot: MixedSlot {
 
     func write(_ value: _PersistedValue, in write: WriteState) {
         guard let position else { preconditionFailure("The list element holding this collection was removed.") }
-        list.replace(atPosition: position, with: value == .null ? .null : .mixed(value), in: write)
+        list.replace(atPosition: position, with: value.isNull ? .null : .mixed(value), in: write)
     }
 }
 
@@ -97,6 +97,6 @@ final class MapEntrySlot: MixedSlot {
     }
 
     func write(_ value: _PersistedValue, in write: WriteState) {
-        map.replace(key, with: value == .null ? .null : .mixed(value), in: write)
+        map.replace(key, with: value.isNull ? .null : .mixed(value), in: write)
     }
 }
