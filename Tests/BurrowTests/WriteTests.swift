@@ -227,6 +227,44 @@ import Testing
         #expect(realm.objects(Person.self).count == 500)
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 499)?.name == "p499")
     }
+
+    /// Rows read and rewritten in key order go through a kept cursor; deletes and inserts in
+    /// between move pages under it. Every row must come out as a plain model says.
+    @Test func rewritingRowsInKeyOrderAmongDeletesAndInsertsKeepsEveryRow() throws {
+        let realm = try directory.realm()
+        var model: [Int: (age: Int, pictureSize: Int)] = [:]
+        try realm.write {
+            for id in 0..<3_000 {
+                realm.add(Person(value: ["id": id, "name": "p\(id)", "age": id, "picture": Data(count: id % 50)]))
+                model[id] = (id, id % 50)
+            }
+        }
+        try realm.write {
+            for id in 0..<3_000 {
+                guard let person = realm.object(ofType: Person.self, forPrimaryKey: id) else { continue }
+                person.age = (person.age ?? 0) + 1                 // a fixed-width rewrite
+                model[id]!.age += 1
+                if id % 7 == 0 {
+                    person.picture = Data(count: 300 + id % 90)    // the row changes size
+                    model[id]!.pictureSize = 300 + id % 90
+                }
+                if id % 11 == 0, let next = realm.object(ofType: Person.self, forPrimaryKey: id + 1) {
+                    realm.delete(next)
+                    model[id + 1] = nil
+                }
+                if id % 13 == 0 {
+                    realm.add(Person(value: ["id": 10_000 + id, "name": "n\(id)", "age": -id, "picture": Data(count: 5)]))
+                    model[10_000 + id] = (-id, 5)
+                }
+            }
+        }
+        #expect(realm.objects(Person.self).count == model.count)
+        for person in realm.objects(Person.self) {
+            let expected = model[person.id]
+            #expect(person.age == expected?.age, "age of \(person.id)")
+            #expect(person.picture?.count == expected?.pictureSize, "picture of \(person.id)")
+        }
+    }
 }
 
 /// The values in the index of `column`, in index order (read straight from the index).
