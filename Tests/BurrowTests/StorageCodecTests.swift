@@ -69,7 +69,7 @@ import Testing
         buffer.withUnsafeBytes { #expect(RowReader($0).columnCount == 0) }
     }
 
-    @Test func nestedCollectionsRoundTripAndDamagedBytesReadShort() {
+    @Test func nestedCollectionsRoundTripAndEveryTruncationIsDamage() throws {
         let value = _PersistedValue.mixed(.dictionary(keys: ["a", "é"], values: [
             .list([.int(1), .null, .typedLink(classID: 3, key: 9), .list([])]),
             .dictionary(keys: ["x"], values: [.string("y")]),
@@ -77,29 +77,58 @@ import Testing
         var bytes: [UInt8] = []
         RowCodec.append(value, to: &bytes)
         #expect(bytes.count == RowCodec.byteCount(of: value))
-        bytes.withUnsafeBytes { #expect(RowCodec.decode($0, kind: .mixed) == value) }
-        // Every truncation decodes to some value without reading past the end.
+        #expect(try bytes.withUnsafeBytes { try RowCodec.decode($0, kind: .mixed) } == value)
+        // Every truncation is reported, never decoded to a shorter value.
         for length in 0..<bytes.count {
-            Array(bytes[..<length]).withUnsafeBytes { _ = RowCodec.decode($0, kind: .mixed) }
+            #expect(throws: StorageError.self, "truncated to \(length) bytes") {
+                try Array(bytes[..<length]).withUnsafeBytes { try RowCodec.decode($0, kind: .mixed) }
+            }
         }
     }
 
-    @Test func damagedOrTooDeepNestedBytesReadAsNull() {
+    @Test func damagedOrTooDeepNestedBytesAreReported() {
+        func decode(_ bytes: [UInt8]) throws -> _PersistedValue {
+            try bytes.withUnsafeBytes { try NestedValueCodec.decodeMixed($0) }
+        }
         // A list whose one element claims an integer but holds a single byte.
         var shortInteger: [UInt8] = [NestedValueCodec.listTag, 1, 0, 0, 0, 2, 0, 0, 0, _StorageKind.int.rawValue, 7]
-        shortInteger.withUnsafeBytes { #expect(NestedValueCodec.decodeMixed($0) == .list([.null])) }
+        #expect(throws: StorageError.self) { try decode(shortInteger) }
         shortInteger[5] = 1  // the element is its tag alone
         shortInteger.removeLast()
-        shortInteger.withUnsafeBytes { #expect(NestedValueCodec.decodeMixed($0) == .list([.null])) }
-        // Lists nested far deeper than any write makes stop at the limit instead of recursing on.
+        #expect(throws: StorageError.self) { try decode(shortInteger) }
+        // A count far larger than the bytes could hold, and an unknown tag.
+        #expect(throws: StorageError.self) { try decode([NestedValueCodec.listTag, 0xFF, 0xFF, 0xFF, 0x7F]) }
+        #expect(throws: StorageError.self) { try decode([0x3F, 1, 2]) }
+        // Lists nested far deeper than any write makes are refused instead of recursing on.
         var deep: _PersistedValue = .int(1)
         for _ in 0..<(AnyRealmValue.maximumNestingDepth + 20) { deep = .list([deep]) }
         var bytes: [UInt8] = []
         RowCodec.append(.mixed(deep), to: &bytes)
-        let decoded = bytes.withUnsafeBytes { RowCodec.decode($0, kind: .mixed) }
-        var depth = 0, value = decoded
-        if case .mixed(let inner) = value { value = inner }
-        while case .list(let elements) = value, let first = elements.first { depth += 1; value = first }
-        #expect(depth == AnyRealmValue.maximumNestingDepth)
+        #expect(throws: StorageError.self) { try bytes.withUnsafeBytes { try RowCodec.decode($0, kind: .mixed) } }
+    }
+
+    @Test func fixedWidthValuesOfTheWrongWidthAreReported() {
+        let kinds: [_StorageKind] = [.bool, .int, .float, .double, .date, .uuid, .objectId, .link]
+        for kind in kinds {
+            #expect(throws: StorageError.self, "\(kind)") {
+                try [UInt8](repeating: 1, count: 3).withUnsafeBytes { try RowCodec.decode($0, kind: kind) }
+            }
+        }
+        #expect(throws: StorageError.self) { try Array("12abc".utf8).withUnsafeBytes { try RowCodec.decode($0, kind: .decimal) } }
+        #expect(throws: StorageError.self) { try [2, 9].withUnsafeBytes { try ManagedList.decode($0, kind: .int) } }
+        #expect(throws: StorageError.self) { try [9, 0, 0, 0, 65].withUnsafeBytes { try ManagedMap.decodeEntry($0, kind: .int) } }
+    }
+
+    @Test func rowsWithOffsetsPastTheirEndAreNotRead() {
+        var buffer: [UInt8] = []
+        RowCodec.encode([.int(5), .string("abc")], into: &buffer)
+        buffer.withUnsafeBytes { #expect(RowReader.isWellFormed($0)) }
+        // The last end offset points past the row.
+        buffer[2 + 1 + 4] = 200
+        buffer.withUnsafeBytes { bytes in
+            #expect(throws: StorageError.self) { try RowReader(bytes).checkedValue(1, kind: .string) }
+        }
+        #expect(!RowReader.isWellFormed(UnsafeRawBufferPointer(start: nil, count: 0)))
+        [UInt8]([40, 0, 0]).withUnsafeBytes { #expect(!RowReader.isWellFormed($0)) }
     }
 }

@@ -38,7 +38,7 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
     public var isInvalidated: Bool {
         guard let management else { return false }
         management.realm.verifyThread()
-        return (try? management.bound.layout.row(management.key, in: management.realm.transaction)) == nil
+        return !management.realm.contains(management.key, in: management.bound.layout)
     }
 
     /// Whether the object is a frozen snapshot. Always `false` until frozen objects exist.

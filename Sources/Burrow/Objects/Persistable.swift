@@ -87,7 +87,9 @@ extension _PersistableInteger {
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Self {
         guard case .int(let v) = value else { mismatch(value) }
-        return Self(truncatingIfNeeded: v)
+        // Every width is stored in 64 bits; a value that does not fit was not written as this type.
+        guard let narrowed = Self(exactly: v) else { mismatch(value) }
+        return narrowed
     }
     @inlinable
     public static func _fromAny(_ value: Any) -> Self? {

@@ -75,9 +75,9 @@ struct IndexOrderWalk {
             if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
             let objectKey: ObjectKey
             switch source {
-            case .rows: objectKey = ObjectKey(bytes: key)
+            case .rows: objectKey = try ObjectKey(checking: key, in: layout.className)
             case .index: objectKey = suffix ? ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[(key.count - 8)...]))
-                                            : ObjectKey(bytes: value)
+                                            : try ObjectKey(checking: value, in: layout.className)
             }
             let passes = try test.map { test in
                 if case .rows = source { return test(RowReader(value, key: objectKey)) }

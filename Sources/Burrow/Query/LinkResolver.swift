@@ -1,54 +1,68 @@
 import LMDB
 
-/// What a predicate needs to follow to-one links: the classes of the file, and, while results
-/// are evaluated, the transaction to read target rows from.
+/// What a predicate needs to follow links and read collections: the classes of the file, and,
+/// while results are evaluated, the transaction to read from.
+///
+/// Compiled predicates are plain closures that cannot throw, so a read that fails inside one
+/// is kept here: it stops the reads after it, and the evaluation throws it when it ends
+/// (``throwFailure()``) instead of answering from a silently smaller set of values.
 final class LinkResolver {
     let catalog: Catalog
     /// The transaction of the evaluation under way.
-    var transaction: Transaction?
+    var transaction: Transaction? {
+        didSet { failure = nil }
+    }
+    /// The first read that failed in the evaluation under way.
+    private(set) var failure: (any Error)?
 
     init(catalog: Catalog) {
         self.catalog = catalog
     }
 
+    /// Throws the first read failure of the evaluation under way, if any.
+    func throwFailure() throws {
+        if let failure { throw failure }
+    }
+
+    /// Runs `body` on the evaluation's transaction; after a failure, returns `fallback`, which
+    /// the evaluation then discards by throwing the failure.
+    @inline(__always)
+    func reading<T>(_ fallback: T, _ body: (Transaction) throws -> T) -> T {
+        guard let transaction else { preconditionFailure("A predicate read links outside an evaluation.") }
+        guard failure == nil else { return fallback }
+        do {
+            return try body(transaction)
+        } catch {
+            failure = error
+            return fallback
+        }
+    }
+
     /// The stored values of `owner`'s list or set in `database`, in order.
     func listValues(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [_PersistedValue] {
-        guard let transaction else { return [] }
-        var prefix: [UInt8] = []
-        owner.append(to: &prefix)
-        var values: [_PersistedValue] = []
-        do {
-            let cursor = try transaction.openCursor(database)
-            var entry = try cursor.seek(atLeast: prefix)
-            while let (key, value) = entry, key.count > 8, key.starts(with: prefix) {
-                values.append(ManagedList.decode(value, kind: kind))
-                entry = try cursor.next()
-            }
-        } catch {
-            return values
+        reading([]) { transaction in
+            try ManagedSet.values(of: owner, in: database, kind: kind, txn: transaction)
         }
-        return values
     }
 
     /// The entries of `owner`'s map in `database`, in key order.
     func mapEntries(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [(key: String, value: _PersistedValue)] {
-        guard let transaction else { return [] }
-        return (try? ManagedMap.entries(of: owner, in: database, kind: kind, txn: transaction)) ?? []
+        reading([]) { transaction in try ManagedMap.entries(of: owner, in: database, kind: kind, txn: transaction) }
     }
 
     /// The value under `key` in `owner`'s map in `database`, or `nil` when there is no such key.
     func mapValue(of owner: ObjectKey, key: String, in database: Database, kind: _StorageKind) -> _PersistedValue? {
-        guard let transaction else { return nil }
-        let entry = ManagedMap.entryKey(owner, key)
-        guard let found = (try? entry.withUnsafeBytes({ try transaction.unsafeValue(for: $0, in: database) })) ?? nil else { return nil }
-        let decoded = ManagedMap.decodeEntry(found, kind: kind)
-        return decoded.key == key ? decoded.value : nil
+        reading(nil) { transaction in
+            let entry = ManagedMap.entryKey(owner, key)
+            guard let found = try entry.withUnsafeBytes({ try transaction.unsafeValue(for: $0, in: database) }) else { return nil }
+            let decoded = try ManagedMap.decodeEntry(found, kind: kind)
+            return decoded.key == key ? decoded.value : nil
+        }
     }
 
     /// The row of `key` in `layout`'s table, or `nil` when there is none.
     @inline(__always)
     func row(_ key: UInt64, in layout: TableLayout) -> UnsafeRawBufferPointer? {
-        guard let transaction else { return nil }
-        return (try? layout.row(ObjectKey(key), in: transaction)) ?? nil
+        reading(nil) { transaction in try layout.row(ObjectKey(key), in: transaction) }
     }
 }

@@ -319,9 +319,10 @@ struct PredicateCompiler {
         }
         let classID = layout.classID
         let sources: (RowReader) -> [ObjectKey] = { row in
-            guard let txn = links.transaction else { return [] }
-            return (try? LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
-                                                 through: backlinks.property, catalog: links.catalog, txn: txn)) ?? []
+            links.reading([]) { txn in
+                try LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
+                                            through: backlinks.property, catalog: links.catalog, txn: txn)
+            }
         }
         if rest == "@count" {
             guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {

@@ -145,7 +145,7 @@ struct QueryPlanner {
             let cursor = try txn.openCursor(layout.rows)
             var entry = try lower.withBytes { try cursor.seek(atLeast: $0) }
             while let (key, _) = entry {
-                let objectKey = ObjectKey(bytes: key)
+                let objectKey = try ObjectKey(checking: key, in: layout.className)
                 guard objectKey <= upper else { break }
                 keys.append(objectKey)
                 entry = try cursor.next()
@@ -158,7 +158,7 @@ struct QueryPlanner {
             for point in points.count == 1 ? points : Array(Set(points)) {
                 var entry = try cursor.seek(atLeast: point)
                 while let (key, value) = entry, Self.matches(point, key, access) {
-                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : ObjectKey(bytes: value))
+                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
                     entry = try cursor.next()
                 }
             }
@@ -172,7 +172,7 @@ struct QueryPlanner {
                 while let (key, value) = entry {
                     let indexPart = access.objectKeyIsSuffix ? UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)]) : key
                     guard upper.withUnsafeBytes({ ValueComparator.bytes(indexPart, $0) }) < 0 else { break }
-                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : ObjectKey(bytes: value))
+                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
                     entry = try cursor.next()
                 }
             }
@@ -292,8 +292,10 @@ struct QueryPlanner {
         return false
     }
 
+    /// Whether index entry `key` is one of `point`'s. Secondary index keys end with the object
+    /// key; so do primary keys whose value is too long to store whole (see `TableLayout`).
     private static func matches(_ point: [UInt8], _ key: UnsafeRawBufferPointer, _ access: IndexAccess) -> Bool {
-        let expected = point.count + (access.objectKeyIsSuffix ? 8 : 0)
+        let expected = point.count + (access.objectKeyIsSuffix || IndexKeyEncoder.isTruncated(point) ? 8 : 0)
         guard key.count == expected else { return false }
         return point.withUnsafeBytes { memcmp($0.baseAddress!, key.baseAddress!, point.count) == 0 }
     }

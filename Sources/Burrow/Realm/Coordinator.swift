@@ -203,7 +203,14 @@ final class Coordinator: @unchecked Sendable {
             try initialize(environment, schemaVersion: configuration.schemaVersion)
         }
         let txn = try environment.beginReadTransaction()
-        guard let metadata = try? txn.openDatabase(named: FileHeader.metadataDatabaseName) else {
+        // No database `0`, or a plain record by that name: some other program's LMDB file.
+        let metadata: Database?
+        do {
+            metadata = try openIfPresent(FileHeader.metadataDatabaseName, in: txn)
+        } catch LMDBError.incompatible {
+            metadata = nil
+        }
+        guard let metadata else {
             throw Realm.Error(.invalidDatabase, "'\(path)' is an LMDB file but not a Burrow file.", fileURL: url)
         }
         switch FileHeader.check(try txn.value(for: FileHeader.headerKey, in: metadata)) {
@@ -266,19 +273,19 @@ final class Coordinator: @unchecked Sendable {
         }
         var catalog = Catalog()
         catalog.schema = try StoredSchema.decode(schemaBytes)
-        catalog.generation = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
+        catalog.generation = try FileHeader.number(FileHeader.schemaGenerationKey, in: metadata, txn: txn, absent: 0)
         for storedClass in catalog.schema.classes {
             catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false, handleEpoch: handleEpoch)
         }
-        catalog.links = try? txn.openDatabase(named: FileHeader.linksName)
+        catalog.links = try openIfPresent(FileHeader.linksName, in: txn)
         catalog.linksVisibility = HandleVisibility(epoch: handleEpoch)
-        let version = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
+        let version = try FileHeader.number(FileHeader.schemaVersionKey, in: metadata, txn: txn, absent: 0)
         return LoadedCatalog(catalog: catalog, schemaVersion: version)
     }
 
     /// The schema version stored in the file.
     func schemaVersion(in txn: Transaction) throws -> UInt64 {
-        FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaVersionKey, in: metadata)) ?? 0
+        try FileHeader.number(FileHeader.schemaVersionKey, in: metadata, txn: txn, absent: 0)
     }
 
     // MARK: Catalog changes from other processes
@@ -288,7 +295,7 @@ final class Coordinator: @unchecked Sendable {
     /// returns whether the catalog changed, in which case `txn` predates the new handles and
     /// must be renewed to use them.
     func synchronizeCatalog(seenBy txn: Transaction) throws -> Bool {
-        let stored = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
+        let stored = try FileHeader.number(FileHeader.schemaGenerationKey, in: metadata, txn: txn, absent: 0)
         guard stored > catalogState.withLock({ $0.generation }) else { return false }
         openingLock.lock()
         defer { openingLock.unlock() }
@@ -430,7 +437,7 @@ final class Coordinator: @unchecked Sendable {
             guard create else { return nil }
             links = try txn.openDatabase(named: FileHeader.linksName, create: true)
             // Other processes learn of the new database through the schema generation.
-            let stored = FileHeader.decodeUInt64(try txn.value(for: FileHeader.schemaGenerationKey, in: metadata)) ?? 0
+            let stored = try FileHeader.number(FileHeader.schemaGenerationKey, in: metadata, txn: txn, absent: 0)
             try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(stored + 1), in: metadata)
         }
         if write.catalogBeforeChange == nil { write.catalogBeforeChange = catalog }
@@ -460,7 +467,7 @@ final class Coordinator: @unchecked Sendable {
         if let pending = write.nextKeys[id] {
             next = pending
         } else {
-            let stored = FileHeader.decodeUInt64(try write.transaction.value(for: FileHeader.nextObjectKeyKey(classID: id), in: metadata)) ?? 1
+            let stored = try FileHeader.number(FileHeader.nextObjectKeyKey(classID: id), in: metadata, txn: write.transaction, absent: 1)
             next = max(stored, keyHighWater.withLock { $0[id] ?? 1 })
         }
         write.nextKeys[id] = next + 1

@@ -145,6 +145,11 @@ extension Realm.Error {
 }
 
 extension Realm.Error {
+    /// Reports damage found in the file at `path`.
+    init(_ error: StorageError, path: String) {
+        self.init(.invalidDatabase, "Cannot read '\(path)': \(error.description)", fileURL: URL(fileURLWithPath: path))
+    }
+
     /// The message of `error`, for traps.
     static func message(of error: any Swift.Error) -> String {
         (error as? Realm.Error)?.message ?? "\(error)"

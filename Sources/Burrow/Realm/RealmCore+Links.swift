@@ -195,7 +195,7 @@ extension RealmCore {
         guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
         let entry = ManagedList.entryKey(owner, position)
         guard let bytes = try write.transaction.value(for: entry, in: database) else { return }
-        let value = bytes.withUnsafeBytes { ManagedList.decode($0, kind: layout.kinds[column]) }
+        let value = try bytes.withUnsafeBytes { try ManagedList.decode($0, kind: layout.kinds[column]) }
         try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false, write: write)
         let cleared = Self.removingLinks(to: target, from: value)
         if cleared.isNull {

@@ -23,6 +23,8 @@ extension RealmCore {
             write.failure = error
         } catch let error as LMDBError {
             write.failure = Realm.Error(error, path: coordinator.path, doing: "write to")
+        } catch let error as StorageError {
+            write.failure = Realm.Error(error, path: coordinator.path)
         } catch {
             write.failure = Realm.Error(.fail, "Cannot write to '\(coordinator.path)': \(error)")
         }

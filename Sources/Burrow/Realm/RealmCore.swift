@@ -112,6 +112,17 @@ final class RealmCore {
         }
     }
 
+    /// Whether `layout`'s table holds `key` at the realm's current version.
+    ///
+    /// A failed read traps with its error: it is not an answer about the object.
+    func contains(_ key: ObjectKey, in layout: TableLayout) -> Bool {
+        do {
+            return try layout.row(key, in: transaction) != nil
+        } catch {
+            preconditionFailure("Cannot read object of type '\(layout.className)' from '\(coordinator.path)': \(error)")
+        }
+    }
+
     /// The transaction reads go through: the write transaction when one is open.
     @inline(__always)
     var transaction: Transaction { writeState?.transaction ?? readTransaction }

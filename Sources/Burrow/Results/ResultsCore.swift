@@ -148,6 +148,7 @@ final class ResultsCore {
         for step in steps {
             keys = try apply(step, to: keys, layout: layout, in: txn)
         }
+        try links?.throwFailure()
         return keys
     }
 
@@ -322,8 +323,14 @@ final class ResultsCore {
         let keys = self.keys
         links.transaction = txn
         defer { links.transaction = nil }
-        return keys.firstIndex { key in
-            ((try? layout.row(key, in: txn)) ?? nil).map { test(RowReader($0, key: key)) } ?? false
+        do {
+            let found = try keys.firstIndex { key in
+                try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false
+            }
+            try links.throwFailure()
+            return found
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }
     }
 

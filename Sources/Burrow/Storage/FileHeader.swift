@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// The keys and the header record of a file's metadata database.
 ///
@@ -7,7 +8,7 @@ import Foundation
 enum FileHeader {
     static let magic = Array("BURROWDB".utf8)
     /// The format this build writes and reads.
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     static let metadataDatabaseName = "0"
 
     static let headerKey = Array("header".utf8)
@@ -43,8 +44,15 @@ enum FileHeader {
         withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
 
-    static func decodeUInt64(_ bytes: [UInt8]?) -> UInt64? {
-        guard let bytes, bytes.count == 8 else { return nil }
+    /// The 64-bit number stored under `key` in `metadata`, or `absent` when there is none.
+    ///
+    /// - Throws: ``StorageError`` when the record is not 8 bytes long, since a made-up counter
+    ///   could hand out an object key twice; LMDB's errors from reading.
+    static func number(_ key: [UInt8], in metadata: Database, txn: Transaction, absent: UInt64) throws -> UInt64 {
+        guard let bytes = try txn.value(for: key, in: metadata) else { return absent }
+        guard bytes.count == 8 else {
+            throw StorageError.damaged("the metadata record '\(String(decoding: key, as: UTF8.self))' is \(bytes.count) bytes long instead of 8")
+        }
         return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 

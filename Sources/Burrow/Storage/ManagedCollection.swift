@@ -35,7 +35,7 @@ class ManagedCollection {
     /// Whether the owner was deleted.
     var isInvalidated: Bool {
         realm.verifyThread()
-        return (try? layout.row(ownerKey, in: realm.transaction)) == nil
+        return !realm.contains(ownerKey, in: layout)
     }
 
     /// Traps unless the owner still exists.

@@ -44,7 +44,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         realm.verifyThread()
         do {
             return try entryKey(position).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
-                .map { Self.decode($0, kind: kind) }
+                .map { try Self.decode($0, kind: kind) }
         } catch {
             preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }
@@ -150,7 +150,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     private func discard(at position: UInt64, in write: WriteState) throws {
         let embedded = realm.embeddedLayout(of: column, in: layout)
         let target = embedded == nil ? nil : try write.transaction.value(for: entryKey(position), in: database)
-            .flatMap { bytes -> UInt64? in if case .link(let key) = bytes.withUnsafeBytes({ Self.decode($0, kind: .link) }) { key } else { nil } }
+            .flatMap { bytes -> UInt64? in if case .link(let key) = try bytes.withUnsafeBytes({ try Self.decode($0, kind: .link) }) { key } else { nil } }
         try remove(at: position, in: write)
         if let embedded, let target { try realm.deleteRow(ObjectKey(target), in: embedded, write: write) }
     }
@@ -205,7 +205,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         let embedded = realm.embeddedLayout(of: column, in: layout)
         for position in try positions(of: owner, in: database, txn: write.transaction) {
             let target = embedded == nil ? nil : try write.transaction.value(for: entryKey(owner, position), in: database)
-                .flatMap { bytes -> UInt64? in if case .link(let key) = bytes.withUnsafeBytes({ decode($0, kind: .link) }) { key } else { nil } }
+                .flatMap { bytes -> UInt64? in if case .link(let key) = try bytes.withUnsafeBytes({ try decode($0, kind: .link) }) { key } else { nil } }
             try remove(owner: owner, position: position, column: column, in: layout, database: database, realm: realm, write: write)
             if let embedded, let target { try realm.deleteRow(ObjectKey(target), in: embedded, write: write) }
         }
@@ -273,7 +273,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         let key = entryKey(owner, position)
         let kind = layout.kinds[column]
         if kind == .link || kind == .mixed, let bytes = try write.transaction.value(for: key, in: database) {
-            let value = bytes.withUnsafeBytes { decode($0, kind: kind) }
+            let value = try bytes.withUnsafeBytes { try decode($0, kind: kind) }
             try realm.elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false, write: write)
         }
         try write.transaction.delete(key, in: database)
@@ -288,8 +288,14 @@ final class ManagedList: ManagedCollection, ListStorage {
         return bytes
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) -> _PersistedValue {
-        guard let tag = bytes.first, tag == 1 else { return .null }
-        return RowCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[1...]), kind: kind)
+    /// Decodes a stored element: a tag (`0` null, `1` a value), then the value's row bytes.
+    ///
+    /// - Throws: ``StorageError`` for any other tag or damaged value bytes.
+    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) throws(StorageError) -> _PersistedValue {
+        switch bytes.first {
+        case 0 where bytes.count == 1: return .null
+        case 1: return try RowCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[1...]), kind: kind)
+        default: throw .damaged("a stored collection element of \(bytes.count) bytes has no valid tag")
+        }
     }
 }

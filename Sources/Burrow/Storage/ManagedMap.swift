@@ -24,7 +24,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         let cursor = try txn.openCursor(database)
         var entry = try cursor.seek(atLeast: prefix)
         while let (key, value) = entry, key.count > 8, key.starts(with: prefix) {
-            entries.append(decodeEntry(value, kind: kind))
+            entries.append(try decodeEntry(value, kind: kind))
             entry = try cursor.next()
         }
         return entries
@@ -51,7 +51,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         do {
             let found = try Self.entryKey(ownerKey, key).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
             guard let found else { return nil }
-            let entry = Self.decodeEntry(found, kind: kind)
+            let entry = try Self.decodeEntry(found, kind: kind)
             return entry.key == key ? entry.value : nil
         } catch {
             preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
@@ -156,7 +156,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         let entry = entryKey(owner, key)
         if key.utf8.count > IndexKeyEncoder.maximumInlineLength, let existing = try write.transaction.value(for: entry, in: database) {
             // A long key's entry key is its prefix and a hash: another key may share it.
-            let held = existing.withUnsafeBytes { decodeEntry($0, kind: layout.kinds[column]).key }
+            let held = try existing.withUnsafeBytes { try decodeEntry($0, kind: layout.kinds[column]).key }
             guard held.utf8.elementsEqual(key.utf8) else {
                 throw Realm.Error(.fail, "The map keys '\(held.prefix(40))…' and '\(key.prefix(40))…' have the same stored form; use keys that differ within their first \(IndexKeyEncoder.maximumInlineLength) bytes.")
             }
@@ -170,18 +170,21 @@ final class ManagedMap: ManagedCollection, MapStorage {
                                realm: RealmCore, write: WriteState) throws {
         let entry = entryKey(owner, key)
         guard let bytes = try write.transaction.value(for: entry, in: database) else { return }
-        let stored = bytes.withUnsafeBytes { decodeEntry($0, kind: layout.kinds[column]) }
+        let stored = try bytes.withUnsafeBytes { try decodeEntry($0, kind: layout.kinds[column]) }
         guard stored.key == key else { return }
         try realm.elementBacklinks(of: stored.value, from: owner, position: position(of: key), counted: true, column: column,
                                    in: layout, adding: false, write: write)
         try write.transaction.delete(entry, in: database)
     }
 
-    static func decodeEntry(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) -> (key: String, value: _PersistedValue) {
-        guard bytes.count >= 4 else { return ("", .null) }
-        // A damaged length reads as a key that runs to the end, with no value.
-        let length = min(Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))), bytes.count - 4)
+    /// Decodes a stored entry: `[u32 key length][key UTF-8][element]`.
+    ///
+    /// - Throws: ``StorageError`` when the length runs past the entry or the element is damaged.
+    static func decodeEntry(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) throws(StorageError) -> (key: String, value: _PersistedValue) {
+        guard bytes.count >= 4 else { throw .damaged("a stored map entry is \(bytes.count) bytes long") }
+        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+        guard length < bytes.count - 4 else { throw .damaged("a stored map key of \(length) bytes runs past its entry") }
         let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[4..<(4 + length)]), as: UTF8.self)
-        return (key, ManagedList.decode(UnsafeRawBufferPointer(rebasing: bytes[(4 + length)...]), kind: kind))
+        return (key, try ManagedList.decode(UnsafeRawBufferPointer(rebasing: bytes[(4 + length)...]), kind: kind))
     }
 }

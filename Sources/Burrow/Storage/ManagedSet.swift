@@ -21,7 +21,7 @@ final class ManagedSet: ManagedCollection {
         let cursor = try txn.openCursor(database)
         var entry = try cursor.seek(atLeast: prefix)
         while let (key, value) = entry, key.count > 8, key.starts(with: prefix) {
-            values.append(ManagedList.decode(value, kind: kind))
+            values.append(try ManagedList.decode(value, kind: kind))
             entry = try cursor.next()
         }
         return values
@@ -32,9 +32,7 @@ final class ManagedSet: ManagedCollection {
         realm.verifyThread()
         guard let value = storedValueIfManaged(element) else { return false }
         do {
-            return try Self.entryKey(ownerKey, value).withUnsafeBytes {
-                try realm.transaction.unsafeValue(for: $0, in: database) != nil
-            }
+            return try Self.storedEntryKey(of: value, kind: kind, owner: ownerKey, in: database, txn: realm.transaction) != nil
         } catch {
             preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }
@@ -132,10 +130,48 @@ final class ManagedSet: ManagedCollection {
         return key
     }
 
+    /// The key of the entry of `owner`'s set that holds exactly `value`, or `nil`.
+    ///
+    /// A value too long for its key to hold whole shares its truncated key with others: each of
+    /// them gets an entry of its own (the key, then a number), and the match is the entry whose
+    /// stored value is `value`.
+    static func storedEntryKey(of value: _PersistedValue, kind: _StorageKind, owner: ObjectKey, in database: Database,
+                               txn: Transaction) throws -> [UInt8]? {
+        let key = entryKey(owner, value)
+        guard isTruncated(key) else {
+            return try key.withUnsafeBytes { try txn.unsafeValue(for: $0, in: database) } == nil ? nil : key
+        }
+        return try sharingEntries(key, in: database, txn: txn).first { try ManagedList.decode($0.value, kind: kind) == value }?.key
+    }
+
+    /// Whether `key` (an owner key, then an element's key) holds a truncated element key.
+    private static func isTruncated(_ key: [UInt8]) -> Bool { IndexKeyEncoder.isTruncated(key.dropFirst(8)) }
+
+    /// The entries whose keys are `key` followed by a number, with their stored bytes.
+    private static func sharingEntries(_ key: [UInt8], in database: Database, txn: Transaction) throws -> [(key: [UInt8], value: UnsafeRawBufferPointer)] {
+        var entries: [(key: [UInt8], value: UnsafeRawBufferPointer)] = []
+        let cursor = try txn.openCursor(database)
+        var entry = try cursor.seek(atLeast: key)
+        while let (entryKey, entryValue) = entry, entryKey.count == key.count + 8, entryKey.starts(with: key) {
+            entries.append((Array(entryKey), entryValue))
+            entry = try cursor.next()
+        }
+        return entries
+    }
+
     private static func put(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
                             realm: RealmCore, write: WriteState) throws {
+        var key = entryKey(owner, value)
+        if isTruncated(key) {
+            let kind = layout.kinds[column]
+            guard try storedEntryKey(of: value, kind: kind, owner: owner, in: database, txn: write.transaction) == nil else { return }
+            // One number past the last entry already sharing the truncated key.
+            let last = try sharingEntries(key, in: database, txn: write.transaction).last
+            let next = last.map { $0.key.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 1 } ?? 0
+            key.append(contentsOf: FileHeader.encodeUInt64(next))
+        }
         do {
-            try write.transaction.put(entryKey(owner, value), ManagedList.encode(value), in: database, flags: .noOverwrite)
+            try write.transaction.put(key, ManagedList.encode(value), in: database, flags: .noOverwrite)
         } catch LMDBError.keyExists {
             return  // already a member
         }
@@ -144,7 +180,8 @@ final class ManagedSet: ManagedCollection {
 
     static func remove(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout, database: Database,
                        realm: RealmCore, write: WriteState) throws {
-        guard try write.transaction.delete(entryKey(owner, value), in: database) else { return }
+        guard let key = try storedEntryKey(of: value, kind: layout.kinds[column], owner: owner, in: database, txn: write.transaction),
+              try write.transaction.delete(key, in: database) else { return }
         try realm.elementBacklinks(of: value, from: owner, position: position(of: value), column: column, in: layout, adding: false, write: write)
     }
 }

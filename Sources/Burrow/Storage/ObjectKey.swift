@@ -13,6 +13,16 @@ struct ObjectKey: Hashable, Comparable, Sendable {
         rawValue = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
     }
 
+    /// Reads a big-endian key from bytes read from the file, which must be exactly 8 long.
+    ///
+    /// - Throws: ``StorageError`` naming `owner` (a class or database) when they are not.
+    init(checking bytes: UnsafeRawBufferPointer, in owner: String) throws(StorageError) {
+        guard bytes.count == 8 else {
+            throw .damaged("an object key in '\(owner)' is \(bytes.count) bytes long instead of 8")
+        }
+        self.init(bytes: bytes)
+    }
+
     static func < (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Calls `body` with the key's 8 big-endian bytes, the form used in databases.

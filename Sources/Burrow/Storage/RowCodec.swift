@@ -112,28 +112,43 @@ enum RowCodec {
     }
 
     /// Decodes the row bytes of one non-null value of `kind`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) -> _PersistedValue {
+    ///
+    /// - Throws: ``StorageError`` when the bytes cannot be a value of `kind` (a wrong width, an
+    ///   unreadable decimal): nothing is made up in their place.
+    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) throws(StorageError) -> _PersistedValue {
+        func expect(_ widths: Int...) throws(StorageError) {
+            guard widths.contains(bytes.count) else {
+                throw .damaged("a stored \(kind) value is \(bytes.count) bytes long")
+            }
+        }
         switch kind {
-        case .bool: return .bool(bytes[0] != 0)
-        case .int: return .int(Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)))
+        case .bool: try expect(1); return .bool(bytes[0] != 0)
+        case .int: try expect(8); return .int(Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)))
         case .link:
+            try expect(8, 12)
             if bytes.count == 12 {
                 return .typedLink(classID: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)),
                                   key: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self)))
             }
             return .link(UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
-        case .mixed: return .mixed(NestedValueCodec.decodeMixed(bytes))
-        case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
-        case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+        case .mixed: return .mixed(try NestedValueCodec.decodeMixed(bytes))
+        case .float: try expect(4); return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
+        case .double: try expect(8); return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
         case .date:
+            try expect(8)
             return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))))
         case .string: return .string(String(decoding: bytes, as: UTF8.self))
         case .data: return .data(Data(bytes))
-        case .uuid: return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
-        case .objectId: return .objectId(ObjectId(bytes: bytes) ?? ObjectId())
+        case .uuid: try expect(16); return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
+        case .objectId:
+            guard let id = ObjectId(bytes: bytes) else { throw .damaged("a stored ObjectId is \(bytes.count) bytes long") }
+            return .objectId(id)
         case .decimal:
             let text = String(decoding: bytes, as: UTF8.self)
-            return .decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan)
+            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), text == decimal.description else {
+                throw .damaged("a stored Decimal reads '\(text.prefix(40))'")
+            }
+            return .decimal(decimal)
         }
     }
 
@@ -146,6 +161,10 @@ enum RowCodec {
 }
 
 /// Reads columns of one encoded row in place. Valid only while its bytes are.
+///
+/// The bytes come from the file and are not trusted: every offset and width is checked before
+/// it is used, and damage traps with a message naming the object instead of reading past the
+/// row or decoding garbage. ``checkedValue(_:kind:)`` throws instead, for paths that can.
 struct RowReader {
     let bytes: UnsafeRawBufferPointer
     /// The key of the object whose row this is (for predicates that read its lists).
@@ -159,9 +178,22 @@ struct RowReader {
     init(_ bytes: UnsafeRawBufferPointer, key: ObjectKey = ObjectKey(0)) {
         self.bytes = bytes
         self.key = key
-        columnCount = Int(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self)))
-        offsetsStart = 2 + (columnCount + 7) / 8
-        valuesStart = offsetsStart + 4 * columnCount
+        let count = bytes.count >= 2 ? Int(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self))) : 0
+        columnCount = count
+        offsetsStart = 2 + (count + 7) / 8
+        valuesStart = offsetsStart + 4 * count
+        if bytes.count < 2 || valuesStart > bytes.count { StorageError.trap(headerDamage) }
+    }
+
+    /// Whether the row's header and offset table fit in its bytes.
+    static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let count = Int(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self)))
+        return 2 + (count + 7) / 8 + 4 * count <= bytes.count
+    }
+
+    private var headerDamage: StorageError {
+        .damaged("the row of object \(key.rawValue) is \(bytes.count) bytes long, too short for its header")
     }
 
     /// Whether `column` holds null (or is missing from this row).
@@ -176,45 +208,61 @@ struct RowReader {
         Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offsetsStart + 4 * column, as: UInt32.self)))
     }
 
+    /// Where `column`'s bytes lie in the row, checked against the row's size.
+    @inline(__always)
+    private func span(_ column: Int) -> Range<Int> {
+        let start = valuesStart + (column == 0 ? 0 : end(column - 1))
+        let end = valuesStart + end(column)
+        guard start <= end, end <= bytes.count else { StorageError.trap(spanDamage(column)) }
+        return start..<end
+    }
+
+    private func spanDamage(_ column: Int) -> StorageError {
+        .damaged("column \(column) of the row of object \(key.rawValue) lies outside its \(bytes.count) bytes")
+    }
+
     /// The raw bytes of `column`.
     @inline(__always)
     func columnBytes(_ column: Int) -> UnsafeRawBufferPointer {
         guard column < columnCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        let start = column == 0 ? 0 : end(column - 1)
-        return UnsafeRawBufferPointer(rebasing: bytes[(valuesStart + start)..<(valuesStart + end(column))])
+        return UnsafeRawBufferPointer(rebasing: bytes[span(column)])
     }
 
-    /// Where `column`'s bytes start, for fixed-width loads.
+    /// Where a fixed-width column of `width` bytes starts, checking its width.
     @inline(__always)
-    private func start(_ column: Int) -> Int {
-        valuesStart + (column == 0 ? 0 : end(column - 1))
+    private func start(_ column: Int, width: Int) -> Int {
+        let span = span(column)
+        guard span.count == width else {
+            StorageError.trap(.damaged("column \(column) of the row of object \(key.rawValue) holds \(span.count) bytes instead of \(width)"))
+        }
+        return span.lowerBound
     }
 
     /// An integer column (any width), assuming it is not null.
     @inline(__always)
     func int(_ column: Int) -> Int64 {
-        Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: start(column), as: Int64.self))
+        Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: start(column, width: 8), as: Int64.self))
     }
 
     /// A `Double` or `Date` column's `Double`, assuming it is not null.
     @inline(__always)
     func double(_ column: Int) -> Double {
-        Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start(column), as: UInt64.self)))
+        Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start(column, width: 8), as: UInt64.self)))
     }
 
     /// A `Float` column, assuming it is not null.
     @inline(__always)
     func float(_ column: Int) -> Float {
-        Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start(column), as: UInt32.self)))
+        Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start(column, width: 4), as: UInt32.self)))
     }
 
     /// A `Bool` column, assuming it is not null.
     @inline(__always)
     func bool(_ column: Int) -> Bool {
-        bytes[start(column)] != 0
+        bytes[start(column, width: 1)] != 0
     }
 
-    /// Decodes `column` as a value of `kind`.
+    /// Decodes `column` as a value of `kind`; traps on damage.
     func value(_ column: Int, kind: _StorageKind) -> _PersistedValue {
         if isNull(column) { return .null }
         switch kind {
@@ -222,7 +270,24 @@ struct RowReader {
         case .int: return .int(int(column))
         case .link: return .link(UInt64(bitPattern: int(column)))
         case .double: return .double(double(column))
-        default: return RowCodec.decode(columnBytes(column), kind: kind)
+        default:
+            do {
+                return try RowCodec.decode(columnBytes(column), kind: kind)
+            } catch {
+                StorageError.trap(error)
+            }
         }
+    }
+
+    /// Decodes `column` as a value of `kind`, for paths that report damage by throwing.
+    ///
+    /// - Throws: ``StorageError`` when the row or the value is damaged.
+    func checkedValue(_ column: Int, kind: _StorageKind) throws(StorageError) -> _PersistedValue {
+        guard column < columnCount else { return .null }
+        let start = valuesStart + (column == 0 ? 0 : end(column - 1))
+        let end = valuesStart + end(column)
+        guard start <= end, end <= bytes.count else { throw spanDamage(column) }
+        if isNull(column) { return .null }
+        return try RowCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), kind: kind)
     }
 }

@@ -103,6 +103,9 @@ final class TableLayout: Sendable {
         } else {
             guard let primaryKeys else { return nil }
             let indexKey = IndexKeyEncoder.key(for: value)
+            if IndexKeyEncoder.isTruncated(indexKey) {
+                return try findTruncated(primaryKey: value, indexKey: indexKey, in: primaryKeys, txn: txn)
+            }
             let found = try indexKey.withUnsafeBytes { bytes in
                 try txn.unsafeValue(for: bytes, in: primaryKeys).map(ObjectKey.init(bytes:))
             }
@@ -110,6 +113,36 @@ final class TableLayout: Sendable {
             key = found
         }
         return try row(key, in: txn).map { (key, $0) }
+    }
+
+    /// The object whose long primary key `value` has the truncated `indexKey`: every object
+    /// sharing that key is a candidate, and the one whose stored value is `value` is the match.
+    private func findTruncated(primaryKey value: _PersistedValue, indexKey: [UInt8], in primaryKeys: Database,
+                               txn: Transaction) throws -> (key: ObjectKey, row: UnsafeRawBufferPointer)? {
+        guard let column = primaryKeyColumn else { return nil }
+        var candidates: [ObjectKey] = []
+        let cursor = try txn.openCursor(primaryKeys)
+        var entry = try cursor.seek(atLeast: indexKey)
+        while let (entryKey, entryValue) = entry, entryKey.count == indexKey.count + 8, entryKey.starts(with: indexKey) {
+            candidates.append(try ObjectKey(checking: entryValue, in: className))
+            entry = try cursor.next()
+        }
+        for candidate in candidates {
+            guard let row = try row(candidate, in: txn) else {
+                throw StorageError.damaged("primary key entry of '\(className)' names object \(candidate.rawValue), which has no row")
+            }
+            if try RowReader(row, key: candidate).checkedValue(column, kind: kinds[column]) == value { return (candidate, row) }
+        }
+        return nil
+    }
+
+    /// The primary-key database's key for `value`: its index key, followed by the object key
+    /// when the index key is truncated, so that long values sharing a truncated key each keep
+    /// an entry of their own.
+    private func primaryKeyEntry(_ value: _PersistedValue, key: ObjectKey, into entry: inout [UInt8]) {
+        entry.removeAll(keepingCapacity: true)
+        IndexKeyEncoder.append(value, to: &entry)
+        if IndexKeyEncoder.isTruncated(entry) { key.append(to: &entry) }
     }
 
     /// Number of objects, from the table's header.
@@ -126,8 +159,7 @@ final class TableLayout: Sendable {
     func insert(_ values: [_PersistedValue], key: ObjectKey, appending: Bool, in write: WriteState) throws {
         let txn = write.transaction
         if let primaryKeys, let column = primaryKeyColumn {
-            write.keyScratch.removeAll(keepingCapacity: true)
-            IndexKeyEncoder.append(values[column], to: &write.keyScratch)
+            primaryKeyEntry(values[column], key: key, into: &write.keyScratch)
             try putKey(write.keyScratch, value: key, in: primaryKeys, txn: txn)
         }
         // The row is written straight into the page LMDB reserves for it.
@@ -197,8 +229,9 @@ final class TableLayout: Sendable {
             try deleteIndexEntry(value, key: key, in: index.database, write: write)
         }
         if let primaryKeys, let primary {
-            let indexKey = IndexKeyEncoder.key(for: primary)
-            try indexKey.withUnsafeBytes { bytes in _ = try txn.delete(bytes, in: primaryKeys) }
+            var entry: [UInt8] = []
+            primaryKeyEntry(primary, key: key, into: &entry)
+            try entry.withUnsafeBytes { bytes in _ = try txn.delete(bytes, in: primaryKeys) }
         }
         return true
     }

@@ -36,7 +36,7 @@ final class PropertySlot: MixedSlot {
     var isInvalidated: Bool {
         guard let management = owner.management else { return true }
         realm.verifyThread()
-        return (try? management.bound.layout.row(management.key, in: realm.transaction)) == nil
+        return !realm.contains(management.key, in: management.bound.layout)
     }
 
     func read() -> _PersistedValue {

@@ -65,69 +65,88 @@ enum NestedValueCodec {
         return offset
     }
 
-    /// The inner value of the mixed value in `bytes` (its tag, then its bytes). Damaged bytes
-    /// read as null rather than out of bounds, and nesting stops at the depth writes allow.
-    static func decodeMixed(_ bytes: UnsafeRawBufferPointer, depth: Int = 0) -> _PersistedValue {
-        guard let tag = bytes.first else { return .null }
+    /// The inner value of the mixed value in `bytes` (its tag, then its bytes).
+    ///
+    /// - Throws: ``StorageError`` for an unknown tag, a length past the end of the bytes, a
+    ///   count the bytes cannot hold, or nesting deeper than writes allow.
+    static func decodeMixed(_ bytes: UnsafeRawBufferPointer, depth: Int = 0) throws(StorageError) -> _PersistedValue {
+        guard let tag = bytes.first else { throw .damaged("a stored AnyRealmValue has no bytes") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[1...])
         switch tag {
+        case 0:
+            guard body.isEmpty else { throw .damaged("a stored empty AnyRealmValue holds \(body.count) bytes") }
+            return .null
         case listTag, dictionaryTag:
-            guard depth < AnyRealmValue.maximumNestingDepth else { return .null }
-            return tag == listTag ? decodeList(body, depth: depth + 1) : decodeDictionary(body, depth: depth + 1)
+            guard depth < AnyRealmValue.maximumNestingDepth else {
+                throw .damaged("a stored AnyRealmValue nests deeper than \(AnyRealmValue.maximumNestingDepth) levels")
+            }
+            return tag == listTag ? try decodeList(body, depth: depth + 1) : try decodeDictionary(body, depth: depth + 1)
         default:
-            guard let kind = _StorageKind(rawValue: tag), kind != .mixed, fits(body.count, kind) else { return .null }
-            return RowCodec.decode(body, kind: kind)
+            guard let kind = _StorageKind(rawValue: tag), kind != .mixed else {
+                throw .damaged("a stored AnyRealmValue has the unknown tag \(tag)")
+            }
+            return try RowCodec.decode(body, kind: kind)
         }
     }
 
-    /// Whether `count` bytes can hold a value of `kind`.
-    private static func fits(_ count: Int, _ kind: _StorageKind) -> Bool {
-        switch kind {
-        case .link: count == 8 || count == 12
-        default: kind.fixedWidth.map { count == $0 } ?? true
-        }
-    }
-
-    /// Reads length-prefixed fields, stopping at the end of the bytes: a damaged value reads
-    /// short instead of out of bounds.
+    /// Reads length-prefixed fields; a length past the end of the bytes is damage.
     private struct Fields {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
 
-        mutating func length() -> Int? {
-            guard offset + 4 <= bytes.count else { return nil }
+        mutating func length() throws(StorageError) -> Int {
+            guard offset + 4 <= bytes.count else { throw .damaged("a stored nested collection ends inside a length") }
             defer { offset += 4 }
             return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
 
-        mutating func field() -> UnsafeRawBufferPointer? {
-            guard let length = length(), offset + length <= bytes.count else { return nil }
+        mutating func field() throws(StorageError) -> UnsafeRawBufferPointer {
+            let length = try length()
+            guard length <= bytes.count - offset else {
+                throw .damaged("a stored nested collection has a \(length)-byte field past its end")
+            }
             defer { offset += length }
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
         }
+
+        /// A count of fields of at least `minimumSize` bytes each, checked against the bytes left.
+        mutating func count(minimumSize: Int) throws(StorageError) -> Int {
+            let count = try length()
+            guard count <= (bytes.count - offset) / minimumSize else {
+                throw .damaged("a stored nested collection claims \(count) elements in \(bytes.count - offset) bytes")
+            }
+            return count
+        }
+
+        func finish() throws(StorageError) {
+            guard offset == bytes.count else { throw .damaged("a stored nested collection has \(bytes.count - offset) bytes after its end") }
+        }
     }
 
-    private static func decodeList(_ bytes: UnsafeRawBufferPointer, depth: Int) -> _PersistedValue {
+    private static func decodeList(_ bytes: UnsafeRawBufferPointer, depth: Int) throws(StorageError) -> _PersistedValue {
         var fields = Fields(bytes: bytes)
+        let count = try fields.count(minimumSize: 5)
         var elements: [_PersistedValue] = []
-        guard let count = fields.length() else { return .list([]) }
-        elements.reserveCapacity(min(count, bytes.count / 5))
+        elements.reserveCapacity(count)
         for _ in 0..<count {
-            guard let element = fields.field() else { break }
-            elements.append(decodeMixed(element, depth: depth))
+            elements.append(try decodeMixed(try fields.field(), depth: depth))
         }
+        try fields.finish()
         return .list(elements)
     }
 
-    private static func decodeDictionary(_ bytes: UnsafeRawBufferPointer, depth: Int) -> _PersistedValue {
+    private static func decodeDictionary(_ bytes: UnsafeRawBufferPointer, depth: Int) throws(StorageError) -> _PersistedValue {
         var fields = Fields(bytes: bytes)
+        let count = try fields.count(minimumSize: 9)
         var keys: [String] = [], values: [_PersistedValue] = []
-        guard let count = fields.length() else { return .dictionary(keys: [], values: []) }
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
         for _ in 0..<count {
-            guard let key = fields.field(), let element = fields.field() else { break }
+            let key = try fields.field()
             keys.append(String(decoding: key, as: UTF8.self))
-            values.append(decodeMixed(element, depth: depth))
+            values.append(try decodeMixed(try fields.field(), depth: depth))
         }
+        try fields.finish()
         return .dictionary(keys: keys, values: values)
     }
 }

@@ -1,0 +1,89 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// Values over the inline key length share a key when their prefix and 64-bit hash agree. These
+/// two strings do (found by a collision search on FNV-1a): every lookup through such a key
+/// must tell them apart by the stored value.
+@Suite struct LongKeyCollisionTests {
+    static let first = String(repeating: "k", count: 200) + "ullX1avLiZC"
+    static let second = String(repeating: "k", count: 200) + "Vgq399RD8ME"
+
+    @Test func theTwoValuesReallyShareAKey() {
+        #expect(Self.first != Self.second)
+        #expect(IndexKeyEncoder.key(for: .string(Self.first)) == IndexKeyEncoder.key(for: .string(Self.second)))
+    }
+
+    @Test func collidingPrimaryKeysAreTwoObjects() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(StringKeyed(value: ["key": Self.first, "value": 1]))
+            realm.add(StringKeyed(value: ["key": Self.second, "value": 2]))
+        }
+        #expect(realm.objects(StringKeyed.self).count == 2)
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)?.value == 1)
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.second)?.value == 2)
+        #expect(realm.objects(StringKeyed.self).filter("key == %@", Self.second).map(\.value) == [2])
+        #expect(realm.objects(StringKeyed.self).filter("key IN %@", [Self.first, Self.second]).map(\.value).sorted() == [1, 2])
+    }
+
+    @Test func anUpsertOfOneLeavesTheOtherAlone() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(StringKeyed(value: ["key": Self.first, "value": 1]))
+            realm.add(StringKeyed(value: ["key": Self.second, "value": 2]), update: .all)
+            realm.add(StringKeyed(value: ["key": Self.second, "value": 3]), update: .modified)
+        }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)?.value == 1)
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.second)?.value == 3)
+        #expect(realm.objects(StringKeyed.self).count == 2)
+    }
+
+    @Test func deletingOneKeepsTheOtherFindable() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(StringKeyed(value: ["key": Self.first, "value": 1]))
+            realm.add(StringKeyed(value: ["key": Self.second, "value": 2]))
+        }
+        try realm.write { realm.delete(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)!) }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first) == nil)
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.second)?.value == 2)
+        // The freed key can be taken again, and both survive a reopen of the file.
+        try realm.write { realm.add(StringKeyed(value: ["key": Self.first, "value": 4])) }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)?.value == 4)
+    }
+
+    @Test func aDuplicateOfALongKeyStillTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try! realm.write {
+                realm.add(StringKeyed(value: ["key": LongKeyCollisionTests.first]))
+                realm.add(StringKeyed(value: ["key": LongKeyCollisionTests.first]))
+            }
+        }
+        expectMessage(result, "existing primary key value")
+    }
+
+    @Test func collidingSetElementsAreTwoElements() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        let club = Club(value: ["id": 1])
+        try realm.write {
+            realm.add(club)
+            club.languages.insert(Self.first)
+            club.languages.insert(Self.second)
+            club.languages.insert(Self.second)
+        }
+        #expect(club.languages.count == 2)
+        #expect(club.languages.contains(Self.first) && club.languages.contains(Self.second))
+        try realm.write { club.languages.remove(Self.first) }
+        #expect(Array(club.languages) == [Self.second])
+        #expect(!club.languages.contains(Self.first))
+        try realm.write { club.languages.insert(Self.first) }
+        #expect(Set(club.languages) == [Self.first, Self.second])
+    }
+}
