@@ -44,12 +44,14 @@ public final class Environment: @unchecked Sendable {
         public init() {}
     }
 
-    /// The identity of a file on this machine, which survives renames and links.
-    struct FileIdentity: Hashable {
+    /// The identity of a file on this machine, which survives renames and links: every path
+    /// that reaches the file (a symlink, a hard link, `./x` and `x`) has the same one.
+    public struct FileIdentity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
 
-        init?(path: String) {
+        /// The identity of the file at `path`, or `nil` when it cannot be found.
+        public init?(path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
             device = UInt64(info.st_dev)
@@ -68,7 +70,8 @@ public final class Environment: @unchecked Sendable {
     public let path: String
     /// The options the environment was opened with.
     public let options: Options
-    private let identity: FileIdentity
+    /// The identity of the environment's data file.
+    public let identity: FileIdentity
 
     /// Counts live transactions in this process, and guards map resizing: LMDB allows
     /// `mdb_env_set_mapsize` only while no transaction of the process is active.

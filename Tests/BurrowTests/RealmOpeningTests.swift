@@ -276,3 +276,36 @@ private final class RealmCarrier: @unchecked Sendable {
     var realm: Realm?
     init(_ realm: Realm) { self.realm = realm }
 }
+
+@Suite struct FileIdentityTests {
+    @Test func everyPathToOneFileSharesOneCoordinator() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
+        let symlink = directory.file("link.realm")
+        try FileManager.default.createSymbolicLink(at: symlink, withDestinationURL: directory.file())
+        let hardLink = directory.file("hard.realm")
+        try FileManager.default.linkItem(at: directory.file(), to: hardLink)
+        let dotted = URL(fileURLWithPath: directory.url.path + "/./test.realm")
+        for url in [symlink, hardLink, dotted] {
+            let other = try Realm(configuration: Realm.Configuration(fileURL: url))
+            #expect(other.core.coordinator === realm.core.coordinator, "\(url.path)")
+            #expect(other.objects(Dog.self).map(\.name) == ["Rex"])
+        }
+    }
+
+    @Test func aClassAddedThroughOnePathIsReadableThroughAnother() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        let symlink = directory.file("link.realm")
+        try FileManager.default.createSymbolicLink(at: symlink, withDestinationURL: directory.file())
+        let viaLink = try Realm(configuration: Realm.Configuration(fileURL: symlink))
+        // The table is created by the write through the link; the first realm sees it after refresh.
+        try viaLink.write { viaLink.add(Person(value: ["id": 1, "name": "Jane"])) }
+        realm.refresh()
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name == "Jane")
+        try realm.write { realm.add(Person(value: ["id": 2, "name": "Joe"])) }
+        viaLink.refresh()
+        #expect(viaLink.objects(Person.self).count == 2)
+    }
+}

@@ -33,14 +33,35 @@ final class Coordinator: @unchecked Sendable {
     }
 
     private struct WeakCoordinator { weak var coordinator: Coordinator? }
-    private static let registry = Mutex<[String: WeakCoordinator]>([:])
 
-    /// This coordinator's key in the registry: its configuration's identity.
-    private let registryKey: String
+    /// What a coordinator is registered under: the file itself, whatever path reached it, so
+    /// that one file has one coordinator (one catalog, one opening lock) as it has one LMDB
+    /// environment; or an in-memory realm's identifier.
+    private enum RegistryKey: Hashable {
+        case file(Environment.FileIdentity)
+        case memory(String)
 
-    private init(environment: Environment, path: String, registryKey: String, isInMemory: Bool, isReadOnly: Bool,
-                 metadata: Database, catalog: Catalog, mapLimit: Int?) {
-        self.registryKey = registryKey
+        /// The key of `configuration`'s realm, or `nil` when its file does not exist yet (so
+        /// no coordinator can have it open).
+        init?(_ configuration: Realm.Configuration) {
+            if let identifier = configuration.inMemoryIdentifier {
+                self = .memory(identifier)
+            } else if let url = configuration.fileURL, let identity = Environment.FileIdentity(path: url.path) {
+                self = .file(identity)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private static let registry = Mutex<[RegistryKey: WeakCoordinator]>([:])
+
+    /// This coordinator's key in the registry.
+    private let registryKey: RegistryKey
+
+    private init(environment: Environment, path: String, isInMemory: Bool, isReadOnly: Bool,
+                 metadata: Database, catalog: Catalog, mapLimit: Int?, inMemoryIdentifier: String?) {
+        self.registryKey = inMemoryIdentifier.map { .memory($0) } ?? .file(environment.identity)
         self.environment = environment
         self.path = path
         self.isInMemory = isInMemory
@@ -77,7 +98,8 @@ final class Coordinator: @unchecked Sendable {
     static func isOpen(_ configuration: Realm.Configuration) -> Bool {
         // The weak load happens outside the lock: if it held the last reference, releasing it
         // there would run the deinit, which takes the lock.
-        let entry = registry.withLock { $0[configuration.identity] }
+        guard let key = RegistryKey(configuration) else { return false }
+        let entry = registry.withLock { $0[key] }
         return entry?.coordinator != nil
     }
 
@@ -101,12 +123,12 @@ final class Coordinator: @unchecked Sendable {
     /// The open coordinator of the file or a new one; `nil` while the previous one is closing.
     private static func openOnce(_ configuration: Realm.Configuration) throws -> Coordinator? {
         try registry.withLock { entries throws -> Coordinator? in
-            if let entry = entries[configuration.identity] {
+            if let key = RegistryKey(configuration), let entry = entries[key] {
                 // An entry without a coordinator is one whose deinit has not run yet.
                 return entry.coordinator
             }
             let coordinator = try openFile(configuration)
-            entries[configuration.identity] = WeakCoordinator(coordinator: coordinator)
+            entries[coordinator.registryKey] = WeakCoordinator(coordinator: coordinator)
             return coordinator
         }
     }
@@ -133,9 +155,9 @@ final class Coordinator: @unchecked Sendable {
             case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
             }
             let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
-            return Coordinator(environment: environment, path: path, registryKey: configuration.identity, isInMemory: isInMemory,
+            return Coordinator(environment: environment, path: path, isInMemory: isInMemory,
                                isReadOnly: configuration.readOnly, metadata: metadata, catalog: catalog,
-                               mapLimit: configuration.maximumFileSize)
+                               mapLimit: configuration.maximumFileSize, inMemoryIdentifier: configuration.inMemoryIdentifier)
         }
         if case .failure = result {
             // Leave a file that is not ours exactly as it was: remove only what we created.
