@@ -53,6 +53,11 @@ public final class Transaction {
 
     deinit {
         if let handle {
+            // LMDB's writer lock is a mutex owned by the thread that began the write: released
+            // from any other thread, it stays locked and every later writer waits forever.
+            if let owningThread, pthread_equal(owningThread, pthread_self()) == 0 {
+                preconditionFailure("A write transaction was released on another thread than the one that began it; commit or abort it on its own thread first.")
+            }
             releaseLookupCursors()
             mdb_txn_abort(handle)
             if !isReset { environment.transactionEnded() }
