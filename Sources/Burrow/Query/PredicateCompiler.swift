@@ -475,8 +475,12 @@ struct PredicateCompiler {
         case (.float, .int(let v)): return .float(Float(v))
         case (.float, .double(let v)): return Float(exactly: v).map { .float($0) }
         case (.decimal, .int(let v)): return .decimal(Decimal(v))
-        case (.decimal, .double(let v)): return .decimal(Decimal(v))
+        case (.decimal, .double(let v)):
+            // Through its shortest text: `Decimal(Double)` traps on infinities. A double no
+            // decimal can hold equals no stored decimal.
+            return v.isFinite ? Decimal(string: String(v), locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) } : nil
         case (.data, .string(let v)): return .data(Data(v.utf8))
+        case (.link, .typedLink(_, let key)): return .link(key)
         default: return value
         }
     }
@@ -519,12 +523,13 @@ struct PredicateCompiler {
             }
         }
         if value.isNull { return }
+        if kind == .link, case .typedLink(let classID, _) = value { try checkClass(classID, against: column, comparison) }
         let fits: Bool = switch (kind, value) {
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.float, .int), (.float, .double),
              (.float, .float), (.double, .float), (.int, .float),
              (.decimal, .int), (.decimal, .double), (.decimal, .decimal),
              (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date),
-             (.uuid, .uuid), (.objectId, .objectId), (.link, .link): true
+             (.uuid, .uuid), (.objectId, .objectId), (.link, .link), (.link, .typedLink): true
         case (.mixed, _): true
         default: false
         }
@@ -534,6 +539,16 @@ struct PredicateCompiler {
         if kind == .bool || kind == .uuid || kind == .objectId || kind == .link, ![.equal, .notEqual].contains(comparison.op) {
             throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' cannot compare \(typeName(column)) property '\(name)'; use == or !=")
         }
+    }
+
+    /// Refuses an object argument of another class than the one `column` links to.
+    private func checkClass(_ classID: UInt32, against column: Int, _ comparison: Comparison) throws(Realm.Error) {
+        let property = storedClass.properties[column]
+        // Without a class name (map keys read as values) or a catalog there is nothing to check against.
+        guard let target = property.objectClassName, let catalog = links?.catalog else { return }
+        guard catalog.layouts[target]?.classID != classID else { return }
+        let given = catalog.layouts.values.first { $0.classID == classID }?.className ?? "another class"
+        throw QueryError.at(comparison.position, "'\(property.name)' links to \(target) objects; it cannot be compared with an object of \(given)")
     }
 
     private func compare(column: Int, _ op: ComparisonOperator, _ value: _PersistedValue, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {

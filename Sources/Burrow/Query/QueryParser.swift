@@ -436,7 +436,8 @@ struct QueryParser {
             guard let management = object.management else {
                 throw QueryError.at(position, "an unmanaged \(type(of: object)) cannot be compared: add it to the realm first")
             }
-            return .link(management.key.rawValue)
+            // With its class: an object of another class with the same key is not the same object.
+            return .typedLink(classID: management.bound.layout.classID, key: management.key.rawValue)
         }
         if let persistable = argument as? any _Persistable { return persistable._persistedValue }
         throw QueryError.at(position, "an argument of type '\(type(of: argument))' is not a value Burrow can compare")

@@ -21,8 +21,8 @@ enum ValueComparator {
         case (.objectId(let x), .objectId(let y)): return bytes(x.byteArray, y.byteArray)
         case (.link(let x), .link(let y)): return sign(x, y)
         case (.decimal(let x), .decimal(let y)): return sign(x, y)
-        case (.decimal(let x), _): return number(b).map { sign(x, Decimal($0)) }
-        case (_, .decimal(let y)): return number(a).map { sign(Decimal($0), y) }
+        case (.decimal(let x), _): return order(x, b)
+        case (_, .decimal(let y)): return order(y, a).map { -$0 }
         default:
             guard let x = number(a), let y = number(b) else { return nil }
             return sign(x, y)
@@ -32,6 +32,19 @@ enum ValueComparator {
     /// Whether `value` is a value of `kind`.
     static func sameKind(_ value: _PersistedValue, _ kind: _StorageKind) -> Bool {
         value.kind == kind
+    }
+
+    /// The order of a decimal and a number of another kind. Integers convert exactly; floating
+    /// values are compared as doubles, since `Decimal(Double)` traps on infinities and gives NaN
+    /// for large or tiny values here.
+    private static func order(_ x: Decimal, _ other: _PersistedValue) -> Int? {
+        switch other {
+        case .int(let v): return sign(x, Decimal(v))
+        case .double, .float:
+            guard let y = number(other), !y.isNaN, !x.isNaN else { return nil }
+            return sign(Double(truncating: x as NSDecimalNumber), y)
+        default: return nil
+        }
     }
 
     private static func number(_ value: _PersistedValue) -> Double? {

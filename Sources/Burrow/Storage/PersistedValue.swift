@@ -164,6 +164,8 @@ public enum _PersistedValue: Hashable, Sendable {
         switch self {
         case .null: "nil"
         case .string(let v): "'\(v)'"
+        // Foundation traps describing a date that is not a finite time.
+        case .date(let v) where !v.timeIntervalSinceReferenceDate.isFinite: "Date(timeIntervalSinceReferenceDate: \(v.timeIntervalSinceReferenceDate))"
         default: "\(anyValue!)"
         }
     }
