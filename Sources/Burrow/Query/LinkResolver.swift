@@ -10,8 +10,13 @@ final class LinkResolver {
     let catalog: Catalog
     /// The transaction of the evaluation under way.
     var transaction: Transaction? {
-        didSet { failure = nil }
+        didSet {
+            failure = nil
+            evaluation &+= 1
+        }
     }
+    /// Moves with each evaluation, so that what one learnt is not taken for another's.
+    private(set) var evaluation: UInt64 = 0
     /// The first read that failed in the evaluation under way.
     private(set) var failure: (any Error)?
 

@@ -13,17 +13,23 @@ struct PredicateCompiler {
     /// - Throws: ``Realm/Error/Code/invalidQuery`` for an unknown property or a comparison the
     ///   property's type does not allow.
     func compile(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
+        // Trees from the builder reach here without the parser's check.
+        try PredicateLimits.check(node)
+        return try compileNode(node)
+    }
+
+    private func compileNode(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
         switch node {
         case .constant(let value):
             return { _ in value }
         case .and(let lhs, let rhs):
-            let left = try compile(lhs), right = try compile(rhs)
+            let left = try compileNode(lhs), right = try compileNode(rhs)
             return { left($0) && right($0) }
         case .or(let lhs, let rhs):
-            let left = try compile(lhs), right = try compile(rhs)
+            let left = try compileNode(lhs), right = try compileNode(rhs)
             return { left($0) || right($0) }
         case .not(let inner):
-            let compiled = try compile(inner)
+            let compiled = try compileNode(inner)
             return { !compiled($0) }
         case .comparison(let comparison):
             return try compile(comparison)
@@ -371,14 +377,30 @@ struct PredicateCompiler {
         let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(predicate)
         let op = comparison.op
         let isMap = property.collection == .map
+        // The inner predicate reads only the object it tests, so its answer for one object holds
+        // for the whole evaluation: remembering it keeps nested subqueries from multiplying
+        // their cost by the size of every list on the way down.
+        var answers: [UInt64: Bool] = [:]
+        var answersEvaluation: UInt64 = .max
         return { row in
+            if answersEvaluation != links.evaluation {
+                answers.removeAll(keepingCapacity: true)
+                answersEvaluation = links.evaluation
+            }
             var count: Int64 = 0
             // A map's entries hold their key before the value; its nil values count for nothing.
             let values = isMap ? links.mapEntries(of: row.key, in: database, kind: .link).map(\.value)
                                : links.listValues(of: row.key, in: database, kind: .link)
             for value in values {
-                guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { continue }
-                if test(RowReader(targetRow, key: ObjectKey(key))) { count += 1 }
+                guard case .link(let key) = value else { continue }
+                if let known = answers[key] {
+                    if known { count += 1 }
+                    continue
+                }
+                guard let targetRow = links.row(key, in: target) else { continue }
+                let passes = test(RowReader(targetRow, key: ObjectKey(key)))
+                answers[key] = passes
+                if passes { count += 1 }
             }
             return Self.test(op, ValueComparator.compare(.int(count), literal))
         }

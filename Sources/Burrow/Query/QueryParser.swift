@@ -33,7 +33,7 @@ struct QueryParser {
     /// How deeply `(` and `NOT` are nested here; bounded so that the parser and the compiler,
     /// which recurse, cannot run out of stack.
     private var nesting = 0
-    static let maximumNesting = 200
+    static let maximumNesting = 100
 
     /// Parses `format` with `arguments`.
     ///
@@ -57,7 +57,9 @@ struct QueryParser {
     }
 
     private mutating func parseQuery() throws(Realm.Error) -> ParsedQuery {
-        var query = ParsedQuery(node: try parseOr())
+        let node = try parseOr()
+        try PredicateLimits.check(node)
+        var query = ParsedQuery(node: node)
         while try parseClause(into: &query) {}
         guard case .end = current.kind else {
             throw QueryError.at(current.position, "unexpected \(describe(current.kind))")
@@ -153,19 +155,19 @@ struct QueryParser {
     // MARK: Predicates
 
     private mutating func parseOr() throws(Realm.Error) -> PredicateNode {
-        var node = try parseAnd()
+        var terms = [try parseAnd()]
         while accept(.keyword("OR")) || accept(.symbol("||")) {
-            node = .or(node, try parseAnd())
+            terms.append(try parseAnd())
         }
-        return node
+        return .balanced(terms[...], PredicateNode.or)
     }
 
     private mutating func parseAnd() throws(Realm.Error) -> PredicateNode {
-        var node = try parseUnary()
+        var terms = [try parseUnary()]
         while accept(.keyword("AND")) || accept(.symbol("&&")) {
-            node = .and(node, try parseUnary())
+            terms.append(try parseUnary())
         }
-        return node
+        return .balanced(terms[...], PredicateNode.and)
     }
 
     private mutating func parseUnary() throws(Realm.Error) -> PredicateNode {
@@ -293,6 +295,9 @@ struct QueryParser {
             return .mapValue(map: try strip(map, at: position), key: key, rest: rest, position: position)
         case .mixedPath(let property, let steps, let position):
             return .mixedPath(property: try strip(property, at: position), steps: steps, position: position)
+        case .subqueryCount(let collection, let predicate, let position) where collection.hasPrefix(variable + "."):
+            // A nested SUBQUERY over the variable's own collection: `SUBQUERY($x.friends, $y, …)`.
+            return .subqueryCount(collection: try strip(collection, at: position), predicate: predicate, position: position)
         default:
             return operand
         }

@@ -182,3 +182,11 @@ final class Bag: Object {
     @Persisted var tags: MutableSet<AnyRealmValue>
     @Persisted var slots: Map<String, AnyRealmValue>
 }
+
+/// Objects that link to their own class, for long key paths and nested subqueries.
+final class Friend: Object {
+    @Persisted var name = ""
+    @Persisted var score = Decimal(0)
+    @Persisted var best: Friend?
+    @Persisted var friends: List<Friend>
+}
