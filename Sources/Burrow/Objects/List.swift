@@ -202,7 +202,7 @@ extension List: _Persistable {
     }
 
     public static func _get(from object: ObjectBase, column: Int) -> List<Element> {
-        List(managed: ManagedList(owner: object, column: column, targetType: Element._linkedType))
+        object.managedCollection(column: column) { List(managed: ManagedList(owner: object, column: column, targetType: Element._linkedType)) }
     }
 
     public static func _set(_ value: List<Element>, on object: ObjectBase, column: Int) {

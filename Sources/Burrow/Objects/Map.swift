@@ -180,7 +180,7 @@ extension Map: _Persistable {
     }
 
     public static func _get(from object: ObjectBase, column: Int) -> Map<Key, Value> {
-        Map(managed: ManagedMap(owner: object, column: column, targetType: Value._linkedType))
+        object.managedCollection(column: column) { Map(managed: ManagedMap(owner: object, column: column, targetType: Value._linkedType)) }
     }
 
     public static func _set(_ value: Map<Key, Value>, on object: ObjectBase, column: Int) {

@@ -149,7 +149,7 @@ extension MutableSet: _Persistable {
     }
 
     public static func _get(from object: ObjectBase, column: Int) -> MutableSet<Element> {
-        MutableSet(managed: ManagedSet(owner: object, column: column, targetType: Element._linkedType))
+        object.managedCollection(column: column) { MutableSet(managed: ManagedSet(owner: object, column: column, targetType: Element._linkedType)) }
     }
 
     public static func _set(_ value: MutableSet<Element>, on object: ObjectBase, column: Int) {

@@ -13,6 +13,9 @@ open class ObjectBase {
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
+    /// The lists, sets and maps handed out for a managed object's properties, by column: each
+    /// property hands out one, which reads the realm's current version itself.
+    @exclusivity(unchecked) final var managedCollections: [Int: AnyObject] = [:]
     /// Set only on the probes that learn which property a key path reads.
     @usableFromInline final var keyPathRecorder: KeyPathRecorder?
 
@@ -84,6 +87,16 @@ open class ObjectBase {
             preconditionFailure("Object has been deleted or invalidated.")
         }
         management.realm.setLink(target, on: self, column: column)
+    }
+
+    /// The collection of the property in `column`, made by `make` on first use and kept, so
+    /// that `person.dogs[i]` in a loop does not reload the list on every access.
+    @inline(__always)
+    final func managedCollection<Collection: AnyObject>(column: Int, make: () -> Collection) -> Collection {
+        if let cached = managedCollections[column] { return unsafeDowncast(cached, to: Collection.self) }
+        let made = make()
+        managedCollections[column] = made
+        return made
     }
 
     /// Points every `@Persisted` field at its column: the object is now managed.

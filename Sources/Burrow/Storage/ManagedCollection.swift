@@ -1,10 +1,15 @@
 import LMDB
 
-/// What a managed list or set knows of where it lives: its owner, the owner's class, the
+/// What a managed list or set knows of where it lives: its owner's key and class, the
 /// property's column and collection database, and the kind of its elements.
+///
+/// The owner hands out one collection per property and keeps it (``ObjectBase/managedCollection(column:make:)``),
+/// so the collection holds the owner's key rather than the owner, and counts its own use of
+/// the realm: held alone, it keeps the realm open as the owner would.
 class ManagedCollection {
-    let owner: ObjectBase
     let realm: RealmCore
+    /// The owner's object key.
+    let ownerKey: ObjectKey
     let layout: TableLayout
     let column: Int
     let database: Database
@@ -17,8 +22,9 @@ class ManagedCollection {
               let collection = management.bound.layout.lists.first(where: { $0.column == column }) else {
             preconditionFailure("Object has been deleted or invalidated.")
         }
-        self.owner = owner
+        ownerKey = management.key
         realm = management.realm
+        realm.addUse()
         layout = management.bound.layout
         self.column = column
         database = collection.database
@@ -26,10 +32,8 @@ class ManagedCollection {
         self.targetType = targetType
     }
 
-    /// The owner's object key; traps when the owner is unmanaged.
-    var ownerKey: ObjectKey {
-        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
-        return management.key
+    deinit {
+        realm.removeUse()
     }
 
     /// Whether the owner was deleted.
@@ -40,7 +44,7 @@ class ManagedCollection {
 
     /// Traps unless the owner still exists.
     func verifyOwner() {
-        _ = owner.currentRow(owner.management!)
+        precondition(!isInvalidated, "Object has been deleted or invalidated.")
     }
 
     /// `cache`'s value when it was read in the realm's current generation; otherwise `read`'s,
