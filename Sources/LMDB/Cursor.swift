@@ -34,7 +34,7 @@ public final class Cursor {
     private func get(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
         var keyVal = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var dataVal = MDB_val()
-        let code = mdb_cursor_get(handle, &keyVal, &dataVal, op)
+        let code = transaction.environment.faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
         return (UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),

@@ -72,6 +72,8 @@ public final class Environment: @unchecked Sendable {
     public let options: Options
     /// The identity of the environment's data file.
     public let identity: FileIdentity
+    /// Failures tests plan for this environment's calls.
+    package let faults = FaultInjector()
 
     /// Counts live transactions in this process, and guards map resizing: LMDB allows
     /// `mdb_env_set_mapsize` only while no transaction of the process is active.
@@ -181,7 +183,7 @@ public final class Environment: @unchecked Sendable {
         var attempt = 0
         while true {
             var txn: OpaquePointer?
-            let code = mdb_txn_begin(handle, nil, flags, &txn)
+            let code = faults.take(.begin) ?? mdb_txn_begin(handle, nil, flags, &txn)
             if code == MDB_SUCCESS, let txn {
                 gate.withLock { $0 += 1 }
                 return txn

@@ -98,6 +98,10 @@ public final class Transaction {
         releaseLookupCursors()
         self.handle = nil
         environment.transactionEnded()
+        if let code = environment.faults.take(.commit) {
+            mdb_txn_abort(handle)
+            throw LMDBError(code: code)
+        }
         try LMDBError.check(mdb_txn_commit(handle))
     }
 
@@ -127,6 +131,7 @@ public final class Transaction {
         guard let handle else { preconditionFailure("LMDB transaction used after it ended.") }
         if !isReset { reset() }
         epoch = environment.handleEpoch
+        if let code = environment.faults.take(.renew) { throw LMDBError(code: code) }
         try LMDBError.check(mdb_txn_renew(handle))
         isReset = false
         environment.transactionRenewed()
@@ -175,7 +180,9 @@ public final class Transaction {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
         let handle = liveHandle()
-        let code = if let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
+        let code = if let injected = environment.faults.take(.get) {
+            injected
+        } else if let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
             mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
         } else {
             mdb_get(handle, database.handle, &keyVal, &dataVal)
@@ -213,6 +220,7 @@ public final class Transaction {
     package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in database: Database, flags: PutFlags = []) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        if let code = environment.faults.take(.put) { throw LMDBError(code: code) }
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
 
@@ -251,6 +259,7 @@ public final class Transaction {
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        if let code = environment.faults.take(.put) { throw LMDBError(code: code) }
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
     }
