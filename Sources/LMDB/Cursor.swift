@@ -66,6 +66,7 @@ public final class Cursor {
     public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: PutFlags = []) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        transaction.noteMutation()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue))
     }
 
@@ -75,6 +76,7 @@ public final class Cursor {
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        transaction.noteMutation()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
     }
@@ -82,6 +84,7 @@ public final class Cursor {
     /// Removes the entry under the cursor.
     public func deleteCurrent() throws(LMDBError) {
         transaction.releaseLookupCursors()
+        transaction.noteMutation()
         try LMDBError.check(mdb_cursor_del(handle, 0))
     }
 }

@@ -39,6 +39,16 @@ public final class Transaction {
     /// exclusivity at runtime on every lookup, not knowing it is unchecked here.
     public var handleEpoch: UInt64 { epoch }
     @exclusivity(unchecked) private var epoch: UInt64
+    /// How many changes this transaction has made (puts, deletes, drops): any of them may move
+    /// the pages that earlier reads pointed into, so a cache of those pointers is valid only
+    /// while this count stays the same.
+    public var mutationCount: UInt64 { mutations }
+    @exclusivity(unchecked) private var mutations: UInt64 = 0
+
+    /// Counts one change; the cursors of this transaction report theirs here too.
+    @inline(__always)
+    package func noteMutation() { mutations &+= 1 }
+
     /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
     /// calls touch it, never during another access.
     @exclusivity(unchecked) private var lookups = PointLookups()
@@ -167,6 +177,7 @@ public final class Transaction {
     public func drop(_ database: Database, delete: Bool = false) throws(LMDBError) {
         let handle = liveHandle()
         releaseLookupCursors()
+        noteMutation()
         try LMDBError.check(mdb_drop(handle, database.handle, delete ? 1 : 0))
     }
 
@@ -221,6 +232,7 @@ public final class Transaction {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         if let code = environment.faults.take(.put) { throw LMDBError(code: code) }
+        noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
 
@@ -241,6 +253,7 @@ public final class Transaction {
         }
         try LMDBError.check(code)
         var newVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        noteMutation()
         try LMDBError.check(mdb_cursor_put(cursor, &keyVal, &newVal, UInt32(MDB_CURRENT)))
     }
 
@@ -260,6 +273,7 @@ public final class Transaction {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = environment.faults.take(.put) { throw LMDBError(code: code) }
+        noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
     }
@@ -271,6 +285,7 @@ public final class Transaction {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let handle = liveHandle()
         releaseLookupCursors()
+        noteMutation()
         let code = mdb_del(handle, database.handle, &keyVal, nil)
         if code == MDB_NOTFOUND { return false }
         try LMDBError.check(code)

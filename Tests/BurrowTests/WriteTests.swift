@@ -286,3 +286,27 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
     }
     return values
 }
+
+@Suite struct RowCacheTests {
+    @Test func aRowChangedByAnyWritePathIsReadAgain() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        let dog = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write { realm.add(dog) }
+        realm.beginWrite()
+        #expect(dog.age == 1)  // the row is now cached
+        // A write straight through the transaction, past every Burrow setter.
+        let layout = dog.management!.bound.layout
+        let column = dog.management!.bound.fieldColumns[ClassInfo.of(Dog.self).fields.firstIndex { $0.name == "age" }!]
+        var values = try realm.core.currentValues(of: dog.management!.key, in: layout, transaction: realm.core.transaction)
+        values[column] = .int(7)
+        var row: [UInt8] = []
+        RowCodec.encode(values, into: &row)
+        var key: [UInt8] = []
+        dog.management!.key.append(to: &key)
+        try realm.core.transaction.put(key, row, in: layout.rows)
+        #expect(dog.age == 7)
+        realm.cancelWrite()
+        #expect(dog.age == 1)
+    }
+}

@@ -166,3 +166,31 @@ import Testing
         #expect(environment.activeTransactionCount == 1)
     }
 }
+
+@Suite struct MutationCountTests {
+    let directory = TemporaryDirectory()
+
+    @Test func everyKindOfChangeCountsAndReadsDoNot() throws {
+        let environment = try Environment.open(path: directory.path("m.mdb"))
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        var expected: UInt64 = 0
+        func changed(_ body: () throws -> Void) rethrows {
+            try body()
+            expected += 1
+            #expect(txn.mutationCount == expected)
+        }
+        try changed { try txn.put([1], [1], in: db) }
+        try changed { try txn.put([2], [2], in: db) }
+        _ = try txn.value(for: [1], in: db)
+        let cursor = try txn.openCursor(db)
+        _ = try cursor.first()
+        #expect(txn.mutationCount == expected)
+        try changed { try [3].withUnsafeBytes { key in try [3].withUnsafeBytes { try cursor.put(key, $0) } } }
+        _ = try cursor.first()
+        try changed { try cursor.deleteCurrent() }
+        try changed { try txn.delete([2], in: db) }
+        try changed { try txn.drop(db) }
+        txn.abort()
+    }
+}

@@ -58,7 +58,6 @@ extension Realm {
             preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
         }
         core.writeState = WriteState(transaction: transaction)
-        core.advanceGeneration()
     }
 
     /// Commits the write transaction: its changes become durable and visible to others.
@@ -192,6 +191,5 @@ extension Realm {
         core.perform(in: write) {
             if let links = try core.coordinator.existingLinksDatabase(in: write) { try write.transaction.drop(links) }
         }
-        core.advanceGeneration()
     }
 }

@@ -35,7 +35,6 @@ extension RealmCore {
     /// and makes it managed.
     func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
         write.withNestedUpdatePolicy(update) { storeGraph(of: object, update: update, in: write) }
-        advanceGeneration()
     }
 
     /// Stores `object`'s row, then its links and collections, adding what they reach.
@@ -186,7 +185,6 @@ extension RealmCore {
             try layout.replace(management.key, old: old, new: new, in: write)
             if isLink { try updateBacklinks(of: management.key, in: layout, old: old, new: new, write: write) }
         }
-        advanceGeneration()
     }
 
     /// Deletes a managed object's row.
@@ -196,6 +194,5 @@ extension RealmCore {
             existed = try deleteRow(management.key, in: management.bound.layout, write: write)
         }
         precondition(existed, "Object has been deleted or invalidated.")
-        advanceGeneration()
     }
 }

@@ -21,12 +21,13 @@ final class RealmCore {
     // The mutable state below is read on every object access and changed only on the realm's
     // thread, never while another access to it is under way: it skips the runtime's
     // exclusivity check, which costs more than the read.
-    /// The open write transaction, if any.
-    @exclusivity(unchecked) var writeState: WriteState?
+    /// The open write transaction, if any. Beginning or ending one starts a new generation.
+    @exclusivity(unchecked) var writeState: WriteState? {
+        willSet { startGeneration() }
+    }
     private let owningThread: pthread_t
-    /// Moves whenever what the realm reads may have changed (refresh, any write): cached rows and
-    /// results of an older generation are stale.
-    @exclusivity(unchecked) private(set) var generation: UInt64 = 1
+    /// The generation of the current snapshot: moved by refresh and by the start and end of a write.
+    @exclusivity(unchecked) private var snapshotGeneration: UInt64 = 1
     /// Model classes' schemas, cached here to skip the process-wide cache's lock.
     @exclusivity(unchecked) private var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// Classes resolved against the catalog at `boundRevision`.
@@ -144,12 +145,18 @@ final class RealmCore {
             preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
         }
         guard readTransaction.id != before else { return false }
-        generation &+= 1
+        startGeneration()
         return true
     }
 
-    /// Moves the realm to a new generation after its view changed.
-    func advanceGeneration() { generation &+= 1 }
+    /// Moves whenever what the realm reads may have changed: a new snapshot, or any change its
+    /// write transaction made. It is derived from the transaction's own count of changes, so no
+    /// write path can forget to move it; cached rows and results of an older generation are stale.
+    @inline(__always)
+    var generation: UInt64 { snapshotGeneration &+ (writeState?.transaction.mutationCount ?? 0) }
+
+    /// Starts a generation past every one this realm has had.
+    private func startGeneration() { snapshotGeneration = generation &+ 1 }
 
     /// Releases the snapshot before a write, and takes the latest one after.
     func pauseReading() { readTransaction.reset() }
@@ -160,7 +167,7 @@ final class RealmCore {
         } catch {
             preconditionFailure("Cannot renew the read transaction of '\(coordinator.path)': \(error)")
         }
-        generation &+= 1
+        startGeneration()
     }
 
 }

@@ -348,6 +348,5 @@ final class ResultsCore {
                 realm.perform(in: write) { try realm.deleteRow(key, in: layout, write: write) }
             }
         }
-        realm.advanceGeneration()
     }
 }

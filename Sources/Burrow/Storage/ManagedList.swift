@@ -79,7 +79,6 @@ final class ManagedList: ManagedCollection, ListStorage {
             try put(value, at: position, in: write)
             if cacheWasCurrent { cache.value.append(position) }
         }
-        realm.advanceGeneration()
         if cacheWasCurrent { cache.generation = realm.generation }
     }
 
@@ -104,7 +103,6 @@ final class ManagedList: ManagedCollection, ListStorage {
             let value = try storedValue(of: element, in: write)
             try put(value, at: try position(forInsertingAt: index, in: write), in: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Replaces the element at `index`.
@@ -117,7 +115,6 @@ final class ManagedList: ManagedCollection, ListStorage {
             try discard(at: positions[index], in: write)
             try put(value, at: positions[index], in: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Replaces the stored value of the element at `position`; `write` is open.
@@ -126,7 +123,6 @@ final class ManagedList: ManagedCollection, ListStorage {
             try remove(at: position, in: write)
             try put(value, at: position, in: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Removes the element at `index` (deleting it, for a list of embedded objects).
@@ -135,7 +131,6 @@ final class ManagedList: ManagedCollection, ListStorage {
         let positions = self.positions
         precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
         realm.perform(in: write) { try discard(at: positions[index], in: write) }
-        realm.advanceGeneration()
     }
 
     /// Removes every element (deleting them, for a list of embedded objects).
@@ -143,7 +138,6 @@ final class ManagedList: ManagedCollection, ListStorage {
         let write = verifyWrite()
         let positions = self.positions
         realm.perform(in: write) { for position in positions { try discard(at: position, in: write) } }
-        realm.advanceGeneration()
     }
 
     /// Takes the element at `position` out of the list for good: an embedded object is deleted.
@@ -165,10 +159,8 @@ final class ManagedList: ManagedCollection, ListStorage {
         let value = self.value(at: from)
         realm.perform(in: write) {
             try remove(at: positions[from], in: write)
-            realm.advanceGeneration()
             try put(value, at: try position(forInsertingAt: to, in: write), in: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Swaps the elements at `first` and `second`.
@@ -185,7 +177,6 @@ final class ManagedList: ManagedCollection, ListStorage {
             try put(secondValue, at: positions[first], in: write)
             try put(firstValue, at: positions[second], in: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Appends the elements of an unmanaged list being added with its owner.
@@ -251,7 +242,6 @@ final class ManagedList: ManagedCollection, ListStorage {
         let values = positions.indices.map { value(at: $0) }
         for position in positions { try remove(at: position, in: write) }
         for (index, value) in values.enumerated() { try put(value, at: Self.gap * UInt64(index + 1), in: write) }
-        realm.advanceGeneration()
     }
 
     private func put(_ value: _PersistedValue, at position: UInt64, in write: WriteState) throws {

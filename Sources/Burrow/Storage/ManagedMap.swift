@@ -67,7 +67,6 @@ final class ManagedMap: ManagedCollection, MapStorage {
             try Self.remove(key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
             try Self.put(value, for: key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Replaces the stored value under `key`; `write` is open.
@@ -76,7 +75,6 @@ final class ManagedMap: ManagedCollection, MapStorage {
             try Self.remove(key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
             try Self.put(value, for: key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Removes `key` and its value.
@@ -85,7 +83,6 @@ final class ManagedMap: ManagedCollection, MapStorage {
         realm.perform(in: write) {
             try Self.remove(key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Removes every entry.
@@ -97,7 +94,6 @@ final class ManagedMap: ManagedCollection, MapStorage {
                 try Self.remove(key, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
             }
         }
-        realm.advanceGeneration()
     }
 
     /// Stores the entries of an unmanaged map being added with its owner.

@@ -61,7 +61,6 @@ final class ManagedSet: ManagedCollection {
             let value = try storedValue(of: element, in: write)
             try Self.put(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Traps on a list or dictionary: a set's elements are compared by value, and a nested
@@ -80,7 +79,6 @@ final class ManagedSet: ManagedCollection {
         realm.perform(in: write) {
             try Self.remove(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
         }
-        realm.advanceGeneration()
     }
 
     /// Removes every element.
@@ -92,7 +90,6 @@ final class ManagedSet: ManagedCollection {
                 try Self.remove(value, owner: ownerKey, column: column, in: layout, database: database, realm: realm, write: write)
             }
         }
-        realm.advanceGeneration()
     }
 
     /// Adds the elements of an unmanaged set being added with its owner.
