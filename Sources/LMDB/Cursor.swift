@@ -17,12 +17,15 @@ public final class Cursor {
     private let handle: OpaquePointer
     /// The transaction the cursor reads; kept alive by the cursor.
     public let transaction: Transaction
+    /// The environment's fault injector, held here so that a step of a walk reads one field.
+    private let faults: FaultInjector
 
     init(transaction: Transaction, database: Database) throws(LMDBError) {
         var raw: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(transaction.liveHandle(), database.handle, &raw))
         self.handle = raw!
         self.transaction = transaction
+        faults = transaction.environment.faults
     }
 
     deinit {
@@ -34,7 +37,7 @@ public final class Cursor {
     private func get(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
         var keyVal = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var dataVal = MDB_val()
-        let code = transaction.environment.faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
+        let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
         return (UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),

@@ -49,6 +49,9 @@ public final class Transaction {
     @inline(__always)
     package func noteMutation() { mutations &+= 1 }
 
+    /// The environment's fault injector, held here so that a lookup reads one field.
+    private let faults: FaultInjector
+
     /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
     /// calls touch it, never during another access.
     @exclusivity(unchecked) private var lookups = PointLookups()
@@ -57,6 +60,7 @@ public final class Transaction {
         self.environment = environment
         self.isReadOnly = readOnly
         self.owningThread = readOnly ? nil : pthread_self()
+        faults = environment.faults
         epoch = environment.handleEpoch
         handle = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
     }
@@ -108,7 +112,7 @@ public final class Transaction {
         releaseLookupCursors()
         self.handle = nil
         environment.transactionEnded()
-        if let code = environment.faults.take(.commit) {
+        if let code = faults.take(.commit) {
             mdb_txn_abort(handle)
             throw LMDBError(code: code)
         }
@@ -141,7 +145,7 @@ public final class Transaction {
         guard let handle else { preconditionFailure("LMDB transaction used after it ended.") }
         if !isReset { reset() }
         epoch = environment.handleEpoch
-        if let code = environment.faults.take(.renew) { throw LMDBError(code: code) }
+        if let code = faults.take(.renew) { throw LMDBError(code: code) }
         try LMDBError.check(mdb_txn_renew(handle))
         isReset = false
         environment.transactionRenewed()
@@ -191,7 +195,7 @@ public final class Transaction {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
         let handle = liveHandle()
-        let code = if let injected = environment.faults.take(.get) {
+        let code = if let injected = faults.take(.get) {
             injected
         } else if let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
             mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
@@ -231,7 +235,7 @@ public final class Transaction {
     package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in database: Database, flags: PutFlags = []) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        if let code = environment.faults.take(.put) { throw LMDBError(code: code) }
+        if let code = faults.take(.put) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
@@ -272,7 +276,7 @@ public final class Transaction {
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
-        if let code = environment.faults.take(.put) { throw LMDBError(code: code) }
+        if let code = faults.take(.put) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
