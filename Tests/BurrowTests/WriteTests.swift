@@ -269,7 +269,7 @@ import Testing
 
 /// The values in the index of `column`, in index order (read straight from the index).
 func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String) throws -> [_PersistedValue] {
-    let bound = try #require(realm.core.coordinator.bound(ClassInfo.of(type)))
+    let bound = try #require(realm.core.bound(ClassInfo.of(type)))
     let column = try #require(bound.layout.storedClass.properties.firstIndex { $0.name == name })
     let index = try #require(bound.layout.secondaryIndexes.first { $0.column == column })
     let cursor = try realm.core.transaction.openCursor(index.database)
@@ -308,5 +308,45 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
         #expect(dog.age == 7)
         realm.cancelWrite()
         #expect(dog.age == 1)
+    }
+}
+
+@Suite struct CatalogDraftTests {
+    @Test func aClassAddedByAWriteIsPublishedOnlyAtCommit() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        let configuration = directory.configuration()
+        let published = { realm.core.coordinator.catalog.layouts["Dog"] != nil }
+        realm.beginWrite()
+        realm.add(Dog(value: ["name": "Rex"]))
+        // The writer sees its own class; the catalog every other realm reads does not have it.
+        #expect(realm.objects(Dog.self).count == 1 && realm.schema["Dog"] != nil)
+        #expect(!published())
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            #expect(other.schema["Dog"] == nil && other.objects(Dog.self).isEmpty)
+        }
+        realm.cancelWrite()
+        #expect(!published() && realm.schema["Dog"] == nil && realm.objects(Dog.self).isEmpty)
+        try realm.write { realm.add(Dog(value: ["name": "Max"])) }
+        #expect(published())
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            #expect(other.objects(Dog.self).map(\.name) == ["Max"])
+        }
+    }
+
+    @Test func theBacklinkIndexAddedByACancelledWriteIsForgotten() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        realm.beginWrite()
+        realm.add(Puppy(value: ["name": "Rex", "owner": Owner(value: ["id": 1])]))
+        #expect(realm.core.coordinator.catalog.links == nil)
+        realm.cancelWrite()
+        #expect(realm.core.coordinator.catalog.links == nil)
+        try realm.write { realm.add(Puppy(value: ["name": "Max", "owner": Owner(value: ["id": 2])])) }
+        #expect(realm.core.coordinator.catalog.links != nil)
+        try realm.write { realm.delete(realm.object(ofType: Owner.self, forPrimaryKey: 2)!) }
+        #expect(realm.objects(Puppy.self).first?.owner == nil)
     }
 }

@@ -80,7 +80,7 @@ enum LinkingObjectsKeys {
     static func keys(linkingTo target: ObjectKey, of layout: TableLayout, from origin: ObjectBase.Type,
                      through property: String, in realm: RealmCore) throws -> [ObjectKey] {
         try keys(linkingTo: target, classID: layout.classID, from: ClassInfo.storedName(of: origin), through: property,
-                 catalog: realm.coordinator.catalog, txn: realm.transaction)
+                 catalog: realm.catalog, txn: realm.transaction)
     }
 
     /// The same, from the catalog and a transaction.

@@ -16,8 +16,11 @@ final class Coordinator: @unchecked Sendable {
     let configuredMapLimit: Int?
 
     private let catalogState: Mutex<Catalog>
-    /// Moves whenever the catalog changes, so realms can cache what they resolved against it.
+    /// Moves whenever the published catalog changes, so realms can cache what they resolved
+    /// against it.
     private let catalogRevision = Atomic<UInt64>(0)
+    /// Where revisions come from, for the published catalog and for writes' drafts alike.
+    private let revisions = Atomic<UInt64>(0)
     /// Counters of object keys handed out by this process, so that a cancelled write never
     /// lets a key be used again for another object while stale accessors might still hold it.
     private let keyHighWater = Mutex<[UInt32: UInt64]>([:])
@@ -84,14 +87,26 @@ final class Coordinator: @unchecked Sendable {
         }
     }
 
+    /// The published catalog: what every committed write made of the schema.
     var catalog: Catalog { catalogState.withLock { $0 } }
 
-    /// The catalog's revision: resolved classes stay valid while it does not move.
+    /// The published catalog's revision: resolved classes stay valid while it does not move.
     var revision: UInt64 { catalogRevision.load(ordering: .acquiring) }
 
-    private func replaceCatalog(_ catalog: Catalog) {
+    /// The catalog `write` sees: its draft once it changed the schema, else the published one.
+    func catalog(seenBy write: WriteState?) -> Catalog { write?.draft?.catalog ?? catalog }
+
+    /// The revision of ``catalog(seenBy:)``.
+    func revision(seenBy write: WriteState?) -> UInt64 { write?.draft?.revision ?? revision }
+
+    private func publish(_ catalog: Catalog) {
         catalogState.withLock { $0 = catalog }
-        catalogRevision.add(1, ordering: .releasing)
+        catalogRevision.store(revisions.add(1, ordering: .relaxed).newValue, ordering: .releasing)
+    }
+
+    /// Makes `catalog` `write`'s draft, under a new revision.
+    private func draft(_ catalog: Catalog, in write: WriteState) {
+        write.draft = CatalogDraft(catalog: catalog, revision: revisions.add(1, ordering: .relaxed).newValue)
     }
 
     /// Whether this process has the realm of `configuration` open.
@@ -337,15 +352,15 @@ final class Coordinator: @unchecked Sendable {
             loaded.links = current.links
             loaded.linksVisibility = current.linksVisibility
         }
-        replaceCatalog(loaded)
+        publish(loaded)
         return true
     }
 
     // MARK: Binding classes
 
-    /// `info` resolved for reading, or `nil` when the file has no table for it (yet).
-    func bound(_ info: ClassInfo) -> BoundClass? {
-        guard let layout = catalogState.withLock({ $0.layouts[info.className] }) else { return nil }
+    /// `info` resolved for reading in `catalog`, or `nil` when the file has no table for it (yet).
+    func bound(_ info: ClassInfo, in catalog: Catalog) -> BoundClass? {
+        guard let layout = catalog.layouts[info.className] else { return nil }
         return BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
     }
 
@@ -356,7 +371,7 @@ final class Coordinator: @unchecked Sendable {
             write.lastBound = known
             return known
         }
-        let known = catalogState.withLock { $0.layouts[info.className] }
+        let known = catalog(seenBy: write).layouts[info.className]
         let layout = if let known { known } else { try createTable(for: info, in: write) }
         let bound = BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
         write.boundClasses[ObjectIdentifier(info.type)] = bound
@@ -406,9 +421,12 @@ final class Coordinator: @unchecked Sendable {
         // Another process may have changed the schema since we read it: start from the file.
         let loaded = try Self.readCatalog(in: txn, metadata: metadata, path: path)
         var catalog = loaded.catalog
-        if write.catalogBeforeChange == nil { write.catalogBeforeChange = self.catalog }
+        if let links = self.catalog(seenBy: write).links(visibleTo: txn) {
+            catalog.links = links
+            catalog.linksVisibility = self.catalog(seenBy: write).linksVisibility
+        }
         if let existing = catalog.layouts[info.className] {
-            replaceCatalog(catalog)
+            draft(catalog, in: write)
             return existing
         }
         let storedClass = StoredClass(id: catalog.schema.nextClassID, info: info)
@@ -419,18 +437,16 @@ final class Coordinator: @unchecked Sendable {
         catalog.layouts[storedClass.name] = layout
         try txn.put(FileHeader.schemaKey, Array(catalog.schema.encoded()), in: metadata)
         try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(catalog.generation), in: metadata)
-        replaceCatalog(catalog)
+        draft(catalog, in: write)
         return layout
     }
 
     // MARK: Links
 
-    /// Whether any stored class links to `className`, or may through an `AnyRealmValue`.
-    func isLinkTarget(_ className: String) -> Bool {
-        catalogState.withLock { catalog in
-            catalog.schema.classes.contains { storedClass in
-                storedClass.properties.contains { $0.objectClassName == className || $0.kind == .mixed }
-            }
+    /// Whether any class of `catalog` links to `className`, or may through an `AnyRealmValue`.
+    static func isLinkTarget(_ className: String, in catalog: Catalog) -> Bool {
+        catalog.schema.classes.contains { storedClass in
+            storedClass.properties.contains { $0.objectClassName == className || $0.kind == .mixed }
         }
     }
 
@@ -446,7 +462,7 @@ final class Coordinator: @unchecked Sendable {
     }
 
     private func openLinksDatabase(in write: WriteState, create: Bool) throws -> Database? {
-        if let links = catalogState.withLock({ $0.links(visibleTo: write.transaction) }) { return links }
+        if let links = catalog(seenBy: write).links(visibleTo: write.transaction) { return links }
         if !write.holdsOpeningLock {
             openingLock.lock()
             write.holdsOpeningLock = true
@@ -462,11 +478,10 @@ final class Coordinator: @unchecked Sendable {
             let stored = try FileHeader.number(FileHeader.schemaGenerationKey, in: metadata, txn: txn, absent: 0)
             try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(stored + 1), in: metadata)
         }
-        if write.catalogBeforeChange == nil { write.catalogBeforeChange = catalog }
-        var catalog = self.catalog
+        var catalog = self.catalog(seenBy: write)
         catalog.links = links
         catalog.linksVisibility = HandleVisibility(createdInTransaction: txn.id)
-        replaceCatalog(catalog)
+        draft(catalog, in: write)
         return links
     }
 
@@ -510,11 +525,17 @@ final class Coordinator: @unchecked Sendable {
         keyHighWater.withLock { highWater in
             for (id, next) in write.nextKeys { highWater[id] = max(highWater[id] ?? 1, next) }
         }
-        if !committed, let before = write.catalogBeforeChange {
-            // LMDB closed the handles this write opened; forget them, and make the objects the
-            // write created read as deleted rather than through handles a later table reuses.
-            for (name, layout) in catalog.layouts where before.layouts[name]?.classID != layout.classID { layout.discard() }
-            replaceCatalog(before)
+        if let draft = write.draft {
+            if committed {
+                publish(draft.catalog)
+            } else {
+                // LMDB closed the handles this write opened: make the objects the write created
+                // read as deleted rather than through handles a later table reuses.
+                let published = catalog
+                for (name, layout) in draft.catalog.layouts where published.layouts[name]?.classID != layout.classID {
+                    layout.discard()
+                }
+            }
         }
         if write.holdsOpeningLock {
             write.holdsOpeningLock = false

@@ -71,7 +71,7 @@ extension RealmCore {
     /// `info` resolved against the file, cached while the catalog does not change; `nil` while
     /// the file has no table for the class.
     func bound(_ info: ClassInfo) -> BoundClass? {
-        let revision = coordinator.revision
+        let revision = catalogRevision
         if revision != boundRevision {
             boundClasses.removeAll(keepingCapacity: true)
             lastBound = nil
@@ -82,7 +82,7 @@ extension RealmCore {
             lastBound = known
             return known
         }
-        let resolved = coordinator.bound(info)
+        let resolved = coordinator.bound(info, in: catalog)
         boundClasses[ObjectIdentifier(info.type)] = resolved
         lastBound = resolved
         return resolved

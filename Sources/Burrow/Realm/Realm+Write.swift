@@ -184,7 +184,7 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         let write = core.verifyWrite(doing: "delete objects from")
-        let catalog = core.coordinator.catalog
+        let catalog = core.catalog
         for layout in catalog.layouts.values {
             core.perform(in: write) { try layout.removeAll(in: write.transaction) }
         }

@@ -78,7 +78,7 @@ public struct Realm: Equatable {
     /// Every class stored in the file.
     public var schema: Schema {
         core.verifyThread()
-        return core.coordinator.catalog.schema.publicSchema
+        return core.catalog.schema.publicSchema
     }
 
     /// Moves the realm to the latest committed version; returns whether anything changed.

@@ -13,7 +13,7 @@ import LMDB
 extension RealmCore {
     /// The object an `AnyRealmValue` links to, by class id and key.
     func mixedLinkTarget(classID: UInt32, key: ObjectKey) -> Object? {
-        guard let layout = coordinator.catalog.layouts.values.first(where: { $0.classID == classID }) else { return nil }
+        guard let layout = catalog.layouts.values.first(where: { $0.classID == classID }) else { return nil }
         guard let type = ClassInfo.type(named: layout.className) else {
             preconditionFailure("An AnyRealmValue holds a '\(layout.className)', a class this process has not used yet: list it in Realm.Configuration.objectTypes.")
         }
@@ -77,7 +77,7 @@ extension RealmCore {
     /// The layout of the embedded class `column` links to, or `nil` for a top-level class.
     func embeddedLayout(of column: Int, in layout: TableLayout) -> TableLayout? {
         guard let name = layout.storedClass.properties[column].objectClassName,
-              let target = coordinator.catalog.layouts[name], target.isEmbedded else { return nil }
+              let target = catalog.layouts[name], target.isEmbedded else { return nil }
         return target
     }
 
@@ -133,7 +133,7 @@ extension RealmCore {
         try layout.delete(key, in: write)
         // Embedded objects die with their owner.
         for (target, targetLayout) in embedded { try deleteRow(target, in: targetLayout, write: write) }
-        if coordinator.isLinkTarget(layout.className) {
+        if Coordinator.isLinkTarget(layout.className, in: catalog) {
             try nullifyLinks(to: key, of: layout, write: write)
         }
         return true
@@ -155,7 +155,7 @@ extension RealmCore {
                             ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[20..<28])), position))
             entry = try cursor.next()
         }
-        let catalog = coordinator.catalog
+        let catalog = self.catalog
         let target = LinkTarget(classID: layout.classID, key: key)
         for source in sources {
             guard let sourceLayout = catalog.layouts.values.first(where: { $0.classID == source.classID }),
@@ -215,7 +215,7 @@ extension RealmCore {
                   targetID knownTargetID: UInt32? = nil, position: UInt64? = nil, counted: Bool = false,
                   adding: Bool, write: WriteState) throws {
         let property = layout.storedClass.properties[column]
-        guard let targetID = knownTargetID ?? property.objectClassName.flatMap({ coordinator.catalog.layouts[$0]?.classID }) else { return }
+        guard let targetID = knownTargetID ?? property.objectClassName.flatMap({ catalog.layouts[$0]?.classID }) else { return }
         let links = try coordinator.linksDatabase(in: write)
         var key: [UInt8] = []
         key.reserveCapacity(36)

@@ -124,6 +124,13 @@ final class RealmCore {
         }
     }
 
+    /// The catalog this realm reads through: its write's draft once the write changed the
+    /// schema, else the coordinator's published one.
+    var catalog: Catalog { coordinator.catalog(seenBy: writeState) }
+
+    /// The revision of ``catalog``: what was resolved against it stays valid while it holds.
+    var catalogRevision: UInt64 { coordinator.revision(seenBy: writeState) }
+
     /// The transaction reads go through: the write transaction when one is open.
     @inline(__always)
     var transaction: Transaction { writeState?.transaction ?? readTransaction }

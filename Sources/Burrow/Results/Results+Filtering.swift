@@ -27,7 +27,7 @@ extension Results {
     ///   property's type does not allow, with a suggestion for a misspelt name.
     public func validate(_ predicate: QueryPredicate) throws {
         let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
-        let links = LinkResolver(catalog: core.realm.coordinator.catalog)
+        let links = LinkResolver(catalog: core.realm.catalog)
         _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate.parsed.node)
         for path in predicate.parsed.sort.map(\.keyPath) + predicate.parsed.distinct {
             if case .failure(let error) = KeyPathReader.make(path, on: storedClass, catalog: links.catalog) {

@@ -18,9 +18,9 @@ final class ResultsCore {
     /// index created since the last evaluation makes a new one (and a new compiled predicate).
     /// Its transaction is set at each evaluation.
     private var links: LinkResolver {
-        let revision = realm.coordinator.revision
+        let revision = realm.catalogRevision
         if let resolver, resolver.revision == revision { return resolver.links }
-        let links = LinkResolver(catalog: realm.coordinator.catalog)
+        let links = LinkResolver(catalog: realm.catalog)
         resolver = (revision, links)
         return links
     }
@@ -72,7 +72,7 @@ final class ResultsCore {
         }
         let stepKeyPaths = query.stepKeyPaths
         guard !stepKeyPaths.isEmpty else { return }
-        let catalog = realm.coordinator.catalog
+        let catalog = realm.catalog
         for name in stepKeyPaths {
             if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog) {
                 preconditionFailure(error.message)
@@ -229,7 +229,7 @@ final class ResultsCore {
 
     /// The values `paths` name for each object of `keys`.
     private func keyPathValues(_ keys: [ObjectKey], paths: [String], layout: TableLayout, in txn: Transaction) throws -> [[_PersistedValue]] {
-        let catalog = realm.coordinator.catalog
+        let catalog = realm.catalog
         let readers = paths.map { path -> KeyPathReader in
             switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
             case .success(let reader): return reader
@@ -341,7 +341,7 @@ final class ResultsCore {
         // or an embedded object depends on.
         let holdsLinks = !layout.linkColumns.isEmpty || !layout.mixedColumns.isEmpty
             || layout.lists.contains { [.link, .mixed].contains(layout.kinds[$0.column]) }
-        if query.isWholeTable && !holdsLinks && !realm.coordinator.isLinkTarget(layout.className) {
+        if query.isWholeTable && !holdsLinks && !Coordinator.isLinkTarget(layout.className, in: realm.catalog) {
             realm.perform(in: write) { try layout.removeAll(in: write.transaction) }
         } else {
             for key in keys {

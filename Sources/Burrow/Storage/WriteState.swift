@@ -23,8 +23,9 @@ final class WriteState {
     @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     /// The class resolved last: adding many objects of one class skips the dictionary.
     @exclusivity(unchecked) var lastBound: BoundClass?
-    /// The catalog as it was before this transaction changed it; restored if it aborts.
-    var catalogBeforeChange: Catalog?
+    /// The catalog as this transaction changed it (a class or the backlink index added): seen
+    /// only by this write until it commits, when the coordinator publishes it.
+    var draft: CatalogDraft?
     /// Whether this transaction holds the coordinator's database-opening lock.
     var holdsOpeningLock = false
     /// The first storage failure; once set the transaction can only be cancelled, and
@@ -60,6 +61,13 @@ final class BoundClass {
         self.layout = layout
         self.fieldColumns = fieldColumns
     }
+}
+
+/// A write's private version of the catalog, with a revision no other catalog has, so that
+/// what realms resolved against one is never taken for the other.
+struct CatalogDraft {
+    var catalog: Catalog
+    let revision: UInt64
 }
 
 /// What a coordinator knows of a file's schema and databases.
