@@ -5,9 +5,19 @@
 /// of projecting the key path through the runtime (which costs more than the access itself).
 ///
 /// The offsets live in a ``KeyPathOffsetTable``: a lookup is a hash and a load or two. Every
-/// offset is checked against the stored fields of the object's class before it is remembered.
-/// The key paths Swift hands a wrapper's accessor are instantiated once per process and never
-/// freed, so an address keeps naming one key path.
+/// offset is checked against the stored fields of the object's class before it is remembered,
+/// and debug builds check every cached offset against the key path's own projection.
+///
+/// What this rests on, beyond Swift's documented behaviour (`ReflectionContractTests` fail if
+/// a toolchain changes any of it):
+/// - `_forEachField(of:options:)` (SPI of the standard library, used by Foundation and Swift
+///   Testing too) reports a class's stored properties, its superclasses' first, with their
+///   offsets inside the instance and their types; a property wrapper's storage is named `_name`.
+/// - The key paths Swift hands a wrapper's `_enclosingInstance` subscript are instantiated once
+///   per process and never freed, so an address keeps naming one key path (true for non-generic
+///   classes, which is why generic models are refused).
+/// - A class instance's stored properties do not move, so an offset found once holds for every
+///   instance of the class.
 @usableFromInline
 enum FieldOffsetCache {
     private static let table = KeyPathOffsetTable()
@@ -15,7 +25,10 @@ enum FieldOffsetCache {
     /// The offset of the wrapper `keyPath` reaches inside `object`.
     @inlinable
     static func offset<Root: ObjectBase, Wrapper>(of keyPath: ReferenceWritableKeyPath<Root, Wrapper>, in object: Root) -> Int {
-        if let known = cachedOffset(of: keyPath) { return known }
+        if let known = cachedOffset(of: keyPath) {
+            assert(known == projectedOffset(of: keyPath, in: object), "The cached offset of \(keyPath) is wrong.")
+            return known
+        }
         return learnOffset(of: keyPath, in: object)
     }
 
@@ -26,13 +39,19 @@ enum FieldOffsetCache {
 
     @usableFromInline
     static func learnOffset<Root: ObjectBase, Wrapper>(of keyPath: ReferenceWritableKeyPath<Root, Wrapper>, in object: Root) -> Int {
-        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        let offset = withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeMutableRawPointer($0) - base }
+        let offset = projectedOffset(of: keyPath, in: object)
         guard persistedFieldOffsets(of: type(of: object)).contains(offset) else {
             preconditionFailure("@Persisted property \(keyPath) is not a stored field of \(type(of: object)).")
         }
         table.remember(offset, forAddress: UInt64(UInt(bitPattern: ObjectIdentifier(keyPath))))
         return offset
+    }
+
+    /// Where the key path's own projection finds the wrapper: slow, and always right.
+    @usableFromInline
+    static func projectedOffset<Root: ObjectBase, Wrapper>(of keyPath: ReferenceWritableKeyPath<Root, Wrapper>, in object: Root) -> Int {
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeMutableRawPointer($0) - base }
     }
 
     /// Offsets of the `@Persisted` fields of `type` and its superclasses.
