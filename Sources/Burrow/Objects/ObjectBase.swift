@@ -13,9 +13,11 @@ open class ObjectBase {
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
-    /// The lists, sets and maps handed out for a managed object's properties, by column: each
-    /// property hands out one, which reads the realm's current version itself.
-    @exclusivity(unchecked) final var managedCollections: [Int: AnyObject] = [:]
+    /// The lists, sets and maps handed out for a managed object's properties: each property
+    /// hands out one, which reads the realm's current version itself. The first is kept inline
+    /// (most objects use one collection at a time), the others by column.
+    @exclusivity(unchecked) final var firstCollection: (column: Int, collection: AnyObject)?
+    @exclusivity(unchecked) final var otherCollections: [Int: AnyObject] = [:]
     /// Set only on the probes that learn which property a key path reads.
     @usableFromInline final var keyPathRecorder: KeyPathRecorder?
 
@@ -93,9 +95,15 @@ open class ObjectBase {
     /// that `person.dogs[i]` in a loop does not reload the list on every access.
     @inline(__always)
     final func managedCollection<Collection: AnyObject>(column: Int, make: () -> Collection) -> Collection {
-        if let cached = managedCollections[column] { return unsafeDowncast(cached, to: Collection.self) }
+        if let first = firstCollection {
+            if first.column == column { return unsafeDowncast(first.collection, to: Collection.self) }
+            if let cached = otherCollections[column] { return unsafeDowncast(cached, to: Collection.self) }
+            let made = make()
+            otherCollections[column] = made
+            return made
+        }
         let made = make()
-        managedCollections[column] = made
+        firstCollection = (column, made)
         return made
     }
 

@@ -36,10 +36,18 @@ class ManagedCollection {
         realm.removeUse()
     }
 
+    /// The generation in which the owner was last seen to exist (0: never), so that reading and
+    /// then writing a collection looks the owner up once.
+    private var ownerSeenGeneration: UInt64 = 0
+
     /// Whether the owner was deleted.
     var isInvalidated: Bool {
         realm.verifyThread()
-        return !realm.contains(ownerKey, in: layout)
+        let generation = realm.generation
+        if ownerSeenGeneration == generation { return false }
+        guard realm.contains(ownerKey, in: layout) else { return true }
+        ownerSeenGeneration = generation
+        return false
     }
 
     /// Traps unless the owner still exists.
