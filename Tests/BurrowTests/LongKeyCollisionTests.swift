@@ -14,13 +14,19 @@ import Testing
         #expect(IndexKeyEncoder.key(for: .string(Self.first)) == IndexKeyEncoder.key(for: .string(Self.second)))
     }
 
-    @Test func collidingPrimaryKeysAreTwoObjects() throws {
-        let directory = TestDirectory()
+    /// A realm holding one object under each of the two keys, with values 1 and 2.
+    private func realmWithBothKeys(_ directory: TestDirectory) throws -> Realm {
         let realm = try directory.realm()
         try realm.write {
             realm.add(StringKeyed(value: ["key": Self.first, "value": 1]))
             realm.add(StringKeyed(value: ["key": Self.second, "value": 2]))
         }
+        return realm
+    }
+
+    @Test func collidingPrimaryKeysAreTwoObjects() throws {
+        let directory = TestDirectory()
+        let realm = try realmWithBothKeys(directory)
         #expect(realm.objects(StringKeyed.self).count == 2)
         #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)?.value == 1)
         #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.second)?.value == 2)
@@ -43,17 +49,19 @@ import Testing
 
     @Test func deletingOneKeepsTheOtherFindable() throws {
         let directory = TestDirectory()
-        let realm = try directory.realm()
-        try realm.write {
-            realm.add(StringKeyed(value: ["key": Self.first, "value": 1]))
-            realm.add(StringKeyed(value: ["key": Self.second, "value": 2]))
-        }
+        let realm = try realmWithBothKeys(directory)
         try realm.write { realm.delete(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)!) }
         #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first) == nil)
         #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.second)?.value == 2)
-        // The freed key can be taken again, and both survive a reopen of the file.
+        // The freed key can be taken again, and another thread's realm finds both.
         try realm.write { realm.add(StringKeyed(value: ["key": Self.first, "value": 4])) }
         #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.first)?.value == 4)
+        let configuration = directory.configuration()
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            #expect(other.object(ofType: StringKeyed.self, forPrimaryKey: LongKeyCollisionTests.first)?.value == 4)
+            #expect(other.object(ofType: StringKeyed.self, forPrimaryKey: LongKeyCollisionTests.second)?.value == 2)
+        }
     }
 
     @Test func aDuplicateOfALongKeyStillTraps() async {
