@@ -54,7 +54,7 @@ import Testing
             #expect(realm.objects(Dog.self).filter("name == 'Fido'").count >= 1)
             dropped.wait()
         }
-        #expect(!Coordinator.isOpen(configuration))
+        #expect(!CoordinatorRegistry.isOpen(configuration))
     }
 
     @Test func releasingARealmInAWriteOnAnotherThreadTraps() async {
@@ -256,9 +256,9 @@ import Testing
             dog = Dog()
             try realm.write { realm.add(dog!) }
         }
-        #expect(Coordinator.isOpen(configuration))  // the managed object keeps its realm alive
+        #expect(CoordinatorRegistry.isOpen(configuration))  // the managed object keeps its realm alive
         dog = nil
-        #expect(!Coordinator.isOpen(configuration))
+        #expect(!CoordinatorRegistry.isOpen(configuration))
     }
 }
 

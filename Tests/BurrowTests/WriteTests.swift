@@ -222,7 +222,7 @@ import Testing
                 for id in 0..<500 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
             }
         }
-        #expect(!Coordinator.isOpen(configuration))
+        #expect(!CoordinatorRegistry.isOpen(configuration))
         let realm = try Realm(configuration: configuration)
         #expect(realm.objects(Person.self).count == 500)
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 499)?.name == "p499")

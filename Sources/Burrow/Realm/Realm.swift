@@ -59,7 +59,7 @@ public struct Realm: Equatable {
             handle = RealmHandle(adopting: cached)  // the lookup counted this use
             return
         }
-        let coordinator = try Coordinator.open(configuration)
+        let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
         if let types = configuration.objectTypes {
             try coordinator.verify(types.map { ClassInfo.of($0) })
         }
@@ -93,7 +93,7 @@ public struct Realm: Equatable {
 
     /// Whether the file of `config` exists (for an in-memory realm: whether it is open).
     public static func fileExists(for config: Configuration) -> Bool {
-        if config.inMemoryIdentifier != nil { return Coordinator.isOpen(config) }
+        if config.inMemoryIdentifier != nil { return CoordinatorRegistry.isOpen(config) }
         guard let path = config.fileURL?.path else { return false }
         return FileManager.default.fileExists(atPath: path)
     }
@@ -110,7 +110,7 @@ public struct Realm: Equatable {
     public static func deleteFiles(for config: Configuration) throws -> Bool {
         guard let url = config.fileURL, config.inMemoryIdentifier == nil else { return false }
         let path = url.standardizedFileURL.path
-        if Coordinator.isOpen(config) {
+        if CoordinatorRegistry.isOpen(config) {
             throw Realm.Error(.fileOperationFailed, "Cannot delete the files of '\(path)': it is open in this process.", fileURL: url)
         }
         let folder = url.deletingLastPathComponent().path
@@ -135,7 +135,7 @@ public struct Realm: Equatable {
     /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase`.
     public static func schemaVersion(at fileURL: URL) throws -> UInt64 {
         let configuration = Configuration(fileURL: fileURL, readOnly: true, schemaVersion: .max)
-        let coordinator = try Coordinator.open(configuration)
+        let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
         let txn = try coordinator.environment.beginReadTransaction()
         return try coordinator.schemaVersion(in: txn)
     }

@@ -23,11 +23,8 @@ final class WriteState {
     @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     /// The class resolved last: adding many objects of one class skips the dictionary.
     @exclusivity(unchecked) var lastBound: BoundClass?
-    /// The catalog as this transaction changed it (a class or the backlink index added): seen
-    /// only by this write until it commits, when the coordinator publishes it.
-    var draft: CatalogDraft?
-    /// Whether this transaction holds the coordinator's database-opening lock.
-    var holdsOpeningLock = false
+    /// What this transaction changed in the catalog, seen only by this write until it commits.
+    let catalogChanges = CatalogChanges()
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
@@ -44,45 +41,5 @@ final class WriteState {
         nestedUpdatePolicy = policy
         defer { nestedUpdatePolicy = outer }
         return body()
-    }
-}
-
-/// A model class resolved against a file: its layout and where each field's column is.
-///
-/// A class, so that the managed objects holding one retain one reference, not three.
-final class BoundClass {
-    let info: ClassInfo
-    let layout: TableLayout
-    /// The row column of each field of `info`, by field index.
-    let fieldColumns: [Int]
-
-    init(info: ClassInfo, layout: TableLayout, fieldColumns: [Int]) {
-        self.info = info
-        self.layout = layout
-        self.fieldColumns = fieldColumns
-    }
-}
-
-/// A write's private version of the catalog, with a revision no other catalog has, so that
-/// what realms resolved against one is never taken for the other.
-struct CatalogDraft {
-    var catalog: Catalog
-    let revision: UInt64
-}
-
-/// What a coordinator knows of a file's schema and databases.
-struct Catalog: Sendable {
-    var schema = StoredSchema()
-    var generation: UInt64 = 0
-    var layouts: [String: TableLayout] = [:]
-    /// The backlink index, once a class with links exists.
-    var links: Database?
-    /// Which transactions can use the handle of ``links``.
-    var linksVisibility = HandleVisibility()
-
-    /// The backlink index, when `txn` can use its handle.
-    func links(visibleTo txn: Transaction) -> Database? {
-        guard let links, linksVisibility.allows(txn) else { return nil }
-        return links
     }
 }

@@ -18,7 +18,7 @@ final class TestDirectory {
         for name in leftovers where name.hasSuffix(".realm") {
             var configuration = Realm.Configuration()
             configuration.fileURL = url.appendingPathComponent(name)
-            #expect(!Coordinator.isOpen(configuration), "realm \(name) is still open after the test")
+            #expect(!CoordinatorRegistry.isOpen(configuration), "realm \(name) is still open after the test")
         }
         try? FileManager.default.removeItem(at: url)
     }

@@ -1,0 +1,146 @@
+import Foundation
+import LMDB
+
+/// Opening a realm's file: where it lives, the LMDB environment, the metadata of a new file, and
+/// the checks that a file is Burrow's, of a version this build reads, at no newer schema version.
+extension Coordinator {
+    static func openFile(_ configuration: Realm.Configuration) throws -> Coordinator {
+        let isInMemory = configuration.inMemoryIdentifier != nil
+        let path = try prepareLocation(configuration)
+        let url = URL(fileURLWithPath: path)
+        let lockPath = path + "-lock"
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        let dataExisted = FileManager.default.fileExists(atPath: path)
+        if configuration.readOnly && !dataExisted {
+            throw Realm.Error(.fileNotFound, "Cannot open '\(path)' read-only: the file does not exist.", fileURL: url)
+        }
+        var options = Environment.Options()
+        options.readOnly = configuration.readOnly
+        options.noSync = isInMemory
+        options.fileMode = configuration.filePermissions
+        if let limit = configuration.maximumFileSize { options.mapSize = limit }
+        let result = Result { () throws -> Coordinator in
+            let environment: Environment
+            switch Result(catching: { () throws(LMDBError) in try Environment.open(path: path, options: options) }) {
+            case .success(let opened): environment = opened
+            case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
+            }
+            let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
+            return Coordinator(catalogs: CatalogStore(environment: environment, metadata: metadata, catalog: catalog),
+                               isInMemory: isInMemory, isReadOnly: configuration.readOnly,
+                               mapLimit: configuration.maximumFileSize, inMemoryIdentifier: configuration.inMemoryIdentifier)
+        }
+        if case .failure = result {
+            // Leave a file that is not ours exactly as it was: remove only what we created.
+            if !lockExisted && !Environment.isOpen(path: path) { unlink(lockPath) }
+            if !dataExisted && !isInMemory { unlink(path) }
+        }
+        return try result.get()
+    }
+
+    /// The data file's path, creating the default or in-memory folder when needed.
+    private static func prepareLocation(_ configuration: Realm.Configuration) throws -> String {
+        if let identifier = configuration.inMemoryIdentifier {
+            let shm = "/dev/shm"
+            let folder = access(shm, W_OK) == 0 ? shm : NSTemporaryDirectory()
+            var hasher = FNV1a()
+            hasher.add(identifier.utf8)
+            let name = "burrow-memory-\(getpid())-\(String(hasher.value, radix: 16)).realm"
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            unlink(path)
+            unlink(path + "-lock")
+            return path
+        }
+        guard let url = configuration.fileURL else {
+            throw Realm.Error(.fail, "The configuration has neither a fileURL nor an inMemoryIdentifier.")
+        }
+        let folder = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            let defaultFolder = Realm.Configuration.defaultDirectory.standardizedFileURL.path
+            guard folder.standardizedFileURL.path == defaultFolder, !configuration.readOnly else {
+                throw Realm.Error(.fileNotFound, "Cannot open '\(url.path)': the folder '\(folder.path)' does not exist.", fileURL: url)
+            }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw Realm.Error(.fileAccess, "Cannot create the folder '\(folder.path)': \(error.localizedDescription)", fileURL: url)
+            }
+        }
+        return url.standardizedFileURL.path
+    }
+
+    /// Reads (or, for a new file, writes) the metadata, and opens every class's databases.
+    private static func loadCatalog(_ environment: Environment, configuration: Realm.Configuration) throws -> (MetadataStore, Catalog) {
+        let path = environment.path
+        do {
+            return try readOrInitializeCatalog(environment, configuration: configuration)
+        } catch let error as Realm.Error {
+            throw error
+        } catch let error as LMDBError {
+            throw Realm.Error(error, path: path, doing: "open")
+        } catch let error as StorageError {
+            throw Realm.Error(error, path: path)
+        } catch {
+            throw Realm.Error(.invalidDatabase, "Cannot read the metadata of '\(path)': \(error)", fileURL: URL(fileURLWithPath: path))
+        }
+    }
+
+    private static func readOrInitializeCatalog(_ environment: Environment, configuration: Realm.Configuration) throws -> (MetadataStore, Catalog) {
+        let path = environment.path
+        let url = URL(fileURLWithPath: path)
+        let probe = try environment.beginReadTransaction()
+        let isNew = try probe.count(in: probe.openDatabase(named: nil)) == 0
+        probe.abort()
+        if isNew {
+            guard !configuration.readOnly else {
+                throw Realm.Error(.invalidDatabase, "'\(path)' is empty: not a Burrow file.", fileURL: url)
+            }
+            try initialize(environment, schemaVersion: configuration.schemaVersion)
+        }
+        let txn = try environment.beginReadTransaction()
+        guard case .burrow(let metadata) = try MetadataStore.open(in: txn, path: path) else {
+            throw Realm.Error(.invalidDatabase, "'\(path)' is an LMDB file but not a Burrow file.", fileURL: url)
+        }
+        switch try metadata.header(in: txn) {
+        case .valid: break
+        case .notBurrow:
+            throw Realm.Error(.invalidDatabase, "'\(path)' is not a Burrow file.", fileURL: url)
+        case .unsupportedVersion(let version):
+            throw Realm.Error(.unsupportedFileFormatVersion,
+                              "'\(path)' has file format version \(version); this build reads version \(FileHeader.formatVersion).",
+                              fileURL: url)
+        }
+        let catalog = try CatalogStore.read(in: txn, metadata: metadata)
+        let storedVersion = try metadata.schemaVersion(in: txn)
+        try txn.commit()  // keeps the database handles opened by this transaction
+        try reconcileSchemaVersion(stored: storedVersion, configuration: configuration, environment: environment,
+                                   metadata: metadata)
+        return (metadata, catalog)
+    }
+
+    /// Refuses a lower schema version than the file's; records a higher one.
+    private static func reconcileSchemaVersion(stored: UInt64, configuration: Realm.Configuration, environment: Environment,
+                                               metadata: MetadataStore) throws {
+        if stored > configuration.schemaVersion {
+            throw Realm.Error(.schemaMismatch,
+                              "Provided schema version \(configuration.schemaVersion) is less than last set version \(stored).",
+                              fileURL: URL(fileURLWithPath: environment.path))
+        }
+        if stored < configuration.schemaVersion && !configuration.readOnly {
+            let write = try environment.beginTransaction()
+            try metadata.writeSchemaVersion(configuration.schemaVersion, in: write)
+            try write.commit()
+        }
+    }
+
+    private static func initialize(_ environment: Environment, schemaVersion: UInt64) throws {
+        let txn = try environment.beginTransaction()
+        // Another process may have initialised the file since we looked.
+        if try txn.count(in: txn.openDatabase(named: nil)) != 0 {
+            txn.abort()
+            return
+        }
+        try MetadataStore.initialize(in: txn, schemaVersion: schemaVersion)
+        try txn.commit()
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import LMDB
+import Synchronization
+
+/// The classes of one file and the handles of their databases: the catalog as committed writes
+/// left it (published to every realm of the process), and the drafts of writes that change it.
+///
+/// LMDB lets one transaction at a time open databases, until it ends: a write that opens one
+/// (adding a class or the backlink index) takes the opening lock and holds it until it commits
+/// or aborts, and so does reading another process's additions.
+final class CatalogStore: @unchecked Sendable {
+    let environment: Environment
+    let metadata: MetadataStore
+    private let published: Mutex<Catalog>
+    /// The published catalog's revision.
+    private let publishedRevision = Atomic<UInt64>(0)
+    /// Where revisions come from, for the published catalog and for drafts alike, so that no two
+    /// catalogs share one.
+    private let revisions = Atomic<UInt64>(0)
+    private let openingLock = NSLock()
+
+    init(environment: Environment, metadata: MetadataStore, catalog: Catalog) {
+        self.environment = environment
+        self.metadata = metadata
+        published = Mutex(catalog)
+    }
+
+    /// The published catalog: what every committed write made of the schema.
+    var catalog: Catalog { published.withLock { $0 } }
+
+    /// The published catalog's revision: what was resolved against it stays valid while it holds.
+    var revision: UInt64 { publishedRevision.load(ordering: .acquiring) }
+
+    /// The catalog a write with `changes` sees: its draft once it changed the schema.
+    func catalog(seenBy changes: CatalogChanges?) -> Catalog { changes?.draft?.catalog ?? catalog }
+
+    /// The revision of ``catalog(seenBy:)``.
+    func revision(seenBy changes: CatalogChanges?) -> UInt64 { changes?.draft?.revision ?? revision }
+
+    private func publish(_ catalog: Catalog) {
+        published.withLock { $0 = catalog }
+        publishedRevision.store(revisions.add(1, ordering: .relaxed).newValue, ordering: .releasing)
+    }
+
+    private func draft(_ catalog: Catalog, in changes: CatalogChanges) {
+        changes.draft = CatalogDraft(catalog: catalog, revision: revisions.add(1, ordering: .relaxed).newValue)
+    }
+
+    // MARK: Reading
+
+    /// The catalog stored in the file `txn` reads, with its databases opened (none created).
+    /// `handleEpoch` is the epoch from which other transactions may use the handles it opens.
+    static func read(in txn: Transaction, metadata: MetadataStore, handleEpoch: UInt64 = 0) throws -> Catalog {
+        var catalog = Catalog()
+        catalog.schema = try metadata.schema(in: txn)
+        catalog.generation = try metadata.generation(in: txn)
+        for storedClass in catalog.schema.classes {
+            catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false, handleEpoch: handleEpoch)
+        }
+        catalog.links = try openIfPresent(FileHeader.linksName, in: txn)
+        catalog.linksVisibility = HandleVisibility(epoch: handleEpoch)
+        return catalog
+    }
+
+    /// Picks up classes (and the backlink index) another process added, when the stored schema
+    /// generation moved past ours. Called at open and refresh, outside write transactions;
+    /// returns whether the catalog changed, in which case `txn` predates the new handles and
+    /// must be renewed to use them.
+    func synchronize(seenBy txn: Transaction) throws -> Bool {
+        guard try metadata.generation(in: txn) > published.withLock({ $0.generation }) else { return false }
+        openingLock.lock()
+        defer { openingLock.unlock() }
+        // Handles opened by a read transaction serve only transactions begun after it ends;
+        // older snapshots keep seeing the databases they already had.
+        let epoch = environment.handleEpoch + 1
+        let reader = try environment.beginReadTransaction()
+        var loaded = try Self.read(in: reader, metadata: metadata, handleEpoch: epoch)
+        try reader.commit()
+        environment.publishHandleEpoch(epoch)
+        let current = catalog
+        guard loaded.generation > current.generation else { return false }
+        for (name, layout) in current.layouts where loaded.layouts[name]?.classID == layout.classID {
+            loaded.layouts[name] = layout
+        }
+        if current.links != nil {
+            loaded.links = current.links
+            loaded.linksVisibility = current.linksVisibility
+        }
+        publish(loaded)
+        return true
+    }
+
+    // MARK: Changing
+
+    /// The table of class `name` in the write `txn` with `changes`, created from `make(id)` (the
+    /// stored class under a fresh id) when the file has none.
+    func table(named name: String, creatingWith make: (UInt32) -> StoredClass, in txn: Transaction,
+               changes: CatalogChanges) throws -> TableLayout {
+        if let known = catalog(seenBy: changes).layouts[name] { return known }
+        takeOpeningLock(for: changes)
+        // Another process may have changed the schema since we read it: start from the file.
+        var catalog = try Self.read(in: txn, metadata: metadata)
+        let seen = self.catalog(seenBy: changes)
+        if let links = seen.links(visibleTo: txn) {
+            catalog.links = links
+            catalog.linksVisibility = seen.linksVisibility
+        }
+        if let existing = catalog.layouts[name] {
+            draft(catalog, in: changes)
+            return existing
+        }
+        let storedClass = make(catalog.schema.nextClassID)
+        catalog.schema.nextClassID += 1
+        catalog.schema.classes.append(storedClass)
+        catalog.generation += 1
+        let layout = try TableLayout.open(storedClass, in: txn, create: true)
+        catalog.layouts[storedClass.name] = layout
+        try metadata.write(catalog.schema, generation: catalog.generation, in: txn)
+        draft(catalog, in: changes)
+        return layout
+    }
+
+    /// The backlink index as the write `txn` sees it, created when the file has none and
+    /// `create`; `nil` otherwise (another process may have created it since this one looked).
+    func links(in txn: Transaction, changes: CatalogChanges, create: Bool) throws -> Database? {
+        if let links = catalog(seenBy: changes).links(visibleTo: txn) { return links }
+        takeOpeningLock(for: changes)
+        let links: Database
+        if let existing = try Self.openIfPresent(FileHeader.linksName, in: txn) {
+            links = existing
+        } else {
+            guard create else { return nil }
+            links = try txn.openDatabase(named: FileHeader.linksName, create: true)
+            // Other processes learn of the new database through the schema generation.
+            try metadata.writeGeneration(try metadata.generation(in: txn) + 1, in: txn)
+        }
+        var catalog = self.catalog(seenBy: changes)
+        catalog.links = links
+        catalog.linksVisibility = HandleVisibility(createdInTransaction: txn.id)
+        draft(catalog, in: changes)
+        return links
+    }
+
+    /// Publishes the draft of a write that `committed`, or forgets it, and releases the
+    /// opening lock.
+    func finish(_ changes: CatalogChanges, committed: Bool) {
+        if let draft = changes.draft {
+            if committed {
+                publish(draft.catalog)
+            } else {
+                // LMDB closed the handles this write opened: make the objects the write created
+                // read as deleted rather than through handles a later table reuses.
+                let current = catalog
+                for (name, layout) in draft.catalog.layouts where current.layouts[name]?.classID != layout.classID {
+                    layout.discard()
+                }
+            }
+            changes.draft = nil
+        }
+        if changes.holdsOpeningLock {
+            changes.holdsOpeningLock = false
+            openingLock.unlock()
+        }
+    }
+
+    private func takeOpeningLock(for changes: CatalogChanges) {
+        guard !changes.holdsOpeningLock else { return }
+        openingLock.lock()
+        changes.holdsOpeningLock = true
+    }
+
+    /// The database `name` in `txn`, or `nil` when the file has none.
+    private static func openIfPresent(_ name: String, in txn: Transaction) throws -> Database? {
+        do {
+            return try txn.openDatabase(named: name)
+        } catch LMDBError.notFound {
+            return nil
+        }
+    }
+}
