@@ -130,7 +130,7 @@ extension RealmCore {
             }
         }
         try removeCollections(of: key, in: layout, write: write)
-        try layout.delete(key, in: write)
+        try layout.delete(key, in: write.storage)
         // Embedded objects die with their owner.
         for (target, targetLayout) in embedded { try deleteRow(target, in: targetLayout, write: write) }
         if Coordinator.isLinkTarget(layout.className, in: catalog) {
@@ -173,7 +173,7 @@ extension RealmCore {
                 let old = try currentValues(of: source.key, in: sourceLayout, transaction: txn)
                 var new = old
                 new[column] = Self.removingLinks(to: target, from: old[column])
-                try sourceLayout.replace(source.key, old: old, new: new, in: write)
+                try sourceLayout.replace(source.key, old: old, new: new, in: write.storage)
                 try backlink(from: source.key, column: column, in: sourceLayout, to: key, targetID: layout.classID, adding: false, write: write)
             }
         }

@@ -107,13 +107,13 @@ extension RealmCore {
         case true?:
             try overwrite(claim.key, with: values, in: layout, update: update, write: write)
         case false?:
-            try layout.insert(values, key: claim.key, appending: true, in: write)
+            try layout.insert(values, key: claim.key, appending: true, in: write.storage)
             try addBacklinks(values, of: claim.key, in: layout, write: write)
         case nil:
             // The common case of a new, larger integer key is a single append; only a key that
             // is already taken costs a second look.
             do {
-                try layout.insert(values, key: claim.key, appending: true, in: write)
+                try layout.insert(values, key: claim.key, appending: true, in: write.storage)
                 try addBacklinks(values, of: claim.key, in: layout, write: write)
             } catch LMDBError.keyExists {
                 try overwrite(claim.key, with: values, in: layout, update: update, write: write)
@@ -127,7 +127,7 @@ extension RealmCore {
         precondition(update != .error,
                      "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
         let old = try currentValues(of: key, in: layout, transaction: write.transaction)
-        try layout.replace(key, old: old, new: values, in: write)
+        try layout.replace(key, old: old, new: values, in: write.storage)
         try updateBacklinks(of: key, in: layout, old: old, new: values, write: write)
         // The added object's lists and sets replace the stored ones.
         try removeCollections(of: key, in: layout, write: write)
@@ -178,11 +178,11 @@ extension RealmCore {
         }
         perform(in: write) {
             let isLink = layout.kinds[column] == .link || layout.kinds[column] == .mixed
-            if !isLink, try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write) { return }
+            if !isLink, try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write.storage) { return }
             let old = try currentValues(of: management.key, in: layout, transaction: write.transaction)
             var new = old
             new[column] = value
-            try layout.replace(management.key, old: old, new: new, in: write)
+            try layout.replace(management.key, old: old, new: new, in: write.storage)
             if isLink { try updateBacklinks(of: management.key, in: layout, old: old, new: new, write: write) }
         }
     }

@@ -156,7 +156,7 @@ final class TableLayout: Sendable {
     /// Writes a new row and its index entries.
     ///
     /// - Throws: ``LMDBError/keyExists`` when the primary key is taken.
-    func insert(_ values: [_PersistedValue], key: ObjectKey, appending: Bool, in write: WriteState) throws {
+    func insert(_ values: [_PersistedValue], key: ObjectKey, appending: Bool, in write: StorageWrite) throws {
         let txn = write.transaction
         if let primaryKeys, let column = primaryKeyColumn {
             primaryKeyEntry(values[column], key: key, into: &write.keyScratch)
@@ -181,7 +181,7 @@ final class TableLayout: Sendable {
     }
 
     /// Replaces the row of `key`, whose current values are `old`, keeping indexes in step.
-    func replace(_ key: ObjectKey, old: [_PersistedValue], new: [_PersistedValue], in write: WriteState) throws {
+    func replace(_ key: ObjectKey, old: [_PersistedValue], new: [_PersistedValue], in write: StorageWrite) throws {
         RowCodec.encode(new, into: &write.rowScratch)
         try key.withBytes { keyBytes in
             try write.rowScratch.withUnsafeBytes { rowBytes in
@@ -197,7 +197,7 @@ final class TableLayout: Sendable {
     /// Replaces a fixed-width column of a row in place when neither old nor new value is null;
     /// returns `false` when the caller must rewrite the whole row.
     func patchFixedWidth(_ key: ObjectKey, column: Int, value: _PersistedValue, row: UnsafeRawBufferPointer,
-                         in write: WriteState) throws -> Bool {
+                         in write: StorageWrite) throws -> Bool {
         let reader = RowReader(row)
         guard kinds[column].fixedWidth != nil, !value.isNull, !reader.isNull(column),
               !secondaryIndexes.contains(where: { $0.column == column }) else { return false }
@@ -218,7 +218,7 @@ final class TableLayout: Sendable {
 
     /// Removes the row of `key` and its index entries; returns whether it existed.
     @discardableResult
-    func delete(_ key: ObjectKey, in write: WriteState) throws -> Bool {
+    func delete(_ key: ObjectKey, in write: StorageWrite) throws -> Bool {
         let txn = write.transaction
         guard let row = try self.row(key, in: txn) else { return false }
         let reader = RowReader(row)
@@ -245,7 +245,7 @@ final class TableLayout: Sendable {
         if let primaryKeys { try txn.drop(primaryKeys) }
     }
 
-    private func putIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: WriteState) throws {
+    private func putIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: StorageWrite) throws {
         write.keyScratch.removeAll(keepingCapacity: true)
         IndexKeyEncoder.append(value, to: &write.keyScratch)
         key.append(to: &write.keyScratch)
@@ -254,7 +254,7 @@ final class TableLayout: Sendable {
         }
     }
 
-    private func deleteIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: WriteState) throws {
+    private func deleteIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: StorageWrite) throws {
         write.keyScratch.removeAll(keepingCapacity: true)
         IndexKeyEncoder.append(value, to: &write.keyScratch)
         key.append(to: &write.keyScratch)

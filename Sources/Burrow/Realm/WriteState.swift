@@ -1,13 +1,12 @@
 import LMDB
 
-/// The state of a realm's open write transaction.
+/// The state of a realm's open write transaction: what storage needs (``storage``), and what
+/// adding objects needs on top of it.
 final class WriteState {
-    let transaction: Transaction
-    /// Reused buffers, so that writes allocate nothing per object. Only `TableLayout`'s leaf
-    /// encoders use them, each for one encode-and-store that calls nothing else that could: the
-    /// runtime's exclusivity check on every use is skipped.
-    @exclusivity(unchecked) var rowScratch: [UInt8] = []
-    @exclusivity(unchecked) var keyScratch: [UInt8] = []
+    /// The transaction and what storage keeps for it.
+    let storage: StorageWrite
+    /// The write transaction.
+    var transaction: Transaction { storage.transaction }
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -24,15 +23,13 @@ final class WriteState {
     /// The class resolved last: adding many objects of one class skips the dictionary.
     @exclusivity(unchecked) var lastBound: BoundClass?
     /// What this transaction changed in the catalog, seen only by this write until it commits.
-    let catalogChanges = CatalogChanges()
+    var catalogChanges: CatalogChanges { storage.catalogChanges }
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
 
     init(transaction: Transaction) {
-        self.transaction = transaction
-        rowScratch.reserveCapacity(256)
-        keyScratch.reserveCapacity(64)
+        storage = StorageWrite(transaction: transaction)
     }
 
     /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.

@@ -1,0 +1,20 @@
+import LMDB
+
+/// What storage needs of one write transaction: the transaction, the buffers rows and keys are
+/// encoded into, and the catalog changes it made. Knows nothing of realms or objects.
+final class StorageWrite {
+    let transaction: Transaction
+    /// Reused buffers, so that writes allocate nothing per object. Only `TableLayout`'s leaf
+    /// encoders use them, each for one encode-and-store that calls nothing else that could: the
+    /// runtime's exclusivity check on every use is skipped.
+    @exclusivity(unchecked) var rowScratch: [UInt8] = []
+    @exclusivity(unchecked) var keyScratch: [UInt8] = []
+    /// What this transaction changed in the catalog, seen only by this write until it commits.
+    let catalogChanges = CatalogChanges()
+
+    init(transaction: Transaction) {
+        self.transaction = transaction
+        rowScratch.reserveCapacity(256)
+        keyScratch.reserveCapacity(64)
+    }
+}
