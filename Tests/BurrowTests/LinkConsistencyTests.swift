@@ -200,7 +200,7 @@ extension LinkConsistencyTests {
         let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
         let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "pets" })
         let rex = try #require(ledger.pets["a"]??.management?.key)
-        let position = ManagedMap.position(of: "a")
+        let position = MapEntries.position(of: "a")
         /// The backlink entries under Rex.
         func entryCount() throws -> Int {
             let puppies = try #require(core.bound(ClassInfo.of(Puppy.self))?.layout)
@@ -219,8 +219,8 @@ extension LinkConsistencyTests {
         try realm.write {
             let write = try #require(core.writeState)
             let owner = try #require(ledger.management?.key)
-            try core.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: true, write: write)
-            try core.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: false, write: write)
+            try write.tables.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: true)
+            try write.tables.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: false)
         }
         #expect(try entryCount() == 1)
         try realm.write { ledger.pets["a"] = nil as Puppy? }

@@ -110,9 +110,9 @@ import Testing
         let owner = try #require(ledger.management?.key)
         try realm.write {
             let txn = try #require(core.writeState?.transaction)
-            let stored = try #require(try txn.value(for: ManagedMap.entryKey(owner, first), in: database))
-            try txn.delete(ManagedMap.entryKey(owner, first), in: database)
-            try txn.put(ManagedMap.entryKey(owner, second), stored, in: database)
+            let stored = try #require(try txn.value(for: MapEntries.key(owner, first), in: database))
+            try txn.delete(MapEntries.key(owner, first), in: database)
+            try txn.put(MapEntries.key(owner, second), stored, in: database)
         }
         expectError(.fail) { try realm.write { ledger.scores[second] = 2 } }
         #expect(Array(ledger.scores.keys) == [first])

@@ -115,8 +115,8 @@ import Testing
             }
         }
         #expect(throws: StorageError.self) { try Array("12abc".utf8).withUnsafeBytes { try RowCodec.decode($0, kind: .decimal) } }
-        #expect(throws: StorageError.self) { try [2, 9].withUnsafeBytes { try ManagedList.decode($0, kind: .int) } }
-        #expect(throws: StorageError.self) { try [9, 0, 0, 0, 65].withUnsafeBytes { try ManagedMap.decodeEntry($0, kind: .int) } }
+        #expect(throws: StorageError.self) { try [2, 9].withUnsafeBytes { try ListEntries.decode($0, kind: .int) } }
+        #expect(throws: StorageError.self) { try [9, 0, 0, 0, 65].withUnsafeBytes { try MapEntries.decode($0, kind: .int) } }
     }
 
     @Test func rowsWithOffsetsPastTheirEndAreNotRead() {

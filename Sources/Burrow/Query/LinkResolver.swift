@@ -46,23 +46,18 @@ final class LinkResolver {
     /// The stored values of `owner`'s list or set in `database`, in order.
     func listValues(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [_PersistedValue] {
         reading([]) { transaction in
-            try ManagedSet.values(of: owner, in: database, kind: kind, txn: transaction)
+            try ListEntries.values(of: owner, in: database, kind: kind, txn: transaction)
         }
     }
 
     /// The entries of `owner`'s map in `database`, in key order.
     func mapEntries(of owner: ObjectKey, in database: Database, kind: _StorageKind) -> [(key: String, value: _PersistedValue)] {
-        reading([]) { transaction in try ManagedMap.entries(of: owner, in: database, kind: kind, txn: transaction) }
+        reading([]) { transaction in try MapEntries.entries(of: owner, in: database, kind: kind, txn: transaction) }
     }
 
     /// The value under `key` in `owner`'s map in `database`, or `nil` when there is no such key.
     func mapValue(of owner: ObjectKey, key: String, in database: Database, kind: _StorageKind) -> _PersistedValue? {
-        reading(nil) { transaction in
-            let entry = ManagedMap.entryKey(owner, key)
-            guard let found = try entry.withUnsafeBytes({ try transaction.unsafeValue(for: $0, in: database) }) else { return nil }
-            let decoded = try ManagedMap.decodeEntry(found, kind: kind)
-            return decoded.key == key ? decoded.value : nil
-        }
+        reading(nil) { transaction in try MapEntries.value(of: owner, key: key, in: database, kind: kind, txn: transaction) }
     }
 
     /// The row of `key` in `layout`'s table, or `nil` when there is none.

@@ -72,23 +72,6 @@ final class Coordinator: @unchecked Sendable {
         try catalogs.synchronize(seenBy: txn)
     }
 
-    /// Whether any class of `catalog` links to `className`, or may through an `AnyRealmValue`.
-    static func isLinkTarget(_ className: String, in catalog: Catalog) -> Bool {
-        catalog.schema.classes.contains { storedClass in
-            storedClass.properties.contains { $0.objectClassName == className || $0.kind == .mixed }
-        }
-    }
-
-    /// The backlink index, created inside `write` when the file has none yet.
-    func linksDatabase(in write: WriteState) throws -> Database {
-        try catalogs.links(in: write.transaction, changes: write.catalogChanges, create: true)!
-    }
-
-    /// The backlink index as `write` sees it, or `nil` when the file has none.
-    func existingLinksDatabase(in write: WriteState) throws -> Database? {
-        try catalogs.links(in: write.transaction, changes: write.catalogChanges, create: false)
-    }
-
     /// The schema version stored in the file.
     func schemaVersion(in txn: Transaction) throws -> UInt64 {
         try metadata.schemaVersion(in: txn)

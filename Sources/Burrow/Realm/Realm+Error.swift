@@ -145,9 +145,12 @@ extension Realm.Error {
 }
 
 extension Realm.Error {
-    /// Reports damage found in the file at `path`.
+    /// Reports damage found in the file at `path`, or a value it cannot store.
     init(_ error: StorageError, path: String) {
-        self.init(.invalidDatabase, "Cannot read '\(path)': \(error.description)", fileURL: URL(fileURLWithPath: path))
+        switch error.kind {
+        case .damaged: self.init(.invalidDatabase, "Cannot read '\(path)': \(error.description)", fileURL: URL(fileURLWithPath: path))
+        case .unsupported: self.init(.fail, error.description, fileURL: URL(fileURLWithPath: path))
+        }
     }
 
     /// The message of `error`, for traps.

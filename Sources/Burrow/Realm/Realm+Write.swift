@@ -57,7 +57,7 @@ extension Realm {
             core.resumeReading()
             preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
         }
-        core.writeState = WriteState(transaction: transaction)
+        core.writeState = WriteState(transaction: transaction, catalogs: core.coordinator.catalogs)
     }
 
     /// Commits the write transaction: its changes become durable and visible to others.
@@ -184,12 +184,6 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         let write = core.verifyWrite(doing: "delete objects from")
-        let catalog = core.catalog
-        for layout in catalog.layouts.values {
-            core.perform(in: write) { try layout.removeAll(in: write.transaction) }
-        }
-        core.perform(in: write) {
-            if let links = try core.coordinator.existingLinksDatabase(in: write) { try write.transaction.drop(links) }
-        }
+        core.perform(in: write) { try write.tables.removeEverything() }
     }
 }

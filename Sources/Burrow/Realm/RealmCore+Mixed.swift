@@ -1,18 +1,11 @@
 import LMDB
 
-/// An object a stored value links to: its class id (`nil` for a link whose class the schema
-/// gives) and its key.
-struct LinkTarget: Hashable {
-    let classID: UInt32?
-    let key: ObjectKey
-}
-
-/// `AnyRealmValue`s: storing them, and the backlinks of the objects they hold, directly or in
-/// nested lists and dictionaries.
+/// `AnyRealmValue`s: their stored form, with the unmanaged objects they hold added.
 ///
 /// A slot holding a value (a property, a list element, a map entry) has one backlink entry per
-/// distinct object the value reaches, however deep; deleting that object removes it from a
-/// nested list and sets it to `nil` in a nested dictionary, as a list and a map property do.
+/// distinct object the value reaches, however deep (``TableWriter/elementBacklinks(of:from:position:counted:column:in:adding:)``);
+/// deleting that object removes it from a nested list and sets it to `nil` in a nested
+/// dictionary, as a list and a map property do.
 extension RealmCore {
     /// The stored form of `value` (`.null`, or `.mixed` of its inner value), adding the
     /// unmanaged objects it holds.
@@ -58,53 +51,5 @@ extension RealmCore {
         var stored = _PersistedValue.null
         guard perform(in: write, { stored = try storedMixed(value, update: write.nestedUpdatePolicy, in: write) }) else { return }
         update(object, management: management, column: column, to: stored)
-    }
-
-    // MARK: Links held
-
-    /// The distinct objects `value` links to: a link, or the typed links of a mixed value and
-    /// of the collections nested in it.
-    static func linkTargets(in value: _PersistedValue) -> [LinkTarget] {
-        switch value {
-        case .link(let key): return [LinkTarget(classID: nil, key: ObjectKey(key))]
-        case .typedLink(let classID, let key): return [LinkTarget(classID: classID, key: ObjectKey(key))]
-        case .mixed(let inner): return linkTargets(in: inner)
-        case .list(let elements), .dictionary(_, let elements):
-            var seen = Set<LinkTarget>()
-            return elements.flatMap(linkTargets(in:)).filter { seen.insert($0).inserted }
-        default: return []
-        }
-    }
-
-    /// `value` without its links to `target`: a link to it becomes null, and nested lists drop
-    /// the elements linking to it while nested dictionaries keep their keys with null values.
-    static func removingLinks(to target: LinkTarget, from value: _PersistedValue) -> _PersistedValue {
-        switch value {
-        case .link(let key) where key == target.key.rawValue: return .null  // its class is the column's
-        case .typedLink(let classID, let key) where classID == target.classID && key == target.key.rawValue: return .null
-        case .mixed(let inner):
-            let cleared = removingLinks(to: target, from: inner)
-            return cleared.isNull ? .null : .mixed(cleared)
-        case .list(let elements):
-            return .list(elements.compactMap { element in
-                let cleared = removingLinks(to: target, from: element)
-                if case .typedLink = element, cleared.isNull { return nil }  // a link to the target
-                return cleared
-            })
-        case .dictionary(let keys, let values):
-            return .dictionary(keys: keys, values: values.map { removingLinks(to: target, from: $0) })
-        default: return value
-        }
-    }
-
-    /// Adds or removes the backlinks of what `value` links to, held at `position` of a
-    /// collection (or directly by the property, when `position` is `nil`); `counted` for a
-    /// position that several elements may share.
-    func elementBacklinks(of value: _PersistedValue, from owner: ObjectKey, position: UInt64?, counted: Bool = false, column: Int,
-                          in layout: TableLayout, adding: Bool, write: WriteState) throws {
-        for target in Self.linkTargets(in: value) {
-            try backlink(from: owner, column: column, in: layout, to: target.key, targetID: target.classID, position: position,
-                         counted: counted, adding: adding, write: write)
-        }
     }
 }

@@ -107,14 +107,12 @@ extension RealmCore {
         case true?:
             try overwrite(claim.key, with: values, in: layout, update: update, write: write)
         case false?:
-            try layout.insert(values, key: claim.key, appending: true, in: write.storage)
-            try addBacklinks(values, of: claim.key, in: layout, write: write)
+            try write.tables.insert(values, key: claim.key, in: layout)
         case nil:
             // The common case of a new, larger integer key is a single append; only a key that
             // is already taken costs a second look.
             do {
-                try layout.insert(values, key: claim.key, appending: true, in: write.storage)
-                try addBacklinks(values, of: claim.key, in: layout, write: write)
+                try write.tables.insert(values, key: claim.key, in: layout)
             } catch LMDBError.keyExists {
                 try overwrite(claim.key, with: values, in: layout, update: update, write: write)
             }
@@ -127,10 +125,9 @@ extension RealmCore {
         precondition(update != .error,
                      "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
         let old = try currentValues(of: key, in: layout, transaction: write.transaction)
-        try layout.replace(key, old: old, new: values, in: write.storage)
-        try updateBacklinks(of: key, in: layout, old: old, new: values, write: write)
+        try write.tables.replace(key, old: old, new: values, in: layout)
         // The added object's lists and sets replace the stored ones.
-        try removeCollections(of: key, in: layout, write: write)
+        try write.tables.removeCollections(of: key, in: layout)
     }
 
     /// The key of `target` in this realm, adding it first when it is unmanaged.
@@ -177,13 +174,7 @@ extension RealmCore {
             return
         }
         perform(in: write) {
-            let isLink = layout.kinds[column] == .link || layout.kinds[column] == .mixed
-            if !isLink, try layout.patchFixedWidth(management.key, column: column, value: value, row: row, in: write.storage) { return }
-            let old = try currentValues(of: management.key, in: layout, transaction: write.transaction)
-            var new = old
-            new[column] = value
-            try layout.replace(management.key, old: old, new: new, in: write.storage)
-            if isLink { try updateBacklinks(of: management.key, in: layout, old: old, new: new, write: write) }
+            try write.tables.update(management.key, column: column, to: value, row: row, in: layout)
         }
     }
 
@@ -191,7 +182,7 @@ extension RealmCore {
     func remove(_ management: ObjectBase.Management, in write: WriteState) {
         var existed = true
         perform(in: write) {
-            existed = try deleteRow(management.key, in: management.bound.layout, write: write)
+            existed = try write.tables.delete(management.key, in: management.bound.layout)
         }
         precondition(existed, "Object has been deleted or invalidated.")
     }

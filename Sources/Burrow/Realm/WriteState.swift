@@ -3,10 +3,12 @@ import LMDB
 /// The state of a realm's open write transaction: what storage needs (``storage``), and what
 /// adding objects needs on top of it.
 final class WriteState {
+    /// Where every change to rows, collections and links goes.
+    let tables: TableWriter
     /// The transaction and what storage keeps for it.
-    let storage: StorageWrite
+    var storage: StorageWrite { tables.storage }
     /// The write transaction.
-    var transaction: Transaction { storage.transaction }
+    var transaction: Transaction { tables.transaction }
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -28,8 +30,8 @@ final class WriteState {
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
 
-    init(transaction: Transaction) {
-        storage = StorageWrite(transaction: transaction)
+    init(transaction: Transaction, catalogs: CatalogStore) {
+        tables = TableWriter(storage: StorageWrite(transaction: transaction), catalogs: catalogs)
     }
 
     /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.

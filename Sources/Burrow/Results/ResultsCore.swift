@@ -337,15 +337,11 @@ final class ResultsCore {
     /// Deletes every matching object inside `write`.
     func deleteAll(in write: WriteState) {
         guard let layout = bound?.layout else { return }
-        // Dropping the whole table is only safe when no row holds a link that a backlink entry
-        // or an embedded object depends on.
-        let holdsLinks = !layout.linkColumns.isEmpty || !layout.mixedColumns.isEmpty
-            || layout.lists.contains { [.link, .mixed].contains(layout.kinds[$0.column]) }
-        if query.isWholeTable && !holdsLinks && !Coordinator.isLinkTarget(layout.className, in: realm.catalog) {
-            realm.perform(in: write) { try layout.removeAll(in: write.transaction) }
+        if query.isWholeTable && write.tables.canEmptyAtOnce(layout) {
+            realm.perform(in: write) { try write.tables.removeAll(in: layout) }
         } else {
             for key in keys {
-                realm.perform(in: write) { try realm.deleteRow(key, in: layout, write: write) }
+                realm.perform(in: write) { try write.tables.delete(key, in: layout) }
             }
         }
     }

@@ -1,36 +1,17 @@
 import Foundation
 import LMDB
 
-/// The stored elements of one managed object's list property.
-///
-/// Elements live in the property's list database under `ownerKey ++ position` (8 + 8 bytes,
-/// big-endian). Positions are sparse, 2³² apart, so appending takes one B-tree insert whatever
-/// the length and inserting between two elements takes their midpoint; only when two
-/// neighbours leave no room is the list renumbered. Values are one tag byte (0: nil, 1: a
-/// value) and the value's row bytes; for lists of objects, the target's object key.
+/// The elements of one managed object's list property, as ``ListEntries`` stores them.
 final class ManagedList: ManagedCollection, ListStorage {
     private var cache = GenerationCache<[UInt64]>([])
 
-    static let gap: UInt64 = 1 << 32
+    static let gap = ListEntries.gap
 
     // MARK: Reading
 
     /// The positions of the elements, in order, for the realm's current generation.
     var positions: [UInt64] {
-        current(&cache) { txn in try Self.positions(of: ownerKey, in: database, txn: txn) }
-    }
-
-    static func positions(of owner: ObjectKey, in database: Database, txn: Transaction) throws -> [UInt64] {
-        var prefix: [UInt8] = []
-        owner.append(to: &prefix)
-        var positions: [UInt64] = []
-        let cursor = try txn.openCursor(database)
-        var entry = try cursor.seek(atLeast: prefix)
-        while let (key, _) = entry, key.count == 16, key.starts(with: prefix) {
-            positions.append(ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[8...])).rawValue)
-            entry = try cursor.next()
-        }
-        return positions
+        current(&cache) { txn in try ListEntries.positions(of: ownerKey, in: database, txn: txn) }
     }
 
     var count: Int { positions.count }
@@ -43,8 +24,8 @@ final class ManagedList: ManagedCollection, ListStorage {
     func value(atPosition position: UInt64) -> _PersistedValue? {
         realm.verifyThread()
         do {
-            return try entryKey(position).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
-                .map { try Self.decode($0, kind: kind) }
+            return try ListEntries.key(ownerKey, position).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
+                .map { try ListEntries.decode($0, kind: kind) }
         } catch {
             preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }
@@ -142,11 +123,7 @@ final class ManagedList: ManagedCollection, ListStorage {
 
     /// Takes the element at `position` out of the list for good: an embedded object is deleted.
     private func discard(at position: UInt64, in write: WriteState) throws {
-        let embedded = realm.embeddedLayout(of: column, in: layout)
-        let target = embedded == nil ? nil : try write.transaction.value(for: entryKey(position), in: database)
-            .flatMap { bytes -> UInt64? in if case .link(let key) = try bytes.withUnsafeBytes({ try Self.decode($0, kind: .link) }) { key } else { nil } }
-        try remove(at: position, in: write)
-        if let embedded, let target { try realm.deleteRow(ObjectKey(target), in: embedded, write: write) }
+        try write.tables.discardListElement(owner: ownerKey, position: position, column: column, in: layout)
     }
 
     /// Moves the element at `from` to `to`.
@@ -182,39 +159,13 @@ final class ManagedList: ManagedCollection, ListStorage {
     /// Appends the elements of an unmanaged list being added with its owner.
     static func store(_ elements: [any _Persistable], owner: ObjectKey, column: Int, in layout: TableLayout,
                       realm: RealmCore, write: WriteState) throws {
-        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
         for (index, element) in elements.enumerated() {
             let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
-            try put(value, owner: owner, position: gap * UInt64(index + 1), column: column, in: layout, database: database,
-                    realm: realm, write: write)
+            try write.tables.putListElement(value, owner: owner, position: gap * UInt64(index + 1), column: column, in: layout)
         }
     }
 
-    /// Removes every element of `owner`'s list in `column` (its owner is being deleted or overwritten).
-    static func removeAll(of owner: ObjectKey, column: Int, in layout: TableLayout, realm: RealmCore, write: WriteState) throws {
-        guard let database = layout.lists.first(where: { $0.column == column })?.database else { return }
-        let embedded = realm.embeddedLayout(of: column, in: layout)
-        for position in try positions(of: owner, in: database, txn: write.transaction) {
-            let target = embedded == nil ? nil : try write.transaction.value(for: entryKey(owner, position), in: database)
-                .flatMap { bytes -> UInt64? in if case .link(let key) = try bytes.withUnsafeBytes({ try decode($0, kind: .link) }) { key } else { nil } }
-            try remove(owner: owner, position: position, column: column, in: layout, database: database, realm: realm, write: write)
-            if let embedded, let target { try realm.deleteRow(ObjectKey(target), in: embedded, write: write) }
-        }
-    }
-
-    // MARK: Entries
-
-    private func entryKey(_ position: UInt64) -> [UInt8] {
-        Self.entryKey(ownerKey, position)
-    }
-
-    static func entryKey(_ owner: ObjectKey, _ position: UInt64) -> [UInt8] {
-        var key: [UInt8] = []
-        key.reserveCapacity(16)
-        owner.append(to: &key)
-        ObjectKey(position).append(to: &key)
-        return key
-    }
+    // MARK: Positions
 
     /// A free position for an element inserted at `index`, renumbering the list when its
     /// neighbours leave no room.
@@ -245,47 +196,10 @@ final class ManagedList: ManagedCollection, ListStorage {
     }
 
     private func put(_ value: _PersistedValue, at position: UInt64, in write: WriteState) throws {
-        try Self.put(value, owner: ownerKey, position: position, column: column, in: layout, database: database, realm: realm, write: write)
+        try write.tables.putListElement(value, owner: ownerKey, position: position, column: column, in: layout)
     }
 
     private func remove(at position: UInt64, in write: WriteState) throws {
-        try Self.remove(owner: ownerKey, position: position, column: column, in: layout, database: database, realm: realm, write: write)
-    }
-
-    private static func put(_ value: _PersistedValue, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout,
-                            database: Database, realm: RealmCore, write: WriteState) throws {
-        try write.transaction.put(entryKey(owner, position), encode(value), in: database)
-        try realm.elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: true, write: write)
-    }
-
-    private static func remove(owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout, database: Database,
-                               realm: RealmCore, write: WriteState) throws {
-        let key = entryKey(owner, position)
-        let kind = layout.kinds[column]
-        if kind == .link || kind == .mixed, let bytes = try write.transaction.value(for: key, in: database) {
-            let value = try bytes.withUnsafeBytes { try decode($0, kind: kind) }
-            try realm.elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false, write: write)
-        }
-        try write.transaction.delete(key, in: database)
-    }
-
-    // MARK: Values
-
-    static func encode(_ value: _PersistedValue) -> [UInt8] {
-        guard !value.isNull else { return [0] }
-        var bytes: [UInt8] = [1]
-        RowCodec.append(value, to: &bytes)
-        return bytes
-    }
-
-    /// Decodes a stored element: a tag (`0` null, `1` a value), then the value's row bytes.
-    ///
-    /// - Throws: ``StorageError`` for any other tag or damaged value bytes.
-    static func decode(_ bytes: UnsafeRawBufferPointer, kind: _StorageKind) throws(StorageError) -> _PersistedValue {
-        switch bytes.first {
-        case 0 where bytes.count == 1: return .null
-        case 1: return try RowCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[1...]), kind: kind)
-        default: throw .damaged("a stored collection element of \(bytes.count) bytes has no valid tag")
-        }
+        try write.tables.removeListElement(owner: ownerKey, position: position, column: column, in: layout)
     }
 }
