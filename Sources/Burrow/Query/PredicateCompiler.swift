@@ -18,7 +18,7 @@ struct PredicateCompiler {
         return try compileNode(node)
     }
 
-    private func compileNode(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
+    func compileNode(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
         switch node {
         case .constant(let value):
             return { _ in value }
@@ -36,7 +36,7 @@ struct PredicateCompiler {
         }
     }
 
-    private func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+    func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         if case .subqueryCount(let collection, let predicate, let position) = comparison.lhs {
             return try compileSubquery(collection, predicate, comparison, at: position)
         }
@@ -112,340 +112,8 @@ struct PredicateCompiler {
         }
     }
 
-    /// `link.rest op value`: the comparison evaluated on the linked object's row; with no linked
-    /// object, every property on the path reads as `nil`.
-    private func compileThroughLink(_ comparison: Comparison, head: String, rest: String, at position: Int) throws(Realm.Error) -> RowPredicate {
-        let column = try column(named: head, at: position)
-        let property = storedClass.properties[column]
-        guard property.kind == .link, let targetName = property.objectClassName else {
-            throw QueryError.at(position, "key path '\(head).\(rest)' goes through '\(head)', which is \(typeName(of: property)), not a link")
-        }
-        var inner = comparison
-        inner.lhs = .keyPath(rest, position: position + head.utf16.count + 1)
-        guard let links, let target = links.catalog.layouts[targetName] else {
-            // With no table for the target class no object links anywhere: every path reads nil.
-            guard let type = ClassInfo.type(named: targetName) else {
-                throw QueryError.at(position, "key path '\(head).\(rest)' goes to class '\(targetName)', which this process does not know")
-            }
-            let test = try PredicateCompiler(storedClass: StoredClass(id: 0, info: ClassInfo.of(type)), links: nil).compile(.comparison(inner))
-            let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
-            return { _ in whenUnlinked }
-        }
-        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
-        let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
-        return { row in
-            guard case .link(let key) = row.value(column, kind: .link), let targetRow = links.row(key, in: target) else {
-                return whenUnlinked
-            }
-            return test(RowReader(targetRow, key: ObjectKey(key)))
-        }
-    }
-
-    /// A comparison on a list: `ANY`/`ALL`/`NONE list op value` (plain `list op value` is
-    /// `ANY`), with `list.property` reaching into objects, and `list.@count`,
-    /// `list.@min|@max|@sum|@avg` (values) or `list.@min|@max|@sum|@avg.property` (objects).
-    private func compileThroughList(_ comparison: Comparison, column: Int, rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
-        let property = storedClass.properties[column]
-        guard let links else {
-            throw QueryError.at(position, "list '\(property.name)' cannot be queried here")
-        }
-        guard let layout = links.catalog.layouts[storedClass.name],
-              let database = layout.lists.first(where: { $0.column == column })?.database else {
-            return { _ in false }
-        }
-        let kind = property.kind
-        let isMap = property.collection == .map
-        // The elements a comparison sees: a map's values, or its keys with @allKeys.
-        var rest = rest
-        var readKeys = false
-        if isMap, let part = rest, part == "@allKeys" || part == "@allValues" {
-            readKeys = part == "@allKeys"
-            rest = nil
-        } else if isMap, let part = rest, part.hasPrefix("@allValues.") {
-            rest = String(part.dropFirst("@allValues.".count))  // a property of the objects held
-        }
-        let elements: (ObjectKey) -> [_PersistedValue] = { [readKeys] owner in
-            guard isMap else { return links.listValues(of: owner, in: database, kind: kind) }
-            let entries = links.mapEntries(of: owner, in: database, kind: kind)
-            return readKeys ? entries.map { .string($0.key) } : entries.map(\.value)
-        }
-        let elementKind: _StorageKind = readKeys ? .string : kind
-        let target = readKeys ? nil : property.objectClassName.flatMap { links.catalog.layouts[$0] }
-        if property.objectClassName != nil && target == nil && !readKeys {
-            return { _ in false }
-        }
-        // Aggregates: one value per list, compared once.
-        if let rest, rest.hasPrefix("@") {
-            guard comparison.quantifier == nil else {
-                throw QueryError.at(position, "'\(comparison.quantifier!.rawValue)' cannot apply to '\(property.name).\(rest)'")
-            }
-            let parts = rest.split(separator: ".", maxSplits: 1).map(String.init)
-            let aggregate = parts[0]
-            let aggregateSource: (RowReader) -> [_PersistedValue]
-            var valueKind = kind
-            if aggregate == "@count" {
-                aggregateSource = { row in elements(row.key) }
-            } else if let target {
-                guard parts.count == 2, let targetColumn = target.storedClass.properties.firstIndex(where: { $0.name == parts[1] }) else {
-                    throw QueryError.at(position, "'\(property.name).\(aggregate)' needs a property of \(target.className) after it, as in '\(property.name).\(aggregate).age'")
-                }
-                valueKind = target.kinds[targetColumn]
-                aggregateSource = { row in
-                    elements(row.key).compactMap { value in
-                        guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { return nil }
-                        return RowReader(targetRow).value(targetColumn, kind: valueKind)
-                    }
-                }
-            } else {
-                aggregateSource = { row in elements(row.key) }
-            }
-            guard case .literal(let literal, _) = comparison.rhs else {
-                throw QueryError.at(comparison.rhs.position, "'\(property.name).\(rest)' compares only with a value")
-            }
-            let reduce = try Self.aggregate(aggregate, of: valueKind, at: position)
-            let op = comparison.op
-            return { row in
-                let value = reduce(aggregateSource(row))
-                return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value.isNull, rhsNull: literal.isNull)
-            }
-        }
-        // Element comparisons, combined by the quantifier: a property of each object, or each
-        // element itself (an object compares as its link).
-        let elementTest: RowPredicate
-        let comparesObjects = target != nil && rest != nil
-        if let target, let rest {
-            var inner = comparison
-            inner.quantifier = nil
-            inner.lhs = .keyPath(rest, position: position + property.name.utf16.count + 1)
-            elementTest = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
-        } else {
-            guard rest == nil else {
-                throw QueryError.at(position, "'\(property.name)' is a list of \(typeName(of: property)) values; it has no property '\(rest!)'")
-            }
-            if target != nil, case .keyPath(let other, let otherPosition) = comparison.rhs {
-                throw QueryError.at(otherPosition, "compare the objects in '\(property.name)' with an object, not with the property '\(other)'")
-            }
-            // The element as a one-column row, so the ordinary comparison code applies.
-            var inner = comparison
-            inner.quantifier = nil
-            inner.lhs = .keyPath(property.name, position: position)
-            var element = property
-            element.collection = nil
-            element.kind = elementKind
-            if readKeys { element.objectClassName = nil }
-            let elementClass = StoredClass(id: 0, name: storedClass.name, properties: [element], nextPropertyID: 1)
-            elementTest = try PredicateCompiler(storedClass: elementClass, links: links).compile(.comparison(inner))
-        }
-        let quantifier = comparison.quantifier ?? .any
-        var scratch: [UInt8] = []
-        return { row in
-            let values = elements(row.key)
-            var matches = 0
-            for value in values {
-                let passes: Bool
-                if comparesObjects, let target {
-                    guard case .link(let key) = value, let targetRow = links.row(key, in: target) else { continue }
-                    passes = elementTest(RowReader(targetRow, key: ObjectKey(key)))
-                } else {
-                    RowCodec.encode([value], into: &scratch)
-                    passes = scratch.withUnsafeBytes { elementTest(RowReader($0)) }
-                }
-                if passes { matches += 1 } else if quantifier == .all { return false }
-                if matches > 0 && quantifier == .any { return true }
-                if matches > 0 && quantifier == .none { return false }
-            }
-            switch quantifier {
-            case .any: return false
-            case .all: return true
-            case .none: return true
-            }
-        }
-    }
-
-    /// `map['key'] op value`, or `map['key'].property op value` for a map of objects; a
-    /// missing key reads as `nil`.
-    private func compileMapValue(map: String, key: String, rest: String?, _ comparison: Comparison,
-                                 at position: Int) throws(Realm.Error) -> RowPredicate {
-        let column = try column(named: map, at: position)
-        var property = storedClass.properties[column]
-        if property.kind == .mixed, property.collection == nil, rest == nil {
-            return try compileMixedMember(column: column, steps: [.key(key)], comparison, at: position)
-        }
-        guard property.collection == .map else {
-            throw QueryError.at(position, "'\(map)[…]' needs a map or an AnyRealmValue, and '\(map)' is \(typeName(of: property))")
-        }
-        guard let links, let layout = links.catalog.layouts[storedClass.name],
-              let database = layout.lists.first(where: { $0.column == column })?.database else { return { _ in false } }
-        let kind = property.kind
-        guard let rest else {
-            property.collection = nil
-            property.objectClassName = nil
-            return try compileDerived(property, comparison, describing: "\(map)['\(key)']", at: position) { row in
-                links.mapValue(of: row.key, key: key, in: database, kind: kind) ?? .null
-            }
-        }
-        guard let targetName = property.objectClassName, let targetLayout = links.catalog.layouts[targetName] else {
-            throw QueryError.at(position, "'\(map)[…].\(rest)' needs a map of objects")
-        }
-        var inner = comparison
-        inner.lhs = .keyPath(rest, position: position)
-        let test = try PredicateCompiler(storedClass: targetLayout.storedClass, links: links).compile(.comparison(inner))
-        let whenMissing = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
-        return { row in
-            guard case .link(let target)? = links.mapValue(of: row.key, key: key, in: database, kind: kind),
-                  let targetRow = links.row(target, in: targetLayout) else { return whenMissing }
-            return test(RowReader(targetRow, key: ObjectKey(target)))
-        }
-    }
-
-    /// The `LinkingObjects` property `name` of the class: its origin class and property.
-    private func linkingObjects(named name: String) -> (origin: String, property: String)? {
-        guard let type = ClassInfo.type(named: storedClass.name) else { return nil }
-        let info = ClassInfo.of(type)
-        guard let index = info.fieldIndex[name], info.fields[index].isComputed,
-              let origin = info.fields[index].linkedType, let property = info.fields[index].originProperty else { return nil }
-        return (ClassInfo.storedName(of: origin), property)
-    }
-
-    /// A comparison through `LinkingObjects`: ANY (unless ALL or NONE) of the linking objects,
-    /// or `@count` of them.
-    private func compileThroughBacklinks(_ comparison: Comparison, _ backlinks: (origin: String, property: String),
-                                         rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
-        guard let rest else {
-            throw QueryError.at(position, "compare a property of the linking objects, or their @count")
-        }
-        guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
-            // No table for the linking class: every object has no linking objects.
-            if rest == "@count", case .literal(let literal, _) = comparison.rhs {
-                let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
-                return { _ in result }
-            }
-            let result = comparison.quantifier == Quantifier.all || comparison.quantifier == Quantifier.none
-            return { _ in result }
-        }
-        let classID = layout.classID
-        let sources: (RowReader) -> [ObjectKey] = { row in
-            links.reading([]) { txn in
-                try LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
-                                            through: backlinks.property, catalog: links.catalog, txn: txn)
-            }
-        }
-        if rest == "@count" {
-            guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {
-                throw QueryError.at(position, "@count of linking objects compares only with a value")
-            }
-            let op = comparison.op
-            return { row in Self.test(op, ValueComparator.compare(.int(Int64(sources(row).count)), literal)) }
-        }
-        var inner = comparison
-        inner.quantifier = nil
-        inner.lhs = .keyPath(rest, position: position)
-        let test = try PredicateCompiler(storedClass: origin.storedClass, links: links).compile(.comparison(inner))
-        let quantifier = comparison.quantifier ?? .any
-        return { row in
-            var matches = 0, total = 0
-            for key in sources(row) {
-                guard let sourceRow = links.row(key.rawValue, in: origin) else { continue }
-                total += 1
-                if test(RowReader(sourceRow, key: key)) { matches += 1 }
-            }
-            switch quantifier {
-            case .any: return matches > 0
-            case .all: return matches == total
-            case .none: return matches == 0
-            }
-        }
-    }
-
-    /// `SUBQUERY(collection, $x, predicate).@count op value`.
-    private func compileSubquery(_ collection: String, _ predicate: PredicateNode, _ comparison: Comparison,
-                                 at position: Int) throws(Realm.Error) -> RowPredicate {
-        let column = try column(named: collection, at: position)
-        let property = storedClass.properties[column]
-        guard [.list, .set, .map].contains(property.collection), property.kind == .link, let targetName = property.objectClassName else {
-            throw QueryError.at(position, "SUBQUERY needs a list, set or map of objects, and '\(collection)' is \(typeName(of: property))")
-        }
-        guard case .literal(let literal, _) = comparison.rhs, case .int = literal else {
-            throw QueryError.at(comparison.rhs.position, "SUBQUERY(…).@count compares only with a whole number")
-        }
-        guard let links, let layout = links.catalog.layouts[storedClass.name],
-              let database = layout.lists.first(where: { $0.column == column })?.database,
-              let target = links.catalog.layouts[targetName] else {
-            let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
-            return { _ in result }
-        }
-        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(predicate)
-        let op = comparison.op
-        let isMap = property.collection == .map
-        // The inner predicate reads only the object it tests, so its answer for one object holds
-        // for the whole evaluation: remembering it keeps nested subqueries from multiplying
-        // their cost by the size of every list on the way down.
-        var answers: [UInt64: Bool] = [:]
-        var answersEvaluation: UInt64 = .max
-        return { row in
-            if answersEvaluation != links.evaluation {
-                answers.removeAll(keepingCapacity: true)
-                answersEvaluation = links.evaluation
-            }
-            var count: Int64 = 0
-            // A map's entries hold their key before the value; its nil values count for nothing.
-            let values = isMap ? links.mapEntries(of: row.key, in: database, kind: .link).map(\.value)
-                               : links.listValues(of: row.key, in: database, kind: .link)
-            for value in values {
-                guard case .link(let key) = value else { continue }
-                if let known = answers[key] {
-                    if known { count += 1 }
-                    continue
-                }
-                guard let targetRow = links.row(key, in: target) else { continue }
-                let passes = test(RowReader(targetRow, key: ObjectKey(key)))
-                answers[key] = passes
-                if passes { count += 1 }
-            }
-            return Self.test(op, ValueComparator.compare(.int(count), literal))
-        }
-    }
-
-    /// The aggregate `name` of a list of `kind` values.
-    private static func aggregate(_ name: String, of kind: _StorageKind, at position: Int) throws(Realm.Error) -> ([_PersistedValue]) -> _PersistedValue {
-        let numeric: Set<_StorageKind> = [.int, .float, .double, .decimal]
-        switch name {
-        case "@count":
-            return { .int(Int64($0.count)) }
-        case "@min", "@max":
-            guard numeric.contains(kind) || kind == .date else {
-                throw QueryError.at(position, "'\(name)' needs numbers or dates")
-            }
-            let wanted = name == "@min" ? -1 : 1
-            return { values in
-                values.filter { !$0.isNull }.reduce(nil as _PersistedValue?) { best, value in
-                    guard let best else { return value }
-                    return ValueComparator.compare(value, best) == wanted ? value : best
-                } ?? .null
-            }
-        case "@sum", "@avg":
-            guard numeric.contains(kind) else { throw QueryError.at(position, "'\(name)' needs numbers") }
-            let average = name == "@avg"
-            return { values in
-                let numbers = values.compactMap { value -> Double? in
-                    switch value {
-                    case .int(let v): Double(v)
-                    case .float(let v): Double(v)
-                    case .double(let v): v
-                    case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
-                    default: nil
-                    }
-                }
-                if average { return numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count)) }
-                return .double(numbers.reduce(0, +))
-            }
-        default:
-            throw QueryError.at(position, "unknown collection operator '\(name)'; use @count, @min, @max, @sum or @avg")
-        }
-    }
-
     /// A row with no columns: every property reads as `nil`.
-    private static let emptyRow: [UInt8] = [0, 0]
+    static let emptyRow: [UInt8] = [0, 0]
 
     /// The column of property `name`; traps nothing, throws a message with a suggestion.
     func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
@@ -459,7 +127,7 @@ struct PredicateCompiler {
     }
 
     /// `column IN {values}`: equal to one of them.
-    private func membership(column: Int, _ values: [_PersistedValue], _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+    func membership(column: Int, _ values: [_PersistedValue], _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         let kind = storedClass.kinds(column)
         for value in values { try check(value, against: column, comparison.with(op: .equal)) }
         if kind == .mixed {
@@ -507,36 +175,8 @@ struct PredicateCompiler {
         }
     }
 
-    private func closestName(to name: String) -> String? {
-        let scored = storedClass.properties.map { ($0.name, editDistance($0.name.lowercased(), name.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
-        return best.0
-    }
-
-    private func typeName(_ column: Int) -> String {
-        typeName(of: storedClass.properties[column])
-    }
-
-    func typeName(of property: StoredProperty) -> String {
-        let base: String = switch property.kind {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .float: "Float"
-        case .double: "Double"
-        case .string: "String"
-        case .data: "Data"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .objectId: "ObjectId"
-        case .decimal: "Decimal"
-        case .link: property.objectClassName ?? "Object"
-        case .mixed: "AnyRealmValue"
-        }
-        return property.isOptional ? base + "?" : base
-    }
-
     /// Whether a literal of this value can be compared with a column of `kind` using `op`.
-    private func check(_ value: _PersistedValue, against column: Int, _ comparison: Comparison) throws(Realm.Error) {
+    func check(_ value: _PersistedValue, against column: Int, _ comparison: Comparison) throws(Realm.Error) {
         let kind = storedClass.kinds(column)
         let name = storedClass.properties[column].name
         if comparison.op.isStringOperator {
@@ -564,7 +204,7 @@ struct PredicateCompiler {
     }
 
     /// Refuses an object argument of another class than the one `column` links to.
-    private func checkClass(_ classID: UInt32, against column: Int, _ comparison: Comparison) throws(Realm.Error) {
+    func checkClass(_ classID: UInt32, against column: Int, _ comparison: Comparison) throws(Realm.Error) {
         let property = storedClass.properties[column]
         // Without a class name (map keys read as values) or a catalog there is nothing to check against.
         guard let target = property.objectClassName, let catalog = links?.catalog else { return }
@@ -573,7 +213,7 @@ struct PredicateCompiler {
         throw QueryError.at(comparison.position, "'\(property.name)' links to \(target) objects; it cannot be compared with an object of \(given)")
     }
 
-    private func compare(column: Int, _ op: ComparisonOperator, _ value: _PersistedValue, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+    func compare(column: Int, _ op: ComparisonOperator, _ value: _PersistedValue, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         try check(value, against: column, comparison)
         let kind = storedClass.kinds(column)
         if value.isNull {
@@ -623,14 +263,7 @@ struct PredicateCompiler {
         }
     }
 
-    private func stringPredicate(column: Int, _ op: ComparisonOperator, _ constant: [UInt8], nullResult: Bool) -> RowPredicate {
-        { row in
-            guard !row.isNull(column) else { return nullResult }
-            return constant.withUnsafeBytes { Self.testBytes(op, row.columnBytes(column), $0) }
-        }
-    }
-
-    private func compareColumns(_ left: Int, _ right: Int, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
+    func compareColumns(_ left: Int, _ right: Int, _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
         let leftKind = storedClass.kinds(left), rightKind = storedClass.kinds(right)
         let op = comparison.op
         let probe: _PersistedValue = switch rightKind {
@@ -680,59 +313,7 @@ struct PredicateCompiler {
         }
     }
 
-    @inline(__always)
-    static func testBytes(_ op: ComparisonOperator, _ value: UnsafeRawBufferPointer, _ constant: UnsafeRawBufferPointer) -> Bool {
-        switch op {
-        case .beginsWith:
-            return value.count >= constant.count
-                && ValueComparator.bytes(UnsafeRawBufferPointer(rebasing: value[0..<constant.count]), constant) == 0
-        case .endsWith:
-            return value.count >= constant.count
-                && ValueComparator.bytes(UnsafeRawBufferPointer(rebasing: value[(value.count - constant.count)...]), constant) == 0
-        case .contains:
-            if constant.isEmpty { return true }
-            guard value.count >= constant.count else { return false }
-            for start in 0...(value.count - constant.count)
-            where memcmp(value.baseAddress! + start, constant.baseAddress!, constant.count) == 0 {
-                return true
-            }
-            return false
-        case .like:
-            return like(value, pattern: constant)
-        default:
-            return test(op, ValueComparator.bytes(value, constant))
-        }
-    }
-
-    /// Whether UTF-8 `value` matches `pattern`, where `*` stands for any run of characters and
-    /// `?` for exactly one (one Unicode scalar).
-    static func like(_ value: UnsafeRawBufferPointer, pattern: UnsafeRawBufferPointer) -> Bool {
-        @inline(__always) func scalarEnd(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {
-            var end = start + 1
-            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-            return end
-        }
-        var v = 0, p = 0
-        var starPattern = -1, starValue = 0
-        while v < value.count {
-            if p < pattern.count, pattern[p] == UInt8(ascii: "?") {
-                v = scalarEnd(value, v); p += 1
-            } else if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
-                starPattern = p; starValue = v; p += 1
-            } else if p < pattern.count, pattern[p] == value[v] {
-                v += 1; p += 1
-            } else if starPattern >= 0 {
-                starValue = scalarEnd(value, starValue)
-                v = starValue; p = starPattern + 1
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.count
-    }
-
-    private static func double(_ value: _PersistedValue) -> Double {
+    static func double(_ value: _PersistedValue) -> Double {
         switch value {
         case .int(let v): Double(v)
         case .double(let v): v
@@ -741,14 +322,6 @@ struct PredicateCompiler {
         }
     }
 
-    /// Folds case and diacritics (Unicode-aware: "Ä" becomes "a").
-    static func folding(caseInsensitive: Bool, diacriticInsensitive: Bool) -> @Sendable (String) -> String {
-        var flags: String.CompareOptions = []
-        if caseInsensitive { flags.insert(.caseInsensitive) }
-        if diacriticInsensitive { flags.insert(.diacriticInsensitive) }
-        let options = flags
-        return { $0.folding(options: options, locale: nil) }
-    }
 }
 
 extension StoredClass {
@@ -762,20 +335,4 @@ extension Comparison {
         copy.op = op
         return copy
     }
-}
-
-/// Levenshtein distance, for "did you mean" suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var current = [i] + [Int](repeating: 0, count: b.count)
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Comparisons through to-one links (`owner.name`) and through linking objects (`LinkingObjects` properties).
+extension PredicateCompiler {
+    /// `link.rest op value`: the comparison evaluated on the linked object's row; with no linked
+    /// object, every property on the path reads as `nil`.
+    func compileThroughLink(_ comparison: Comparison, head: String, rest: String, at position: Int) throws(Realm.Error) -> RowPredicate {
+        let column = try column(named: head, at: position)
+        let property = storedClass.properties[column]
+        guard property.kind == .link, let targetName = property.objectClassName else {
+            throw QueryError.at(position, "key path '\(head).\(rest)' goes through '\(head)', which is \(typeName(of: property)), not a link")
+        }
+        var inner = comparison
+        inner.lhs = .keyPath(rest, position: position + head.utf16.count + 1)
+        guard let links, let target = links.catalog.layouts[targetName] else {
+            // With no table for the target class no object links anywhere: every path reads nil.
+            guard let type = ClassInfo.type(named: targetName) else {
+                throw QueryError.at(position, "key path '\(head).\(rest)' goes to class '\(targetName)', which this process does not know")
+            }
+            let test = try PredicateCompiler(storedClass: StoredClass(id: 0, info: ClassInfo.of(type)), links: nil).compile(.comparison(inner))
+            let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+            return { _ in whenUnlinked }
+        }
+        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
+        let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+        return { row in
+            guard case .link(let key) = row.value(column, kind: .link), let targetRow = links.row(key, in: target) else {
+                return whenUnlinked
+            }
+            return test(RowReader(targetRow, key: ObjectKey(key)))
+        }
+    }
+
+    /// The `LinkingObjects` property `name` of the class: its origin class and property.
+    func linkingObjects(named name: String) -> (origin: String, property: String)? {
+        guard let type = ClassInfo.type(named: storedClass.name) else { return nil }
+        let info = ClassInfo.of(type)
+        guard let index = info.fieldIndex[name], info.fields[index].isComputed,
+              let origin = info.fields[index].linkedType, let property = info.fields[index].originProperty else { return nil }
+        return (ClassInfo.storedName(of: origin), property)
+    }
+
+    /// A comparison through `LinkingObjects`: ANY (unless ALL or NONE) of the linking objects,
+    /// or `@count` of them.
+    func compileThroughBacklinks(_ comparison: Comparison, _ backlinks: (origin: String, property: String),
+                                         rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
+        guard let rest else {
+            throw QueryError.at(position, "compare a property of the linking objects, or their @count")
+        }
+        guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
+            // No table for the linking class: every object has no linking objects.
+            if rest == "@count", case .literal(let literal, _) = comparison.rhs {
+                let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
+                return { _ in result }
+            }
+            let result = comparison.quantifier == Quantifier.all || comparison.quantifier == Quantifier.none
+            return { _ in result }
+        }
+        let classID = layout.classID
+        let sources: (RowReader) -> [ObjectKey] = { row in
+            links.reading([]) { txn in
+                try LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
+                                            through: backlinks.property, catalog: links.catalog, txn: txn)
+            }
+        }
+        if rest == "@count" {
+            guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {
+                throw QueryError.at(position, "@count of linking objects compares only with a value")
+            }
+            let op = comparison.op
+            return { row in Self.test(op, ValueComparator.compare(.int(Int64(sources(row).count)), literal)) }
+        }
+        var inner = comparison
+        inner.quantifier = nil
+        inner.lhs = .keyPath(rest, position: position)
+        let test = try PredicateCompiler(storedClass: origin.storedClass, links: links).compile(.comparison(inner))
+        let quantifier = comparison.quantifier ?? .any
+        return { row in
+            var matches = 0, total = 0
+            for key in sources(row) {
+                guard let sourceRow = links.row(key.rawValue, in: origin) else { continue }
+                total += 1
+                if test(RowReader(sourceRow, key: key)) { matches += 1 }
+            }
+            switch quantifier {
+            case .any: return matches > 0
+            case .all: return matches == total
+            case .none: return matches == 0
+            }
+        }
+    }
+}
