@@ -10,6 +10,8 @@ open class ObjectBase {
     // runtime's exclusivity check.
     /// Where a managed object's data lives; `nil` while unmanaged.
     @exclusivity(unchecked) final var management: Management?
+    /// A managed object keeps its realm open.
+    private final var realmUse: RealmUse?
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
@@ -31,10 +33,6 @@ open class ObjectBase {
 
     /// Creates an unmanaged object whose properties hold their declared defaults.
     public required init() {}
-
-    deinit {
-        management?.realm.removeUse()
-    }
 
     /// The row of a managed object in the realm's current version. Traps when the object is
     /// used from the wrong thread or was deleted.
@@ -109,8 +107,7 @@ open class ObjectBase {
 
     /// Points every `@Persisted` field at its column: the object is now managed.
     final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
-        realm.addUse()
-        management?.realm.removeUse()
+        realmUse = RealmUse(realm)
         management = Management(realm: realm, bound: bound, key: key)
         let info = bound.info
         for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }

@@ -28,8 +28,7 @@ public struct Realm: Equatable {
 
     /// A value for `core`, counting one more use of it.
     init(core: RealmCore) {
-        core.addUse()
-        handle = RealmHandle(adopting: core)
+        handle = RealmHandle(RealmUse(core))
     }
 
     /// The realm for ``Configuration/defaultConfiguration``.
@@ -56,7 +55,7 @@ public struct Realm: Equatable {
     public init(configuration: Configuration) throws {
         let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
         if let cached = ThreadRealmCache.realm(for: identity) {
-            handle = RealmHandle(adopting: cached)  // the lookup counted this use
+            handle = RealmHandle(RealmUse(adopting: cached))  // the lookup counted this use
             return
         }
         let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
@@ -64,9 +63,9 @@ public struct Realm: Equatable {
             try coordinator.verify(types.map { ClassInfo.of($0) })
         }
         let core = try RealmCore(configuration: configuration, coordinator: coordinator, cacheIdentity: identity)
-        core.addUse()
+        let use = RealmUse(core)
         ThreadRealmCache.store(core)
-        handle = RealmHandle(adopting: core)
+        handle = RealmHandle(use)
     }
 
     /// Two values are equal when they are the same realm instance (same file, same thread).

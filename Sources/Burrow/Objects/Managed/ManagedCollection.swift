@@ -7,7 +7,9 @@ import LMDB
 /// so the collection holds the owner's key rather than the owner, and counts its own use of
 /// the realm: held alone, it keeps the realm open as the owner would.
 class ManagedCollection {
-    let realm: RealmCore
+    /// Held alone, a collection keeps its realm open as its owner would.
+    private let use: RealmUse
+    var realm: RealmCore { use.realm }
     /// The owner's object key.
     let ownerKey: ObjectKey
     let layout: TableLayout
@@ -23,17 +25,12 @@ class ManagedCollection {
             preconditionFailure("Object has been deleted or invalidated.")
         }
         ownerKey = management.key
-        realm = management.realm
-        realm.addUse()
+        use = RealmUse(management.realm)
         layout = management.bound.layout
         self.column = column
         database = collection.database
         kind = layout.kinds[column]
         self.targetType = targetType
-    }
-
-    deinit {
-        realm.removeUse()
     }
 
     /// The generation in which the owner was last seen to exist (0: never), so that reading and
