@@ -11,7 +11,7 @@ open class ObjectBase {
     /// Where a managed object's data lives; `nil` while unmanaged.
     @exclusivity(unchecked) final var management: Management?
     /// A managed object keeps its realm open.
-    private final var realmUse: RealmUse?
+    @exclusivity(unchecked) private final var realmUse: RealmUse?
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0

@@ -3,9 +3,9 @@ import LMDB
 /// The shared state of a ``Results`` value: what it selects, and the object keys it found in
 /// the realm's current generation.
 final class ResultsCore {
+    let realm: RealmCore
     /// Results keep their realm open.
     private let use: RealmUse
-    var realm: RealmCore { use.realm }
     let info: ClassInfo
     let query: ResultsQuery
 
@@ -28,6 +28,7 @@ final class ResultsCore {
     }
 
     init(realm: RealmCore, info: ClassInfo, query: ResultsQuery) {
+        self.realm = realm
         use = RealmUse(realm)
         self.info = info
         self.query = query

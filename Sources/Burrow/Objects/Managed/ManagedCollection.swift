@@ -7,9 +7,9 @@ import LMDB
 /// so the collection holds the owner's key rather than the owner, and counts its own use of
 /// the realm: held alone, it keeps the realm open as the owner would.
 class ManagedCollection {
+    let realm: RealmCore
     /// Held alone, a collection keeps its realm open as its owner would.
     private let use: RealmUse
-    var realm: RealmCore { use.realm }
     /// The owner's object key.
     let ownerKey: ObjectKey
     let layout: TableLayout
@@ -25,6 +25,7 @@ class ManagedCollection {
             preconditionFailure("Object has been deleted or invalidated.")
         }
         ownerKey = management.key
+        realm = management.realm
         use = RealmUse(management.realm)
         layout = management.bound.layout
         self.column = column
