@@ -76,31 +76,46 @@ import Testing
         #expect(counts.withLock { $0 } == [0, 1])
     }
 
-    @MainActor @Test func aBacklinkIndexCreatedByAnotherProcessIsUsed() async throws {
+    @Test func aBacklinkIndexCreatedByAnotherProcessIsUsed() async throws {
         let path = directory.file().path
-        let realm = try Realm(fileURL: URL(fileURLWithPath: path))
-        try realm.write {
-            realm.add(Owner(value: ["id": 1, "name": "Ann"]))
-            realm.add(Puppy(value: ["name": "Rex"]))
+        // The realm lives on one thread across the wait for the child.
+        let owner = ConfinedThread()
+        defer { owner.stop() }
+        var realm: Realm?
+        try owner.run {
+            realm = try Realm(fileURL: URL(fileURLWithPath: path))
+            try realm!.write {
+                realm!.add(Owner(value: ["id": 1, "name": "Ann"]))
+                realm!.add(Puppy(value: ["name": "Rex"]))
+            }
         }
         await #expect(processExitsWith: .success) { [path = path as String] in
             let child = try! Realm(fileURL: URL(fileURLWithPath: path))
             try! child.write { child.objects(Puppy.self).first!.owner = child.object(ofType: Owner.self, forPrimaryKey: 1)! }
         }
-        realm.refresh()
-        let ann = try #require(realm.object(ofType: Owner.self, forPrimaryKey: 1))
-        let rex = try #require(realm.objects(Puppy.self).first)
-        #expect(rex.owner?.name == "Ann")
-        #expect(ann.puppies.count == 1)
-        try realm.write { realm.delete(ann) }
-        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Someone else"])) }
-        #expect(rex.owner == nil)
+        try owner.run {
+            defer { realm = nil }
+            let realm = realm!
+            realm.refresh()
+            let ann = try #require(realm.object(ofType: Owner.self, forPrimaryKey: 1))
+            let rex = try #require(realm.objects(Puppy.self).first)
+            #expect(rex.owner?.name == "Ann")
+            #expect(ann.puppies.count == 1)
+            try realm.write { realm.delete(ann) }
+            try realm.write { realm.add(Owner(value: ["id": 1, "name": "Someone else"])) }
+            #expect(rex.owner == nil)
+        }
     }
 
-    @MainActor @Test func aClassAddedByAnotherProcessIsReadableAfterRefresh() async throws {
+    @Test func aClassAddedByAnotherProcessIsReadableAfterRefresh() async throws {
         let path = directory.file().path
-        let realm = try Realm(fileURL: URL(fileURLWithPath: path))
-        try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        let owner = ConfinedThread()
+        defer { owner.stop() }
+        var realm: Realm?
+        try owner.run {
+            realm = try Realm(fileURL: URL(fileURLWithPath: path))
+            try realm!.write { realm!.add(Owner(value: ["id": 1, "name": "Ann"])) }
+        }
         let olderSnapshotCount = Mutex<Int?>(nil)
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -120,8 +135,11 @@ import Testing
             let child = try! Realm(fileURL: URL(fileURLWithPath: path))
             try! child.write { child.add(Dog(value: ["name": "from the child"])) }
         }
-        realm.refresh()
-        #expect(realm.objects(Dog.self).map(\.name) == ["from the child"])
+        try owner.run {
+            defer { realm = nil }
+            realm!.refresh()
+            #expect(realm!.objects(Dog.self).map(\.name) == ["from the child"])
+        }
         go.signal()
         done.wait()
         #expect(olderSnapshotCount.withLock { $0 } == 0)

@@ -10,8 +10,6 @@ open class ObjectBase {
     // runtime's exclusivity check.
     /// Where a managed object's data lives; `nil` while unmanaged.
     @exclusivity(unchecked) final var management: Management?
-    /// A managed object keeps its realm open.
-    @exclusivity(unchecked) private final var realmUse: RealmUse?
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
@@ -33,6 +31,10 @@ open class ObjectBase {
 
     /// Creates an unmanaged object whose properties hold their declared defaults.
     public required init() {}
+
+    deinit {
+        management?.realm.removeUse()
+    }
 
     /// The row of a managed object in the realm's current version. Traps when the object is
     /// used from the wrong thread or was deleted.
@@ -107,7 +109,11 @@ open class ObjectBase {
 
     /// Points every `@Persisted` field at its column: the object is now managed.
     final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
-        realmUse = RealmUse(realm)
+        // A managed object keeps its realm open. Accessors are made for every object read, so
+        // the use is counted here directly rather than through a `RealmUse` field, which would
+        // add a field and its destruction to every accessor.
+        realm.addUse()
+        management?.realm.removeUse()
         management = Management(realm: realm, bound: bound, key: key)
         let info = bound.info
         for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }

@@ -63,7 +63,7 @@ final class RealmCore {
     // MARK: Uses
 
     /// Counts one more user of the realm: the thread's cache keeps it while there are any. Only
-    /// ``RealmUse`` (and the cache's lookup, which hands its use to one) count uses.
+    /// ``RealmUse``, the cache's lookup (which hands its use to one) and managed objects count uses.
     @inline(__always)
     func addUse() {
         uses.add(1, ordering: .relaxed)

@@ -1,8 +1,9 @@
 /// One use of a realm: while any lives, the thread's cache keeps the realm open.
 ///
-/// Everything that holds a realm (the copies of a `Realm` value, through their shared handle; a
-/// managed object; results; a managed collection) owns one. It cannot be copied, and the use
-/// ends when its owner releases it, so a use is never counted twice or forgotten.
+/// What holds a realm owns one: the copies of a `Realm` value, through their shared handle;
+/// results; a managed collection. It cannot be copied, and the use ends when its owner releases
+/// it, so a use is never counted twice or forgotten. (Managed objects, made for every object
+/// read, count theirs in `becomeManaged` and their `deinit`, the one other place.)
 struct RealmUse: ~Copyable {
     let realm: RealmCore
 
