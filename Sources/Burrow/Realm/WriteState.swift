@@ -7,8 +7,8 @@ final class WriteState {
     let tables: TableWriter
     /// The transaction and what storage keeps for it.
     var storage: StorageWrite { tables.storage }
-    /// The write transaction.
-    var transaction: Transaction { tables.transaction }
+    /// The write transaction, held here too: every read inside a write reaches it.
+    let transaction: Transaction
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -31,6 +31,7 @@ final class WriteState {
     @exclusivity(unchecked) var failure: Realm.Error?
 
     init(transaction: Transaction, catalogs: CatalogStore) {
+        self.transaction = transaction
         tables = TableWriter(storage: StorageWrite(transaction: transaction), catalogs: catalogs)
     }
 
