@@ -94,4 +94,43 @@ import Testing
         try realm.write { club.languages.insert(Self.first) }
         #expect(Set(club.languages) == [Self.first, Self.second])
     }
+
+    @Test func collidingMapKeysAreTwoEntries() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1])
+        try realm.write {
+            realm.add(ledger)
+            ledger.scores[Self.first] = 1
+            ledger.scores[Self.second] = 2
+        }
+        #expect(ledger.scores.count == 2)
+        #expect(ledger.scores[Self.first] == 1 && ledger.scores[Self.second] == 2)
+        #expect(realm.objects(Ledger.self).filter("scores['\(Self.second)'] == 2").count == 1)
+        #expect(realm.objects(Ledger.self).filter("scores['\(Self.first)'] == 2").count == 0)
+        try realm.write {
+            ledger.scores[Self.second] = 3
+            ledger.scores.removeObject(for: Self.first)
+        }
+        #expect(ledger.scores.count == 1 && ledger.scores[Self.first] == nil && ledger.scores[Self.second] == 3)
+        try realm.write { ledger.scores[Self.first] = 4 }
+        #expect(Set(ledger.scores.keys) == [Self.first, Self.second])
+    }
+
+    @Test func aMapOfObjectsUnderCollidingKeysLosesOnlyTheDeletedOne() throws {
+        let directory = TestDirectory()
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1])
+        try realm.write {
+            realm.add(ledger)
+            ledger.pets[Self.first] = Puppy(value: ["name": "Rex"])
+            ledger.pets[Self.second] = Puppy(value: ["name": "Max"])
+        }
+        try realm.write { realm.delete(realm.objects(Puppy.self).filter("name == 'Rex'")) }
+        #expect(ledger.pets.count == 2)
+        // The deleted one's entry keeps its key with nil; the other still holds its object.
+        #expect(ledger.pets.keys.contains(Self.first))
+        #expect(ledger.pets[Self.first]?.flatMap { $0 } == nil)
+        #expect(ledger.pets[Self.second]??.name == "Max")
+    }
 }

@@ -145,12 +145,9 @@ extension Realm.Error {
 }
 
 extension Realm.Error {
-    /// Reports damage found in the file at `path`, or a value it cannot store.
+    /// Reports damage found in the file at `path`.
     init(_ error: StorageError, path: String) {
-        switch error.kind {
-        case .damaged: self.init(.invalidDatabase, "Cannot read '\(path)': \(error.description)", fileURL: URL(fileURLWithPath: path))
-        case .unsupported: self.init(.fail, error.description, fileURL: URL(fileURLWithPath: path))
-        }
+        self.init(.invalidDatabase, "Cannot read '\(path)': \(error.description)", fileURL: URL(fileURLWithPath: path))
     }
 
     /// The message of `error`, for traps.

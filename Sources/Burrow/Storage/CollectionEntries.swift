@@ -103,27 +103,29 @@ enum SetEntries {
         guard isTruncated(key) else {
             return try key.withUnsafeBytes { try txn.unsafeValue(for: $0, in: database) } == nil ? nil : key
         }
-        return try sharingEntries(key, in: database, txn: txn).first { try ListEntries.decode($0.value, kind: kind) == value }?.key
+        return try TruncatedEntries.sharing(key, in: database, txn: txn).first { try ListEntries.decode($0.value, kind: kind) == value }?.key
     }
 
     /// The key a new entry for `value` takes, or `nil` when the set holds it already.
     static func newKey(for value: _PersistedValue, kind: _StorageKind, owner: ObjectKey, in database: Database,
                        txn: Transaction) throws -> [UInt8]? {
-        var key = key(owner, value)
+        let key = key(owner, value)
         guard isTruncated(key) else { return key }
         guard try storedKey(of: value, kind: kind, owner: owner, in: database, txn: txn) == nil else { return nil }
-        // One number past the last entry already sharing the truncated key.
-        let last = try sharingEntries(key, in: database, txn: txn).last
-        let next = last.map { $0.key.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 1 } ?? 0
-        key.append(contentsOf: FileHeader.encodeUInt64(next))
-        return key
+        return try TruncatedEntries.newKey(sharing: key, in: database, txn: txn)
     }
 
     /// Whether `key` (an owner key, then an element's key) holds a truncated element key.
-    private static func isTruncated(_ key: [UInt8]) -> Bool { IndexKeyEncoder.isTruncated(key.dropFirst(8)) }
+    static func isTruncated(_ key: [UInt8]) -> Bool { IndexKeyEncoder.isTruncated(key.dropFirst(8)) }
+}
 
-    /// The entries whose keys are `key` followed by a number, with their stored bytes.
-    private static func sharingEntries(_ key: [UInt8], in database: Database, txn: Transaction) throws -> [(key: [UInt8], value: UnsafeRawBufferPointer)] {
+/// Entries of sets and maps whose element or map key is too long for its index key to hold
+/// whole: values sharing a truncated key each get an entry of their own, under the key followed
+/// by a number, and lookups compare what the entries store.
+enum TruncatedEntries {
+    /// The entries whose keys are `key` followed by a number, with their stored bytes (valid
+    /// until the transaction writes).
+    static func sharing(_ key: [UInt8], in database: Database, txn: Transaction) throws -> [(key: [UInt8], value: UnsafeRawBufferPointer)] {
         var entries: [(key: [UInt8], value: UnsafeRawBufferPointer)] = []
         let cursor = try txn.openCursor(database)
         var entry = try cursor.seek(atLeast: key)
@@ -133,11 +135,19 @@ enum SetEntries {
         }
         return entries
     }
+
+    /// A key for one more entry sharing `key`: one number past the last such entry.
+    static func newKey(sharing key: [UInt8], in database: Database, txn: Transaction) throws -> [UInt8] {
+        let last = try sharing(key, in: database, txn: txn).last
+        let next = last.map { $0.key.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 1 } ?? 0
+        return key + FileHeader.encodeUInt64(next)
+    }
 }
 
 /// The entries of map properties: a value lives under `ownerKey ++ indexKey(mapKey)`, so reading
 /// or writing one key is one B-tree operation; the entry holds the key itself (a u32 length and
-/// its UTF-8) before the element, so that keys too long to sit whole in an index key are exact.
+/// its UTF-8) before the element, so that keys too long to sit whole in an index key are exact
+/// (keys sharing a truncated index key are ``TruncatedEntries``).
 /// A map of objects keeps a backlink per entry, whose position is the FNV-1a hash of the key and
 /// which counts the entries sharing that hash.
 enum MapEntries {
@@ -164,9 +174,30 @@ enum MapEntries {
 
     /// The value under `key` in `owner`'s map, or `nil` when there is no such key.
     static func value(of owner: ObjectKey, key: String, in database: Database, kind: _StorageKind, txn: Transaction) throws -> _PersistedValue? {
-        guard let found = try self.key(owner, key).withUnsafeBytes({ try txn.unsafeValue(for: $0, in: database) }) else { return nil }
+        try stored(key, owner: owner, in: database, kind: kind, txn: txn)?.value
+    }
+
+    /// The entry holding `key` in `owner`'s map, with its database key, or `nil`.
+    static func stored(_ key: String, owner: ObjectKey, in database: Database, kind: _StorageKind,
+                       txn: Transaction) throws -> (entryKey: [UInt8], value: _PersistedValue)? {
+        let entryKey = self.key(owner, key)
+        if SetEntries.isTruncated(entryKey) {
+            for entry in try TruncatedEntries.sharing(entryKey, in: database, txn: txn) {
+                let decoded = try decode(entry.value, kind: kind)
+                if decoded.key.utf8.elementsEqual(key.utf8) { return (entry.key, decoded.value) }
+            }
+            return nil
+        }
+        guard let found = try entryKey.withUnsafeBytes({ try txn.unsafeValue(for: $0, in: database) }) else { return nil }
         let entry = try decode(found, kind: kind)
-        return entry.key == key ? entry.value : nil
+        return entry.key.utf8.elementsEqual(key.utf8) ? (entryKey, entry.value) : nil
+    }
+
+    /// The database key for a new entry holding `key`, which the map does not hold.
+    static func newKey(for key: String, owner: ObjectKey, in database: Database, txn: Transaction) throws -> [UInt8] {
+        let entryKey = self.key(owner, key)
+        guard SetEntries.isTruncated(entryKey) else { return entryKey }
+        return try TruncatedEntries.newKey(sharing: entryKey, in: database, txn: txn)
     }
 
     static func encode(_ key: String, _ value: _PersistedValue) -> [UInt8] {

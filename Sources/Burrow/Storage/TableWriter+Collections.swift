@@ -100,20 +100,10 @@ extension TableWriter {
     // MARK: Maps
 
     /// Stores `value` under `key` of `owner`'s map in `column`, replacing what it held.
-    ///
-    /// - Throws: ``StorageError`` when a different key too long to store whole has the same
-    ///   stored form.
     func setMapValue(_ value: _PersistedValue, for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
         guard let database = collectionDatabase(of: column, in: layout) else { return }
         try removeMapValue(for: key, owner: owner, column: column, in: layout)
-        let entry = MapEntries.key(owner, key)
-        if key.utf8.count > IndexKeyEncoder.maximumInlineLength, let existing = try transaction.value(for: entry, in: database) {
-            // A long key's entry key is its prefix and a hash: another key may share it.
-            let held = try existing.withUnsafeBytes { try MapEntries.decode($0, kind: layout.kinds[column]).key }
-            guard held.utf8.elementsEqual(key.utf8) else {
-                throw StorageError.unsupported("The map keys '\(held.prefix(40))…' and '\(key.prefix(40))…' have the same stored form; use keys that differ within their first \(IndexKeyEncoder.maximumInlineLength) bytes.")
-            }
-        }
+        let entry = try MapEntries.newKey(for: key, owner: owner, in: database, txn: transaction)
         try transaction.put(entry, MapEntries.encode(key, value), in: database)
         try elementBacklinks(of: value, from: owner, position: MapEntries.position(of: key), counted: true, column: column,
                              in: layout, adding: true)
@@ -121,14 +111,11 @@ extension TableWriter {
 
     /// Removes `key` and its value from `owner`'s map in `column`.
     func removeMapValue(for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
-        let entry = MapEntries.key(owner, key)
-        guard let bytes = try transaction.value(for: entry, in: database) else { return }
-        let stored = try bytes.withUnsafeBytes { try MapEntries.decode($0, kind: layout.kinds[column]) }
-        guard stored.key == key else { return }
+        guard let database = collectionDatabase(of: column, in: layout),
+              let stored = try MapEntries.stored(key, owner: owner, in: database, kind: layout.kinds[column], txn: transaction) else { return }
         try elementBacklinks(of: stored.value, from: owner, position: MapEntries.position(of: key), counted: true, column: column,
                              in: layout, adding: false)
-        try transaction.delete(entry, in: database)
+        try transaction.delete(stored.entryKey, in: database)
     }
 
     /// Removes every entry of `owner`'s map in `column`.
