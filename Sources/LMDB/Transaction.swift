@@ -62,7 +62,9 @@ public final class Transaction {
         self.owningThread = readOnly ? nil : pthread_self()
         faults = environment.faults
         epoch = environment.handleEpoch
-        handle = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
+        let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
+        handle = begun
+        snapshotID = mdb_txn_id(begun)
     }
 
     deinit {
@@ -81,11 +83,13 @@ public final class Transaction {
     /// Whether the transaction can still be used.
     public var isActive: Bool { handle != nil && !isReset }
 
-    /// The id of the snapshot this transaction reads (for a write: the id it will commit as).
-    public var id: Int {
-        guard let handle else { return 0 }
-        return mdb_txn_id(handle)
-    }
+    /// The id of the snapshot this transaction reads (for a write: the id it will commit as);
+    /// 0 once it has ended.
+    ///
+    /// Kept from the begin or the last renew, where LMDB fixes it: handle checks read it on
+    /// every row lookup.
+    public var id: Int { handle == nil ? 0 : snapshotID }
+    @exclusivity(unchecked) private var snapshotID = 0
 
     @inline(__always)
     package func liveHandle() -> OpaquePointer {
@@ -147,6 +151,7 @@ public final class Transaction {
         epoch = environment.handleEpoch
         if let code = faults.take(.renew) { throw LMDBError(code: code) }
         try LMDBError.check(mdb_txn_renew(handle))
+        snapshotID = mdb_txn_id(handle)
         isReset = false
         environment.transactionRenewed()
     }
