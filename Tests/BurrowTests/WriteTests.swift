@@ -298,7 +298,7 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
         // A write straight through the transaction, past every Burrow setter.
         let layout = dog.management!.bound.layout
         let column = dog.management!.bound.fieldColumns[ClassInfo.of(Dog.self).fields.firstIndex { $0.name == "age" }!]
-        var values = try realm.core.currentValues(of: dog.management!.key, in: layout, transaction: realm.core.transaction)
+        var values = try #require(try realm.core.writeState!.tables.values(of: dog.management!.key, in: layout))
         values[column] = .int(7)
         var row: [UInt8] = []
         RowCodec.encode(values, into: &row)

@@ -11,7 +11,7 @@ extension PredicateCompiler {
             throw QueryError.at(position, "list '\(property.name)' cannot be queried here")
         }
         guard let layout = links.catalog.layouts[storedClass.name],
-              let database = layout.lists.first(where: { $0.column == column })?.database else {
+              let database = layout.collectionDatabase(of: column) else {
             return { _ in false }
         }
         let kind = property.kind
@@ -136,7 +136,7 @@ extension PredicateCompiler {
             throw QueryError.at(position, "'\(map)[…]' needs a map or an AnyRealmValue, and '\(map)' is \(typeName(of: property))")
         }
         guard let links, let layout = links.catalog.layouts[storedClass.name],
-              let database = layout.lists.first(where: { $0.column == column })?.database else { return { _ in false } }
+              let database = layout.collectionDatabase(of: column) else { return { _ in false } }
         let kind = property.kind
         guard let rest else {
             property.collection = nil
@@ -171,7 +171,7 @@ extension PredicateCompiler {
             throw QueryError.at(comparison.rhs.position, "SUBQUERY(…).@count compares only with a whole number")
         }
         guard let links, let layout = links.catalog.layouts[storedClass.name],
-              let database = layout.lists.first(where: { $0.column == column })?.database,
+              let database = layout.collectionDatabase(of: column),
               let target = links.catalog.layouts[targetName] else {
             let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
             return { _ in result }

@@ -124,7 +124,9 @@ extension RealmCore {
         let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
         precondition(update != .error,
                      "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
-        let old = try currentValues(of: key, in: layout, transaction: write.transaction)
+        guard let old = try write.tables.values(of: key, in: layout) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
         try write.tables.replace(key, old: old, new: values, in: layout)
         // The added object's lists and sets replace the stored ones.
         try write.tables.removeCollections(of: key, in: layout)
@@ -149,15 +151,6 @@ extension RealmCore {
     private func integer(_ value: _PersistedValue) -> Int64 {
         guard case .int(let integer) = value else { preconditionFailure("Integer primary key expected, got \(value.displayText).") }
         return integer
-    }
-
-    /// Every column of the row of `key`.
-    func currentValues(of key: ObjectKey, in layout: TableLayout, transaction: Transaction) throws -> [_PersistedValue] {
-        guard let row = try layout.row(key, in: transaction) else {
-            preconditionFailure("Object has been deleted or invalidated.")
-        }
-        let reader = RowReader(row)
-        return layout.kinds.enumerated().map { reader.value($0, kind: $1) }
     }
 
     /// Writes one column of a managed object.

@@ -45,6 +45,11 @@ final class TableLayout: Sendable {
         mixedColumns = kinds.indices.filter { kinds[$0] == .mixed && storedClass.properties[$0].collection == nil }
     }
 
+    /// The collection database of `column`, when the property is a list, set or map.
+    func collectionDatabase(of column: Int) -> Database? {
+        lists.first(where: { $0.column == column })?.database
+    }
+
     var classID: UInt32 { storedClass.id }
     var isEmbedded: Bool { storedClass.isEmbedded ?? false }
     var className: String { storedClass.name }
@@ -120,12 +125,8 @@ final class TableLayout: Sendable {
     private func findTruncated(primaryKey value: _PersistedValue, indexKey: [UInt8], in primaryKeys: Database,
                                txn: Transaction) throws -> (key: ObjectKey, row: UnsafeRawBufferPointer)? {
         guard let column = primaryKeyColumn else { return nil }
-        var candidates: [ObjectKey] = []
-        let cursor = try txn.openCursor(primaryKeys)
-        var entry = try cursor.seek(atLeast: indexKey)
-        while let (entryKey, entryValue) = entry, entryKey.count == indexKey.count + 8, entryKey.starts(with: indexKey) {
-            candidates.append(try ObjectKey(checking: entryValue, in: className))
-            entry = try cursor.next()
+        let candidates = try TruncatedEntries.sharing(indexKey, in: primaryKeys, txn: txn).map { entry throws(StorageError) in
+            try ObjectKey(checking: entry.value, in: className)
         }
         for candidate in candidates {
             guard let row = try row(candidate, in: txn) else {

@@ -7,14 +7,14 @@ extension TableWriter {
 
     /// Stores `value` at `position` of `owner`'s list in `column`.
     func putListElement(_ value: _PersistedValue, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         try transaction.put(ListEntries.key(owner, position), ListEntries.encode(value), in: database)
         try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: true)
     }
 
     /// Removes the element at `position` of `owner`'s list, keeping what it linked to.
     func removeListElement(owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         let key = ListEntries.key(owner, position)
         let kind = layout.kinds[column]
         if kind == .link || kind == .mixed, let bytes = try transaction.value(for: key, in: database) {
@@ -36,7 +36,7 @@ extension TableWriter {
     /// Removes every element of `owner`'s list in `column` (its owner is being deleted or
     /// overwritten), deleting the embedded objects it holds.
     func removeList(of owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         for position in try ListEntries.positions(of: owner, in: database, txn: transaction) {
             try discardListElement(owner: owner, position: position, column: column, in: layout)
         }
@@ -45,7 +45,7 @@ extension TableWriter {
     /// Takes the element at `position` out of a list when it links to `target`, or drops the
     /// links to `target` from the collections nested in it.
     func clearListLinks(to target: LinkTarget, owner: ObjectKey, position: UInt64, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         let entry = ListEntries.key(owner, position)
         guard let bytes = try transaction.value(for: entry, in: database) else { return }
         let value = try bytes.withUnsafeBytes { try ListEntries.decode($0, kind: layout.kinds[column]) }
@@ -61,7 +61,7 @@ extension TableWriter {
 
     /// The object key held at `position` of a list of objects, if any.
     private func linkedKey(at position: UInt64, owner: ObjectKey, column: Int, in layout: TableLayout) throws -> ObjectKey? {
-        guard let database = collectionDatabase(of: column, in: layout),
+        guard let database = layout.collectionDatabase(of: column),
               let bytes = try transaction.value(for: ListEntries.key(owner, position), in: database),
               case .link(let key) = try bytes.withUnsafeBytes({ try ListEntries.decode($0, kind: .link) }) else { return nil }
         return ObjectKey(key)
@@ -71,7 +71,7 @@ extension TableWriter {
 
     /// Adds `value` to `owner`'s set in `column` unless it holds it already.
     func insertIntoSet(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout),
+        guard let database = layout.collectionDatabase(of: column),
               let key = try SetEntries.newKey(for: value, kind: layout.kinds[column], owner: owner, in: database, txn: transaction) else { return }
         do {
             try transaction.put(key, ListEntries.encode(value), in: database, flags: .noOverwrite)
@@ -83,7 +83,7 @@ extension TableWriter {
 
     /// Removes `value` from `owner`'s set in `column` if it holds it.
     func removeFromSet(_ value: _PersistedValue, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout),
+        guard let database = layout.collectionDatabase(of: column),
               let key = try SetEntries.storedKey(of: value, kind: layout.kinds[column], owner: owner, in: database, txn: transaction),
               try transaction.delete(key, in: database) else { return }
         try elementBacklinks(of: value, from: owner, position: SetEntries.position(of: value), column: column, in: layout, adding: false)
@@ -91,7 +91,7 @@ extension TableWriter {
 
     /// Removes every element of `owner`'s set in `column`.
     func removeSet(of owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         for value in try ListEntries.values(of: owner, in: database, kind: layout.kinds[column], txn: transaction) {
             try removeFromSet(value, owner: owner, column: column, in: layout)
         }
@@ -101,7 +101,7 @@ extension TableWriter {
 
     /// Stores `value` under `key` of `owner`'s map in `column`, replacing what it held.
     func setMapValue(_ value: _PersistedValue, for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         try removeMapValue(for: key, owner: owner, column: column, in: layout)
         let entry = try MapEntries.newKey(for: key, owner: owner, in: database, txn: transaction)
         try transaction.put(entry, MapEntries.encode(key, value), in: database)
@@ -111,7 +111,7 @@ extension TableWriter {
 
     /// Removes `key` and its value from `owner`'s map in `column`.
     func removeMapValue(for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout),
+        guard let database = layout.collectionDatabase(of: column),
               let stored = try MapEntries.stored(key, owner: owner, in: database, kind: layout.kinds[column], txn: transaction) else { return }
         try elementBacklinks(of: stored.value, from: owner, position: MapEntries.position(of: key), counted: true, column: column,
                              in: layout, adding: false)
@@ -120,7 +120,7 @@ extension TableWriter {
 
     /// Removes every entry of `owner`'s map in `column`.
     func removeMap(of owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         for entry in try MapEntries.entries(of: owner, in: database, kind: layout.kinds[column], txn: transaction) {
             try removeMapValue(for: entry.key, owner: owner, column: column, in: layout)
         }
@@ -129,7 +129,7 @@ extension TableWriter {
     /// Drops every link to `target` from `owner`'s map: an entry pointing at it becomes `nil`,
     /// and a collection nested in an entry's `AnyRealmValue` loses it.
     func clearMapLinks(to target: LinkTarget, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let database = collectionDatabase(of: column, in: layout) else { return }
+        guard let database = layout.collectionDatabase(of: column) else { return }
         for entry in try MapEntries.entries(of: owner, in: database, kind: layout.kinds[column], txn: transaction) {
             let cleared = target.removed(from: entry.value)
             guard cleared != entry.value else { continue }

@@ -156,9 +156,4 @@ final class TableWriter {
             storedClass.properties.contains { $0.objectClassName == className || $0.kind == .mixed }
         }
     }
-
-    /// The collection database of `column`, when the property is a collection.
-    func collectionDatabase(of column: Int, in layout: TableLayout) -> Database? {
-        layout.lists.first(where: { $0.column == column })?.database
-    }
 }

@@ -20,8 +20,7 @@ class ManagedCollection {
     let targetType: ObjectBase.Type?
 
     init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
-        guard let management = owner.management,
-              let collection = management.bound.layout.lists.first(where: { $0.column == column }) else {
+        guard let management = owner.management, let database = management.bound.layout.collectionDatabase(of: column) else {
             preconditionFailure("Object has been deleted or invalidated.")
         }
         ownerKey = management.key
@@ -29,7 +28,7 @@ class ManagedCollection {
         use = RealmUse(management.realm)
         layout = management.bound.layout
         self.column = column
-        database = collection.database
+        self.database = database
         kind = layout.kinds[column]
         self.targetType = targetType
     }
