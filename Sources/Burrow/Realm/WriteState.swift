@@ -5,8 +5,6 @@ import LMDB
 final class WriteState {
     /// Where every change to rows, collections and links goes.
     let tables: TableWriter
-    /// The transaction and what storage keeps for it.
-    var storage: StorageWrite { tables.storage }
     /// The write transaction, held here too: every read inside a write reaches it.
     let transaction: Transaction
     // The state below is read for every object written and only changed by simple assignments
@@ -25,7 +23,7 @@ final class WriteState {
     /// The class resolved last: adding many objects of one class skips the dictionary.
     @exclusivity(unchecked) var lastBound: BoundClass?
     /// What this transaction changed in the catalog, seen only by this write until it commits.
-    var catalogChanges: CatalogChanges { storage.catalogChanges }
+    var catalogChanges: CatalogChanges { tables.storage.catalogChanges }
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?

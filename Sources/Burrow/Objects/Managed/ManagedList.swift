@@ -5,8 +5,6 @@ import LMDB
 final class ManagedList: ManagedCollection, ListStorage {
     private var cache = GenerationCache<[UInt64]>([])
 
-    static let gap = ListEntries.gap
-
     // MARK: Reading
 
     /// The positions of the elements, in order, for the realm's current generation.
@@ -51,7 +49,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
             let last = cacheWasCurrent ? cache.value.last : try lastPosition(in: write.transaction)
-            let (position, overflow) = (last ?? 0).addingReportingOverflow(Self.gap)
+            let (position, overflow) = (last ?? 0).addingReportingOverflow(ListEntries.gap)
             if overflow {
                 try renumber(in: write)
                 try put(value, at: try self.position(forInsertingAt: positions.count, in: write), in: write)
@@ -161,7 +159,7 @@ final class ManagedList: ManagedCollection, ListStorage {
                       realm: RealmCore, write: WriteState) throws {
         for (index, element) in elements.enumerated() {
             let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
-            try write.tables.putListElement(value, owner: owner, position: gap * UInt64(index + 1), column: column, in: layout)
+            try write.tables.putListElement(value, owner: owner, position: ListEntries.gap * UInt64(index + 1), column: column, in: layout)
         }
     }
 
@@ -180,7 +178,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     private static func freePosition(in positions: [UInt64], at index: Int) -> UInt64? {
         let lower = index > 0 ? positions[index - 1] : 0
         if index == positions.count {
-            let (next, overflow) = lower.addingReportingOverflow(gap)
+            let (next, overflow) = lower.addingReportingOverflow(ListEntries.gap)
             return overflow ? nil : next
         }
         let upper = positions[index]
@@ -192,7 +190,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         let positions = self.positions
         let values = positions.indices.map { value(at: $0) }
         for position in positions { try remove(at: position, in: write) }
-        for (index, value) in values.enumerated() { try put(value, at: Self.gap * UInt64(index + 1), in: write) }
+        for (index, value) in values.enumerated() { try put(value, at: ListEntries.gap * UInt64(index + 1), in: write) }
     }
 
     private func put(_ value: _PersistedValue, at position: UInt64, in write: WriteState) throws {
