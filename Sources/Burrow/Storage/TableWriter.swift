@@ -34,8 +34,9 @@ final class TableWriter {
     /// Writes a new row, its index entries and the backlinks of its links.
     ///
     /// - Throws: ``LMDBError/keyExists`` when the key or the primary key is taken.
-    func insert(_ values: [_PersistedValue], key: ObjectKey, in layout: TableLayout, appending: Bool = true) throws {
-        try layout.insert(values, key: key, appending: appending, in: storage)
+    func insert(_ values: [_PersistedValue], key: ObjectKey, in layout: TableLayout) throws {
+        // Keys mostly grow, so the row is appended when it can be.
+        try layout.insert(values, key: key, appending: true, in: storage)
         for column in layout.linkColumns {
             if case .link(let target) = values[column] {
                 try backlink(from: key, column: column, in: layout, to: ObjectKey(target), adding: true)
