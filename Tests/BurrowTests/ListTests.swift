@@ -134,6 +134,28 @@ import Testing
         #expect(kennel.scores.last == 19_999)
     }
 
+    @Test func appendsThroughTwoAccessorsOfOneOwnerInterleave() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Kennel(value: ["id": 1])) }
+        let first = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1))
+        let second = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1))
+        try realm.write {
+            first.tags.append("a")
+            first.tags.append("b")
+            second.tags.append("c")
+            first.tags.append("d")
+            second.tags.remove(at: 3)
+            first.tags.append("e")
+            // Appending an object adds it to the realm between the owner's check and the insert.
+            first.dogs.append(Puppy(value: ["name": "p"]))
+            first.dogs.append(Puppy(value: ["name": "q"]))
+            second.dogs.append(Puppy(value: ["name": "r"]))
+        }
+        #expect(Array(first.tags) == ["a", "b", "c", "e"])
+        #expect(Array(second.tags) == ["a", "b", "c", "e"])
+        #expect(names(first.dogs) == ["p", "q", "r"])
+    }
+
     @Test func listsSurviveReopeningAndAppearInTheSchema() throws {
         let configuration = directory.configuration()
         do {

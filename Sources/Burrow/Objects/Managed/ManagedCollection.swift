@@ -47,6 +47,12 @@ class ManagedCollection {
         return false
     }
 
+    /// Records that the owner exists in the current generation: a write to this collection
+    /// moves the generation but cannot delete its owner.
+    func noteOwnerSeen() {
+        ownerSeenGeneration = realm.generation
+    }
+
     /// Traps unless the owner still exists.
     func verifyOwner() {
         precondition(!isInvalidated, "Object has been deleted or invalidated.")
@@ -125,5 +131,10 @@ struct GenerationCache<Value> {
 
     init(_ empty: Value) {
         value = empty
+    }
+
+    init(_ value: Value, generation: UInt64) {
+        self.value = value
+        self.generation = generation
     }
 }

@@ -4,6 +4,8 @@ import LMDB
 /// The elements of one managed object's list property, as ``ListEntries`` stores them.
 final class ManagedList: ManagedCollection, ListStorage {
     private var cache = GenerationCache<[UInt64]>([])
+    /// The last position as this list's latest append left it, for the next append.
+    private var tail = GenerationCache<UInt64?>(nil)
 
     // MARK: Reading
 
@@ -42,13 +44,23 @@ final class ManagedList: ManagedCollection, ListStorage {
     // MARK: Writing
 
     /// Appends `element`: one seek for the last position and one insert, whatever the length.
+    /// Appends in a row skip the seek and the owner's lookup: each knows where the previous one
+    /// left the list.
     func append(_ element: any _Persistable) {
         let write = verifyWrite()
         verifyOwner()
-        let cacheWasCurrent = cache.generation == realm.generation
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
-            let last = cacheWasCurrent ? cache.value.last : try lastPosition(in: write.transaction)
+            // Adding the element's object changes the realm: the owner is looked up again then.
+            verifyOwner()
+            let cacheWasCurrent = cache.generation == realm.generation
+            let last = if cacheWasCurrent {
+                cache.value.last
+            } else if tail.generation == realm.generation {
+                tail.value
+            } else {
+                try lastPosition(in: write.transaction)
+            }
             let (position, overflow) = (last ?? 0).addingReportingOverflow(ListEntries.gap)
             if overflow {
                 try renumber(in: write)
@@ -56,9 +68,14 @@ final class ManagedList: ManagedCollection, ListStorage {
                 return
             }
             try put(value, at: position, in: write)
-            if cacheWasCurrent { cache.value.append(position) }
+            // Only this list changed since the owner was seen and the last position known.
+            noteOwnerSeen()
+            tail = GenerationCache(position, generation: realm.generation)
+            if cacheWasCurrent {
+                cache.value.append(position)
+                cache.generation = realm.generation
+            }
         }
-        if cacheWasCurrent { cache.generation = realm.generation }
     }
 
     /// The position of the last element, found with one seek.
