@@ -30,6 +30,16 @@ import Testing
         #expect(ids(kennels.filter("tags IN {'small', 'tiny'}")) == [2])
     }
 
+    @Test func aValueOnTheLeftOfAListMatchesAnyElement() throws {
+        let kennels = try seeded().objects(Kennel.self)
+        #expect(ids(kennels.filter("'red' IN tags")) == [1])
+        #expect(ids(kennels.filter("%@ IN scores", 10)) == [2])
+        #expect(ids(kennels.filter("'small' == tags")) == [2])
+        #expect(ids(kennels.filter("4 < scores")) == [1, 2])
+        #expect(ids(kennels.filter("NOT ('red' IN tags)")) == [2, 3])
+        expectError(.invalidQuery) { _ = try kennels.validate(QueryPredicate("'r' BEGINSWITH tags")) }
+    }
+
     @Test func listsOfObjectsReachIntoTheirElements() throws {
         let kennels = try seeded().objects(Kennel.self)
         #expect(ids(kennels.filter("dogs.name == 'c'")) == [2])

@@ -81,7 +81,7 @@ extension PredicateCompiler {
             elementTest = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
         } else {
             guard rest == nil else {
-                throw QueryError.at(position, "'\(property.name)' is a list of \(typeName(of: property)) values; it has no property '\(rest!)'")
+                throw QueryError.at(position, "'\(property.name)' is a list of \(property.typeName) values; it has no property '\(rest!)'")
             }
             if target != nil, case .keyPath(let other, let otherPosition) = comparison.rhs {
                 throw QueryError.at(otherPosition, "compare the objects in '\(property.name)' with an object, not with the property '\(other)'")
@@ -125,15 +125,15 @@ extension PredicateCompiler {
 
     /// `map['key'] op value`, or `map['key'].property op value` for a map of objects; a
     /// missing key reads as `nil`.
-    func compileMapValue(map: String, key: String, rest: String?, _ comparison: Comparison,
-                                 at position: Int) throws(Realm.Error) -> RowPredicate {
-        let column = try column(named: map, at: position)
+    func compileMapValue(column: Int, key: String, rest: String?, _ comparison: Comparison,
+                         at position: Int) throws(Realm.Error) -> RowPredicate {
         var property = storedClass.properties[column]
+        let map = property.name
         if property.kind == .mixed, property.collection == nil, rest == nil {
             return try compileMixedMember(column: column, steps: [.key(key)], comparison, at: position)
         }
         guard property.collection == .map else {
-            throw QueryError.at(position, "'\(map)[…]' needs a map or an AnyRealmValue, and '\(map)' is \(typeName(of: property))")
+            throw QueryError.at(position, "'\(map)[…]' needs a map or an AnyRealmValue, and '\(map)' is \(property.typeName)")
         }
         guard let links, let layout = links.catalog.layouts[storedClass.name],
               let database = layout.collectionDatabase(of: column) else { return { _ in false } }
@@ -160,12 +160,12 @@ extension PredicateCompiler {
     }
 
     /// `SUBQUERY(collection, $x, predicate).@count op value`.
-    func compileSubquery(_ collection: String, _ predicate: PredicateNode, _ comparison: Comparison,
-                                 at position: Int) throws(Realm.Error) -> RowPredicate {
-        let column = try column(named: collection, at: position)
+    func compileSubquery(column: Int, _ predicate: PredicateNode, _ comparison: Comparison,
+                         at position: Int) throws(Realm.Error) -> RowPredicate {
         let property = storedClass.properties[column]
+        let collection = property.name
         guard [.list, .set, .map].contains(property.collection), property.kind == .link, let targetName = property.objectClassName else {
-            throw QueryError.at(position, "SUBQUERY needs a list, set or map of objects, and '\(collection)' is \(typeName(of: property))")
+            throw QueryError.at(position, "SUBQUERY needs a list, set or map of objects, and '\(collection)' is \(property.typeName)")
         }
         guard case .literal(let literal, _) = comparison.rhs, case .int = literal else {
             throw QueryError.at(comparison.rhs.position, "SUBQUERY(…).@count compares only with a whole number")

@@ -4,18 +4,16 @@ import Foundation
 extension PredicateCompiler {
     /// `link.rest op value`: the comparison evaluated on the linked object's row; with no linked
     /// object, every property on the path reads as `nil`.
-    func compileThroughLink(_ comparison: Comparison, head: String, rest: String, at position: Int) throws(Realm.Error) -> RowPredicate {
-        let column = try column(named: head, at: position)
+    func compileThroughLink(_ comparison: Comparison, column: Int, rest: String, at position: Int) throws(Realm.Error) -> RowPredicate {
         let property = storedClass.properties[column]
-        guard property.kind == .link, let targetName = property.objectClassName else {
-            throw QueryError.at(position, "key path '\(head).\(rest)' goes through '\(head)', which is \(typeName(of: property)), not a link")
-        }
+        // The binder let through only links with a target class.
+        let targetName = property.objectClassName!
         var inner = comparison
-        inner.lhs = .keyPath(rest, position: position + head.utf16.count + 1)
+        inner.lhs = .keyPath(rest, position: position + property.name.utf16.count + 1)
         guard let links, let target = links.catalog.layouts[targetName] else {
             // With no table for the target class no object links anywhere: every path reads nil.
             guard let type = ClassInfo.type(named: targetName) else {
-                throw QueryError.at(position, "key path '\(head).\(rest)' goes to class '\(targetName)', which this process does not know")
+                throw QueryError.at(position, "key path '\(property.name).\(rest)' goes to class '\(targetName)', which this process does not know")
             }
             let test = try PredicateCompiler(storedClass: StoredClass(id: 0, info: ClassInfo.of(type)), links: nil).compile(.comparison(inner))
             let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
@@ -31,19 +29,10 @@ extension PredicateCompiler {
         }
     }
 
-    /// The `LinkingObjects` property `name` of the class: its origin class and property.
-    func linkingObjects(named name: String) -> (origin: String, property: String)? {
-        guard let type = ClassInfo.type(named: storedClass.name) else { return nil }
-        let info = ClassInfo.of(type)
-        guard let index = info.fieldIndex[name], info.fields[index].isComputed,
-              let origin = info.fields[index].linkedType, let property = info.fields[index].originProperty else { return nil }
-        return (ClassInfo.storedName(of: origin), property)
-    }
-
     /// A comparison through `LinkingObjects`: ANY (unless ALL or NONE) of the linking objects,
     /// or `@count` of them.
     func compileThroughBacklinks(_ comparison: Comparison, _ backlinks: (origin: String, property: String),
-                                         rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
+                                 rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
         guard let rest else {
             throw QueryError.at(position, "compare a property of the linking objects, or their @count")
         }

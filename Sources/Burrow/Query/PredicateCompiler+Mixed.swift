@@ -59,14 +59,4 @@ extension PredicateCompiler {
             throw QueryError.at(position, "compare \(left) with a value, not with the property '\(other)'")
         }
     }
-
-    /// The column of the `AnyRealmValue` property `name`.
-    func mixedColumn(named name: String, at position: Int) throws(Realm.Error) -> Int {
-        let column = try column(named: name, at: position)
-        let property = storedClass.properties[column]
-        guard property.kind == .mixed, property.collection == nil else {
-            throw QueryError.at(position, "'\(name)[…][…]' needs an AnyRealmValue, and '\(name)' is \(typeName(of: property))")
-        }
-        return column
-    }
 }

@@ -13,12 +13,18 @@ struct PredicateCompiler {
     /// - Throws: ``Realm/Error/Code/invalidQuery`` for an unknown property or a comparison the
     ///   property's type does not allow.
     func compile(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
-        // Trees from the builder reach here without the parser's check.
-        try PredicateLimits.check(node)
-        return try compileNode(node)
+        try compile(PredicateBinder(storedClass: storedClass).bind(node))
     }
 
-    func compileNode(_ node: PredicateNode) throws(Realm.Error) -> RowPredicate {
+    /// The row test of a predicate bound to this compiler's class.
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidQuery`` for a comparison the property's type does not allow.
+    func compile(_ predicate: BoundPredicate) throws(Realm.Error) -> RowPredicate {
+        assert(predicate.storedClass.name == storedClass.name, "A predicate bound to \(predicate.storedClass.name) compiled for \(storedClass.name)")
+        return try compileNode(predicate.root)
+    }
+
+    private func compileNode(_ node: BoundNode) throws(Realm.Error) -> RowPredicate {
         switch node {
         case .constant(let value):
             return { _ in value }
@@ -31,100 +37,39 @@ struct PredicateCompiler {
         case .not(let inner):
             let compiled = try compileNode(inner)
             return { !compiled($0) }
-        case .comparison(let comparison):
-            return try compile(comparison)
+        case .comparison(let bound):
+            return try compile(bound)
         }
     }
 
-    func compile(_ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
-        if case .subqueryCount(let collection, let predicate, let position) = comparison.lhs {
-            return try compileSubquery(collection, predicate, comparison, at: position)
-        }
-        if case .mapValue(let map, let key, let rest, let position) = comparison.lhs {
-            return try compileMapValue(map: map, key: key, rest: rest, comparison, at: position)
-        }
-        if case .mixedPath(let name, let steps, let position) = comparison.lhs {
-            return try compileMixedMember(column: mixedColumn(named: name, at: position), steps: steps, comparison, at: position)
-        }
-        if case .subqueryCount(_, _, let position) = comparison.rhs {
-            throw QueryError.at(position, "put SUBQUERY(…).@count on the left of the comparison")
-        }
-        if case .keyPath(let path, let position) = comparison.lhs {
-            let head = path.firstIndex(of: ".").map { String(path[..<$0]) } ?? path
-            if !storedClass.properties.contains(where: { $0.name == head }), let backlinks = linkingObjects(named: head) {
-                let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
-                return try compileThroughBacklinks(comparison, backlinks, rest: rest, at: position)
-            }
-            if let column = storedClass.properties.firstIndex(where: { $0.name == head }),
-               [.list, .set, .map].contains(storedClass.properties[column].collection) {
-                let rest = path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
-                return try compileThroughList(comparison, column: column, rest: rest, at: position)
-            }
-        }
-        if let quantifier = comparison.quantifier {
-            let name = if case .keyPath(let name, _) = comparison.lhs { name } else { "a value" }
-            throw QueryError.at(comparison.lhs.position,
-                                "'\(quantifier.rawValue)' needs a list, set or map property, and '\(name)' on \(storedClass.name) is not one")
-        }
-        if case .keyPath(let path, let position) = comparison.lhs, let dot = path.firstIndex(of: "."),
-           let column = storedClass.properties.firstIndex(where: { $0.name == path[..<dot] && $0.kind == .mixed && $0.collection == nil }) {
-            return try compileMixedAggregate(column: column, String(path[path.index(after: dot)...]), comparison, at: position)
-        }
-        if case .keyPath(let path, let position) = comparison.lhs, let dot = path.firstIndex(of: ".") {
-            return try compileThroughLink(comparison, head: String(path[..<dot]), rest: String(path[path.index(after: dot)...]),
-                                          at: position)
-        }
-        if case .keyPath(let path, let position) = comparison.rhs, path.contains(".") {
-            throw QueryError.at(position, "put the key path '\(path)' on the left of the comparison")
-        }
-        switch (comparison.lhs, comparison.rhs) {
-        case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
-             (_, .keyPathArgument(_, let position)), (.listArgument(_, let position), _), (_, .listArgument(_, let position)):
-            throw QueryError.at(position, "an argument was not bound")
-        case (.mapValue(_, _, _, let position), _), (_, .mapValue(_, _, _, let position)),
-             (.mixedPath(_, _, let position), _), (_, .mixedPath(_, _, let position)):
-            throw QueryError.at(position, "put map['key'] on the left of the comparison")
-        case (.subqueryCount(_, _, let position), _), (_, .subqueryCount(_, _, let position)):
-            throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
-        case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
-            return try membership(column: column(named: name, at: position), values, comparison)
-        case (_, .list), (.list, _):
-            throw QueryError.at(comparison.position, "a list of values goes only on the right of IN")
-        case (_, _) where comparison.op == .in:
-            throw QueryError.at(comparison.rhs.position, "IN needs a list such as {1, 2} or an array argument")
-        case (.keyPath(let name, let position), .literal(let value, _)):
-            return try compare(column: column(named: name, at: position), comparison.op, value, comparison)
-        case (.literal(let value, _), .keyPath(let name, let position)):
-            guard !comparison.op.isStringOperator else {
-                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
-            }
-            return try compare(column: column(named: name, at: position), comparison.op.mirrored, value, comparison)
-        case (.keyPath(let leftName, let leftPosition), .keyPath(let rightName, let rightPosition)):
-            let left = try column(named: leftName, at: leftPosition)
-            let right = try column(named: rightName, at: rightPosition)
+    private func compile(_ bound: BoundComparison) throws(Realm.Error) -> RowPredicate {
+        let comparison = bound.comparison
+        switch bound.subject {
+        case .value(let column, let value):
+            return try compare(column: column, comparison.op, value, comparison)
+        case .values(let column, let values):
+            return try membership(column: column, values, comparison)
+        case .columns(let left, let right):
             return try compareColumns(left, right, comparison)
-        case (.literal(let left, _), .literal(let right, _)):
-            guard !comparison.op.isStringOperator else {
-                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a property on its left")
-            }
-            let result = Self.test(comparison.op, ValueComparator.compare(left, right), lhsNull: left.isNull, rhsNull: right.isNull)
-            return { _ in result }
+        case .link(let column, let rest, let position):
+            return try compileThroughLink(comparison, column: column, rest: rest, at: position)
+        case .collection(let column, let rest, let position):
+            return try compileThroughList(comparison, column: column, rest: rest, at: position)
+        case .backlinks(let origin, let property, let rest, let position):
+            return try compileThroughBacklinks(comparison, (origin, property), rest: rest, at: position)
+        case .mixedAggregate(let column, let name, let position):
+            return try compileMixedAggregate(column: column, name, comparison, at: position)
+        case .mixedMember(let column, let steps, let position):
+            return try compileMixedMember(column: column, steps: steps, comparison, at: position)
+        case .mapValue(let column, let key, let rest, let position):
+            return try compileMapValue(column: column, key: key, rest: rest, comparison, at: position)
+        case .subquery(let column, let predicate, let position):
+            return try compileSubquery(column: column, predicate, comparison, at: position)
         }
     }
 
     /// A row with no columns: every property reads as `nil`.
     static let emptyRow: [UInt8] = [0, 0]
-
-    /// The column of property `name`; traps nothing, throws a message with a suggestion.
-    func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
-        if let index = storedClass.properties.firstIndex(where: { $0.name == name }) { return index }
-        if let dot = name.firstIndex(of: "."), let first = storedClass.properties.first(where: { $0.name == name[..<dot] }) {
-            throw QueryError.at(position, "key path '\(name)' goes through '\(first.name)', which is \(typeName(of: first)), not a link")
-        }
-        var message = "unknown property '\(name)' on \(storedClass.name)"
-        if let suggestion = closestName(to: name) { message += "; did you mean '\(suggestion)'?" }
-        throw QueryError.at(position, message)
-    }
 
     /// `column IN {values}`: equal to one of them.
     func membership(column: Int, _ values: [_PersistedValue], _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {
@@ -181,7 +126,7 @@ struct PredicateCompiler {
         let name = storedClass.properties[column].name
         if comparison.op.isStringOperator {
             guard kind == .string || kind == .data || kind == .mixed else {
-                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a string, '\(name)' is \(typeName(column))")
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a string, '\(name)' is \(storedClass.properties[column].typeName)")
             }
         }
         if value.isNull { return }
@@ -196,10 +141,10 @@ struct PredicateCompiler {
         default: false
         }
         guard fits else {
-            throw QueryError.at(comparison.position, "'\(name)' is \(typeName(column)), it cannot be compared with \(value.displayText)")
+            throw QueryError.at(comparison.position, "'\(name)' is \(storedClass.properties[column].typeName), it cannot be compared with \(value.displayText)")
         }
         if kind == .bool || kind == .uuid || kind == .objectId || kind == .link, ![.equal, .notEqual].contains(comparison.op) {
-            throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' cannot compare \(typeName(column)) property '\(name)'; use == or !=")
+            throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' cannot compare \(storedClass.properties[column].typeName) property '\(name)'; use == or !=")
         }
     }
 

@@ -1,19 +1,18 @@
 import Foundation
 
-/// Names in messages: the closest property name for "did you mean", and type names as Swift spells them.
-extension PredicateCompiler {
+/// Names in query messages: the closest property name for "did you mean".
+extension StoredClass {
     func closestName(to name: String) -> String? {
-        let scored = storedClass.properties.map { ($0.name, editDistance($0.name.lowercased(), name.lowercased())) }
+        let scored = properties.map { ($0.name, editDistance($0.name.lowercased(), name.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
     }
+}
 
-    func typeName(_ column: Int) -> String {
-        typeName(of: storedClass.properties[column])
-    }
-
-    func typeName(of property: StoredProperty) -> String {
-        let base: String = switch property.kind {
+/// Type names in query messages, as Swift spells them.
+extension StoredProperty {
+    var typeName: String {
+        let base: String = switch kind {
         case .bool: "Bool"
         case .int: "Int"
         case .float: "Float"
@@ -24,10 +23,10 @@ extension PredicateCompiler {
         case .uuid: "UUID"
         case .objectId: "ObjectId"
         case .decimal: "Decimal"
-        case .link: property.objectClassName ?? "Object"
+        case .link: objectClassName ?? "Object"
         case .mixed: "AnyRealmValue"
         }
-        return property.isOptional ? base + "?" : base
+        return isOptional ? base + "?" : base
     }
 }
 

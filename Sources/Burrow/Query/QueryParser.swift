@@ -241,7 +241,9 @@ struct QueryParser {
             advance()
             try expect("]", "to close the options")
         }
-        comparison.rhs = op == .in ? try parseList() : try parseOperand()
+        // `value IN collection` names a property where the list would be.
+        let namesProperty = if case .identifier = current.kind { true } else { current.kind == .keyPathArgument }
+        comparison.rhs = op == .in && !namesProperty ? try parseList() : try parseOperand()
         return .comparison(comparison)
     }
 

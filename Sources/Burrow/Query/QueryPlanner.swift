@@ -41,11 +41,11 @@ struct QueryPlanner {
         let objectKeyIsSuffix: Bool
     }
 
-    /// The access path for `node`.
-    func plan(_ node: PredicateNode?) -> AccessPath {
-        guard let node else { return .scan }
-        if case .comparison = node, let path = planSingleEquality(node) { return path }
-        let terms = Self.conjuncts(of: node)
+    /// The access path for `predicate`, bound to this layout's class.
+    func plan(_ predicate: BoundPredicate?) -> AccessPath {
+        guard let predicate else { return .scan }
+        if let path = planSingleEquality(predicate.root) { return path }
+        let terms = predicate.conjuncts
         let single = terms.count == 1
         var best: (rank: Int, path: AccessPath)?
         func consider(_ rank: Int, _ path: AccessPath) {
@@ -54,16 +54,14 @@ struct QueryPlanner {
         var lowerBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
         var upperBounds: [Int: (value: _PersistedValue, inclusive: Bool)] = [:]
         for term in terms {
-            guard let (column, op, operand) = Self.indexableTerm(term, in: layout.storedClass) else { continue }
+            guard case .comparison(let comparison) = term, let (column, op, values) = comparison.indexable else { continue }
             let kind = layout.kinds[column]
             let isPrimary = column == layout.primaryKeyColumn
             guard isPrimary || layout.secondaryIndexes.contains(where: { $0.column == column }) else { continue }
-            switch (op, operand) {
-            case (.equal, .literal(let value, _)):
-                consider(isPrimary ? 0 : 1, points(column, [value], covered: single))
-            case (.in, .list(let values, _)):
+            switch (op, values.first) {
+            case (.equal, _), (.in, _):
                 consider(isPrimary ? 0 : 1, points(column, values, covered: single))
-            case (.beginsWith, .literal(.string(let prefix), _)) where kind == .string:
+            case (.beginsWith, .string(let prefix)?) where kind == .string:
                 if let access = access(column), prefix.utf8.count <= IndexKeyEncoder.maximumInlineLength {
                     var inline = IndexKeyEncoder.key(for: .string(prefix))
                     inline.removeLast(2)  // the terminator: keep a pure prefix
@@ -73,7 +71,7 @@ struct QueryPlanner {
                     consider(3, .indexRanges(access, [(inline, Self.successor(of: inline)), (long, Self.successor(of: long))],
                                              covered: false))
                 }
-            case (_, .literal(let value, _)) where op.isOrdering && !value.isNull:
+            case (_, let value?) where op.isOrdering && !value.isNull:
                 guard let (converted, exact) = QueryPlanner.rangeValue(value, for: kind, op: op) else { continue }
                 let inclusive = op == .lessOrEqual || op == .greaterOrEqual || !exact
                 if op == .greater || op == .greaterOrEqual {
@@ -100,18 +98,13 @@ struct QueryPlanner {
     /// The path of a lone `property == value` on a key or an index whose value has the
     /// property's own kind, which the index answers exactly, so that no row test is needed (and
     /// nothing is left to check); `nil` for anything else.
-    func exactEqualityPath(_ node: PredicateNode) -> AccessPath? {
-        guard case .comparison(let comparison) = node, comparison.op == .equal, comparison.quantifier == nil,
-              !comparison.caseInsensitive, !comparison.diacriticInsensitive,
-              case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
-              let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }),
+    func exactEqualityPath(_ predicate: BoundPredicate) -> AccessPath? {
+        guard case .comparison(let comparison) = predicate.root, case .value(let column, let value) = comparison.subject,
+              comparison.comparison.op == .equal, comparison.indexable != nil,
               value.kind == layout.kinds[column] || value.isNull else {
             return nil
         }
-        let property = layout.storedClass.properties[column]
-        guard property.collection == nil, !value.isNull || property.isOptional else {
-            return nil
-        }
+        guard !value.isNull || layout.storedClass.properties[column].isOptional else { return nil }
         // The value has the column's kind: no conversion, one key.
         if column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey {
             guard case .int(let integer) = value else { return nil }
@@ -124,9 +117,9 @@ struct QueryPlanner {
 
     /// The common `property == value` on a key or an index, planned without the general
     /// machinery; `nil` when `node` is anything else.
-    private func planSingleEquality(_ node: PredicateNode) -> AccessPath? {
-        guard let (column, op, operand) = Self.indexableTerm(node, in: layout.storedClass), op == .equal,
-              case .literal(let value, _) = operand,
+    private func planSingleEquality(_ node: BoundNode) -> AccessPath? {
+        guard case .comparison(let comparison) = node, case .value(let column, let value) = comparison.subject,
+              comparison.comparison.op == .equal, comparison.indexable != nil,
               column == layout.primaryKeyColumn || layout.secondaryIndexes.contains(where: { $0.column == column }) else {
             return nil
         }
@@ -265,31 +258,6 @@ struct QueryPlanner {
             next.removeLast()
         }
         return [0xFF, 0xFF]
-    }
-
-    /// The top-level `AND` terms of `node`.
-    static func conjuncts(of node: PredicateNode) -> [PredicateNode] {
-        if case .and(let lhs, let rhs) = node { return conjuncts(of: lhs) + conjuncts(of: rhs) }
-        return [node]
-    }
-
-    /// `column op operand` when `term` compares one property with values, case-sensitively.
-    private static func indexableTerm(_ term: PredicateNode, in storedClass: StoredClass) -> (Int, ComparisonOperator, Operand)? {
-        guard case .comparison(let comparison) = term, comparison.quantifier == nil,
-              !comparison.caseInsensitive, !comparison.diacriticInsensitive else { return nil }
-        switch (comparison.lhs, comparison.rhs) {
-        case (.keyPath(let name, _), let operand) where !isKeyPath(operand):
-            return storedClass.properties.firstIndex { $0.name == name }.map { ($0, comparison.op, operand) }
-        case (let operand, .keyPath(let name, _)) where !isKeyPath(operand) && !comparison.op.isStringOperator && comparison.op != .in:
-            return storedClass.properties.firstIndex { $0.name == name }.map { ($0, comparison.op.mirrored, operand) }
-        default:
-            return nil
-        }
-    }
-
-    private static func isKeyPath(_ operand: Operand) -> Bool {
-        if case .keyPath = operand { return true }
-        return false
     }
 
     /// Whether index entry `key` is one of `point`'s. Secondary index keys end with the object

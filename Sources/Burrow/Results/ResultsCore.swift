@@ -97,24 +97,26 @@ final class ResultsCore {
         if let compiled, compiled.layout === layout, compiled.links == nil || compiled.links === links {
             return (compiled.links, compiled.test, compiled.path)
         }
-        let planner = QueryPlanner(layout: layout)
         guard let predicate = query.predicate else {
             compiled = (layout, nil, nil, .scan)
             return (nil, nil, .scan)
         }
-        // `key == value` answered exactly by an index needs no row test: planning it is enough.
-        if let path = planner.exactEqualityPath(predicate) {
-            compiled = (layout, nil, nil, path)
-            return (nil, nil, path)
-        }
+        let planner = QueryPlanner(layout: layout)
         let links = self.links
+        let bound: BoundPredicate
         let test: RowPredicate
         do {
-            test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(predicate)
+            bound = try PredicateBinder(storedClass: layout.storedClass).bind(predicate)
+            // `key == value` answered exactly by an index needs no row test: planning it is enough.
+            if let path = planner.exactEqualityPath(bound) {
+                compiled = (layout, nil, nil, path)
+                return (nil, nil, path)
+            }
+            test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(bound)
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
-        let path = planner.plan(predicate)
+        let path = planner.plan(bound)
         compiled = (layout, links, test, path)
         return (links, test, path)
     }

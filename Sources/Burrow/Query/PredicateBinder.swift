@@ -1,0 +1,164 @@
+/// Resolves the names of a ``PredicateNode`` against one class, once, into a
+/// ``BoundPredicate``; every mistake a name or the shape of a comparison can make is thrown here.
+///
+/// A key path's first name is bound; what follows it (`owner.name`, `dogs.age`) belongs to
+/// another class and is bound when the compiler reaches that class.
+struct PredicateBinder {
+    let storedClass: StoredClass
+
+    /// - Throws: ``Realm/Error/Code/invalidQuery`` for a predicate past ``PredicateLimits``, an
+    ///   unknown property, or a comparison in a shape the language does not allow.
+    func bind(_ node: PredicateNode) throws(Realm.Error) -> BoundPredicate {
+        // Trees from the builder reach here without the parser's check; it bounds the recursion.
+        try PredicateLimits.check(node)
+        return BoundPredicate(storedClass: storedClass, root: try bindNode(node))
+    }
+
+    private func bindNode(_ node: PredicateNode) throws(Realm.Error) -> BoundNode {
+        switch node {
+        case .constant(let value): .constant(value)
+        case .and(let lhs, let rhs): .and(try bindNode(lhs), try bindNode(rhs))
+        case .or(let lhs, let rhs): .or(try bindNode(lhs), try bindNode(rhs))
+        case .not(let inner): .not(try bindNode(inner))
+        case .comparison(let comparison): try bind(comparison)
+        }
+    }
+
+    private func bind(_ comparison: Comparison) throws(Realm.Error) -> BoundNode {
+        func bound(_ subject: BoundComparison.Subject, _ form: Comparison = comparison) -> BoundNode {
+            .comparison(BoundComparison(comparison: form, subject: subject))
+        }
+        switch comparison.lhs {
+        case .subqueryCount(let collection, let predicate, let position):
+            return bound(.subquery(column: try column(named: collection, at: position), predicate: predicate, position: position))
+        case .mapValue(let map, let key, let rest, let position):
+            return bound(.mapValue(column: try column(named: map, at: position), key: key, rest: rest, position: position))
+        case .mixedPath(let name, let steps, let position):
+            return bound(.mixedMember(column: try mixedColumn(named: name, at: position), steps: steps, position: position))
+        default:
+            break
+        }
+        if case .subqueryCount(_, _, let position) = comparison.rhs {
+            throw QueryError.at(position, "put SUBQUERY(…).@count on the left of the comparison")
+        }
+        if case .keyPath(let path, let position) = comparison.lhs {
+            let (head, rest) = Self.split(path)
+            let column = storedClass.properties.firstIndex { $0.name == head }
+            if column == nil, let backlinks = linkingObjects(named: head) {
+                return bound(.backlinks(origin: backlinks.origin, property: backlinks.property, rest: rest, position: position))
+            }
+            if let column, [.list, .set, .map].contains(storedClass.properties[column].collection) {
+                return bound(.collection(column: column, rest: rest, position: position))
+            }
+        }
+        if let quantifier = comparison.quantifier {
+            let name = if case .keyPath(let name, _) = comparison.lhs { name } else { "a value" }
+            throw QueryError.at(comparison.lhs.position,
+                                "'\(quantifier.rawValue)' needs a list, set or map property, and '\(name)' on \(storedClass.name) is not one")
+        }
+        if case .keyPath(let path, let position) = comparison.lhs, case (let head, let rest?) = Self.split(path) {
+            let column = try column(named: head, at: position)
+            let property = storedClass.properties[column]
+            if property.kind == .mixed && property.collection == nil {
+                return bound(.mixedAggregate(column: column, name: rest, position: position))
+            }
+            guard property.kind == .link, property.objectClassName != nil else {
+                throw QueryError.at(position, "key path '\(path)' goes through '\(head)', which is \(property.typeName), not a link")
+            }
+            return bound(.link(column: column, rest: rest, position: position))
+        }
+        if case .keyPath(let path, let position) = comparison.rhs, path.contains(".") {
+            throw QueryError.at(position, "put the key path '\(path)' on the left of the comparison")
+        }
+        return try bindPlain(comparison)
+    }
+
+    /// A comparison of properties of the class with values or with each other.
+    private func bindPlain(_ comparison: Comparison) throws(Realm.Error) -> BoundNode {
+        func bound(_ subject: BoundComparison.Subject, _ form: Comparison = comparison) -> BoundNode {
+            .comparison(BoundComparison(comparison: form, subject: subject))
+        }
+        switch (comparison.lhs, comparison.rhs) {
+        case (.argument(_, let position), _), (_, .argument(_, let position)), (.keyPathArgument(_, let position), _),
+             (_, .keyPathArgument(_, let position)), (.listArgument(_, let position), _), (_, .listArgument(_, let position)):
+            throw QueryError.at(position, "an argument was not bound")
+        case (.mapValue(_, _, _, let position), _), (_, .mapValue(_, _, _, let position)),
+             (.mixedPath(_, _, let position), _), (_, .mixedPath(_, _, let position)):
+            throw QueryError.at(position, "put map['key'] on the left of the comparison")
+        case (.subqueryCount(_, _, let position), _), (_, .subqueryCount(_, _, let position)):
+            throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
+        case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
+            return bound(.values(column: try column(named: name, at: position), values))
+        case (.literal(let value, let valuePosition), .keyPath(let name, let position))
+            where storedClass.properties.first(where: { $0.name == name })?.collection != nil:
+            // `5 IN scores` and `5 == scores`: any element of the collection.
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
+            }
+            var mirrored = comparison
+            (mirrored.lhs, mirrored.rhs) = (.keyPath(name, position: position), .literal(value, position: valuePosition))
+            mirrored.op = comparison.op == .in ? .equal : comparison.op.mirrored
+            return bound(.collection(column: try column(named: name, at: position), rest: nil, position: position), mirrored)
+        case (_, .list), (.list, _):
+            throw QueryError.at(comparison.position, "a list of values goes only on the right of IN")
+        case (_, _) where comparison.op == .in:
+            throw QueryError.at(comparison.rhs.position, "IN needs a list such as {1, 2} or an array argument")
+        case (.keyPath(let name, let position), .literal(let value, _)):
+            return bound(.value(column: try column(named: name, at: position), value))
+        case (.literal(let value, let valuePosition), .keyPath(let name, let position)):
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
+            }
+            var mirrored = comparison
+            (mirrored.lhs, mirrored.rhs, mirrored.op) = (.keyPath(name, position: position), .literal(value, position: valuePosition), comparison.op.mirrored)
+            return bound(.value(column: try column(named: name, at: position), value), mirrored)
+        case (.keyPath(let leftName, let leftPosition), .keyPath(let rightName, let rightPosition)):
+            let left = try column(named: leftName, at: leftPosition)
+            return bound(.columns(left: left, right: try column(named: rightName, at: rightPosition)))
+        case (.literal(let left, _), .literal(let right, _)):
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs a property on its left")
+            }
+            return .constant(PredicateCompiler.test(comparison.op, ValueComparator.compare(left, right),
+                                                    lhsNull: left.isNull, rhsNull: right.isNull))
+        }
+    }
+
+    // MARK: Names
+
+    /// The column of property `name`; throws a message with a suggestion.
+    func column(named name: String, at position: Int) throws(Realm.Error) -> Int {
+        if let index = storedClass.properties.firstIndex(where: { $0.name == name }) { return index }
+        if let dot = name.firstIndex(of: "."), let first = storedClass.properties.first(where: { $0.name == name[..<dot] }) {
+            throw QueryError.at(position, "key path '\(name)' goes through '\(first.name)', which is \(first.typeName), not a link")
+        }
+        var message = "unknown property '\(name)' on \(storedClass.name)"
+        if let suggestion = storedClass.closestName(to: name) { message += "; did you mean '\(suggestion)'?" }
+        throw QueryError.at(position, message)
+    }
+
+    /// The column of the `AnyRealmValue` property `name`.
+    func mixedColumn(named name: String, at position: Int) throws(Realm.Error) -> Int {
+        let column = try column(named: name, at: position)
+        let property = storedClass.properties[column]
+        guard property.kind == .mixed, property.collection == nil else {
+            throw QueryError.at(position, "'\(name)[…][…]' needs an AnyRealmValue, and '\(name)' is \(property.typeName)")
+        }
+        return column
+    }
+
+    /// The `LinkingObjects` property `name` of the class: its origin class and property.
+    func linkingObjects(named name: String) -> (origin: String, property: String)? {
+        guard let type = ClassInfo.type(named: storedClass.name) else { return nil }
+        let info = ClassInfo.of(type)
+        guard let index = info.fieldIndex[name], info.fields[index].isComputed,
+              let origin = info.fields[index].linkedType, let property = info.fields[index].originProperty else { return nil }
+        return (ClassInfo.storedName(of: origin), property)
+    }
+
+    /// A key path's first name and the rest after its first dot.
+    private static func split(_ path: String) -> (head: String, rest: String?) {
+        guard let dot = path.firstIndex(of: ".") else { return (path, nil) }
+        return (String(path[..<dot]), String(path[path.index(after: dot)...]))
+    }
+}
