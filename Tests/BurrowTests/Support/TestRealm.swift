@@ -7,11 +7,27 @@ import Testing
 final class TestDirectory {
     let url: URL
 
+    private static let prefix = "burrow-tests-"
+
     init() {
+        _ = Self.sweptOnce
+        // The process id in the name lets a later process remove the folder of one that trapped.
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("burrow-tests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
+
+    /// Removes the folders of test processes that are gone: exit tests trap on purpose, in
+    /// child processes whose folders no `deinit` removes.
+    private static let sweptOnce: Void = {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }()
 
     deinit {
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
