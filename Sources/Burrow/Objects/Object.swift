@@ -15,7 +15,7 @@ import Foundation
 /// An unmanaged object is a plain Swift object. Once added, its getters read the realm's
 /// current version and its setters write, which is allowed only inside a write transaction.
 /// A managed object belongs to its realm's thread.
-open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
+open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConvertible {
     /// Creates an unmanaged object with the declared defaults.
     public required init() {
         super.init()
@@ -84,6 +84,28 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
             && mine.key == theirs.key
     }
 
+    /// Whether two accessors are the same object: the same row of the same file for managed
+    /// objects (``isSameObject(as:)``), the same instance for unmanaged ones.
+    ///
+    /// ```swift
+    /// realm.objects(Dog.self).first == realm.object(ofType: Dog.self, forPrimaryKey: 1)
+    /// ```
+    public static func == (lhs: Object, rhs: Object) -> Bool {
+        lhs.isSameObject(as: rhs)
+    }
+
+    /// Hashes what ``==`` compares. Adding an unmanaged object to a realm changes its hash, as
+    /// in RealmSwift: do not keep an object in a set or dictionary across `add`.
+    public func hash(into hasher: inout Hasher) {
+        guard let management else {
+            hasher.combine(ObjectIdentifier(self))
+            return
+        }
+        hasher.combine(ObjectIdentifier(management.realm.coordinator))
+        hasher.combine(management.bound.layout.classID)
+        hasher.combine(management.key.rawValue)
+    }
+
     /// `ClassName { property = value; ... }`.
     open var description: String {
         if management != nil && isInvalidated { return "[invalid object]" }
@@ -99,7 +121,7 @@ open class Object: ObjectBase, RealmCollectionValue, CustomStringConvertible {
 
 /// A value that can be an element of a realm collection such as ``Results`` or ``List``:
 /// objects, every stored scalar type, and their optionals.
-public protocol RealmCollectionValue: _Persistable {}
+public protocol RealmCollectionValue: _Persistable, Hashable {}
 
 extension Bool: RealmCollectionValue {}
 extension Int: RealmCollectionValue {}

@@ -26,9 +26,39 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
         }
     }
 
-    /// The all-zero identifier.
+    /// A new identifier, as ``generate()`` makes: what a `@Persisted var _id: ObjectId`
+    /// declared without a value starts with, so that every new object has its own.
     public init() {
-        bytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        self = Self.generate()
+    }
+
+    /// An identifier for `timestamp` (whole seconds since 1970), with the low three bytes of
+    /// `machineId` and the low two of `processId` in place of the per-process random bytes,
+    /// then the counter as in ``generate()``.
+    ///
+    /// ```swift
+    /// let id = ObjectId(timestamp: Date(), machineId: 10, processId: 20)
+    /// id.timestamp   // now, to the second
+    /// ```
+    public init(timestamp: Date, machineId: Int, processId: Int) {
+        let middle = [UInt8(truncatingIfNeeded: machineId >> 16), UInt8(truncatingIfNeeded: machineId >> 8),
+                      UInt8(truncatingIfNeeded: machineId), UInt8(truncatingIfNeeded: processId >> 8),
+                      UInt8(truncatingIfNeeded: processId)]
+        self = Self.make(seconds: timestamp.timeIntervalSince1970, middle: middle)
+    }
+
+    /// Parses a literal of 24 hexadecimal digits; traps on any other text.
+    ///
+    /// ```swift
+    /// let id = ObjectId("6401f0b0c1d2e3f405060708")
+    /// ```
+    public init(_ literal: StaticString) {
+        let text = literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        do {
+            try self.init(string: text)
+        } catch {
+            preconditionFailure("Invalid ObjectId literal '\(text)': expected 24 hexadecimal digits.")
+        }
     }
 
     /// An identifier from exactly 12 bytes.
@@ -58,12 +88,19 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// A new identifier, unique within this process and very likely across processes.
     public static func generate() -> ObjectId {
-        let seconds = UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970))
+        make(seconds: Date().timeIntervalSince1970, middle: processRandom)
+    }
+
+    /// Four bytes of whole seconds (clamped to what they hold), five `middle` bytes, then the
+    /// process's counter.
+    private static func make(seconds: TimeInterval, middle: [UInt8]) -> ObjectId {
+        let clamped = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds.rounded(.down), 0), Double(UInt32.max))
+        let whole = UInt32(clamped)
         let count = counter.next()
         var raw = [UInt8](repeating: 0, count: 12)
-        raw[0] = UInt8(seconds >> 24); raw[1] = UInt8(seconds >> 16 & 0xFF)
-        raw[2] = UInt8(seconds >> 8 & 0xFF); raw[3] = UInt8(seconds & 0xFF)
-        raw.replaceSubrange(4..<9, with: processRandom)
+        raw[0] = UInt8(whole >> 24); raw[1] = UInt8(whole >> 16 & 0xFF)
+        raw[2] = UInt8(whole >> 8 & 0xFF); raw[3] = UInt8(whole & 0xFF)
+        raw.replaceSubrange(4..<9, with: middle)
         raw[9] = UInt8(count >> 16); raw[10] = UInt8(count >> 8 & 0xFF); raw[11] = UInt8(count & 0xFF)
         return ObjectId(bytes: raw)!
     }
@@ -109,6 +146,14 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
         case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+extension ObjectId: ExpressibleByStringLiteral {
+    /// `let id: ObjectId = "6401f0b0c1d2e3f405060708"`; traps unless the literal is 24
+    /// hexadecimal digits.
+    public init(stringLiteral value: StaticString) {
+        self.init(value)
     }
 }
 

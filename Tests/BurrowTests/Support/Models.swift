@@ -71,6 +71,12 @@ final class ObjectIdKeyed: Object {
     @Persisted var value = 0
 }
 
+/// The most common Realm model: a primary key declared without a value.
+final class Note: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var text = ""
+}
+
 final class OptionalIntKeyed: Object {
     @Persisted(primaryKey: true) var key: Int?
     @Persisted var value = 0
