@@ -4,7 +4,7 @@ import Foundation
 /// (`Bool`, the integers, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `Decimal`,
 /// ``ObjectId``), their optionals and every ``PersistableEnum``; conform your enums through
 /// ``PersistableEnum`` rather than directly.
-public protocol _Persistable {
+public protocol _Persistable: _HasPersistedType {
     /// How values are laid out in rows and index keys.
     static var _storageKind: _StorageKind { get }
     /// Whether `nil` is a value of the type.
@@ -262,6 +262,10 @@ extension Decimal: _Persistable {
         if let v = value as? String { return Decimal(string: v, locale: Locale(identifier: "en_US_POSIX")) }
         return nil
     }
+}
+
+extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {
+    public typealias PersistedType = Wrapped.PersistedType?
 }
 
 extension Optional: _Persistable where Wrapped: _Persistable {

@@ -39,18 +39,6 @@ public struct Persisted<Value: _Persistable> {
         self.init(value: value, indexed: false, primaryKey: false)
     }
 
-    /// An indexed property (when `indexed` is true), holding the type's default.
-    @inlinable
-    public init(indexed: Bool) {
-        self.init(value: Value._defaultValue, indexed: indexed, primaryKey: false)
-    }
-
-    /// An indexed property (when `indexed` is true) with an initial value.
-    @inlinable
-    public init(wrappedValue value: Value, indexed: Bool) {
-        self.init(value: value, indexed: indexed, primaryKey: false)
-    }
-
     /// The objects that link to this one through their property `originProperty`.
     ///
     /// ```swift
@@ -59,18 +47,6 @@ public struct Persisted<Value: _Persistable> {
     @inlinable
     public init<Origin: ObjectBase>(originProperty: String) where Value == LinkingObjects<Origin> {
         self.init(value: LinkingObjects(originProperty: originProperty), indexed: false, primaryKey: false)
-    }
-
-    /// The class's primary key (when `primaryKey` is true), holding the type's default.
-    @inlinable
-    public init(primaryKey: Bool) {
-        self.init(value: Value._defaultValue, indexed: false, primaryKey: primaryKey)
-    }
-
-    /// The class's primary key (when `primaryKey` is true) with an initial value.
-    @inlinable
-    public init(wrappedValue value: Value, primaryKey: Bool) {
-        self.init(value: value, indexed: false, primaryKey: primaryKey)
     }
 
     @usableFromInline
@@ -249,5 +225,36 @@ extension Persisted: PersistedField {
         let typed = Value._fromPersisted(value)
         if case .null = value { return nil }
         return typed
+    }
+}
+
+extension Persisted where Value.PersistedType: _Indexable {
+    /// An indexed property (when `indexed` is true), holding the type's default. Only types
+    /// an index can hold are accepted (``_Indexable``): `@Persisted(indexed: true) var x: Double`
+    /// does not compile.
+    @inlinable
+    public init(indexed: Bool) {
+        self.init(value: Value._defaultValue, indexed: indexed, primaryKey: false)
+    }
+
+    /// An indexed property (when `indexed` is true) with an initial value.
+    @inlinable
+    public init(wrappedValue value: Value, indexed: Bool) {
+        self.init(value: value, indexed: indexed, primaryKey: false)
+    }
+}
+
+extension Persisted where Value.PersistedType: _PrimaryKey {
+    /// The class's primary key (when `primaryKey` is true), holding the type's default. Only
+    /// types a primary key can be are accepted (``_PrimaryKey``).
+    @inlinable
+    public init(primaryKey: Bool) {
+        self.init(value: Value._defaultValue, indexed: false, primaryKey: primaryKey)
+    }
+
+    /// The class's primary key (when `primaryKey` is true) with an initial value.
+    @inlinable
+    public init(wrappedValue value: Value, primaryKey: Bool) {
+        self.init(value: value, indexed: false, primaryKey: primaryKey)
     }
 }

@@ -59,13 +59,13 @@ extension _QueryableCollection {
     }
 
     /// The smallest value of a property, ignoring `nil`.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? { _results.min(ofProperty: property) }
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.min(ofProperty: property) }
     /// The largest value of a property, ignoring `nil`.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? { _results.max(ofProperty: property) }
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.max(ofProperty: property) }
     /// The sum of a property, ignoring `nil`.
-    public func sum<T: _Persistable>(ofProperty property: String) -> T { _results.sum(ofProperty: property) }
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType { _results.sum(ofProperty: property) }
     /// The mean of a property, ignoring `nil`.
-    public func average<T: _Persistable>(ofProperty property: String) -> T? { _results.average(ofProperty: property) }
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType { _results.average(ofProperty: property) }
 }
 
 extension _ObjectCollection {
@@ -80,13 +80,13 @@ extension _ObjectCollection {
     }
 
     /// The smallest value the key path reads, ignoring `nil`.
-    public func min<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? { _results.min(of: keyPath) }
+    public func min<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: MinMaxType { _results.min(of: keyPath) }
     /// The largest value the key path reads, ignoring `nil`.
-    public func max<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? { _results.max(of: keyPath) }
+    public func max<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: MinMaxType { _results.max(of: keyPath) }
     /// The sum of the values the key path reads, ignoring `nil`.
-    public func sum<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T { _results.sum(of: keyPath) }
+    public func sum<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T where T.PersistedType: AddableType { _results.sum(of: keyPath) }
     /// The mean of the values the key path reads, ignoring `nil`.
-    public func average<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? { _results.average(of: keyPath) }
+    public func average<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: AddableType { _results.average(of: keyPath) }
 }
 
 extension List: _QueryableCollection, _ObjectCollection where Element: Object {

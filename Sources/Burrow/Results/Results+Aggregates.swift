@@ -7,12 +7,12 @@ extension Results {
     /// let youngest: Int? = dogs.min(ofProperty: "age")
     /// ```
     /// Traps when the property is not a number or a date.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? {
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         extreme(property, "min", keepFirst: -1)
     }
 
     /// The largest value of a numeric or date property, ignoring `nil`; `nil` when there is none.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? {
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         extreme(property, "max", keepFirst: 1)
     }
 
@@ -21,7 +21,7 @@ extension Results {
     /// ```swift
     /// let years: Int = dogs.sum(ofProperty: "age")
     /// ```
-    public func sum<T: _Persistable>(ofProperty property: String) -> T {
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         let (kind, values) = numericValues(property, "sum")
         let total: _PersistedValue = switch kind {
         case .int: .int(values.reduce(Int64(0)) { if case .int(let v) = $1 { $0 &+ v } else { $0 } })
@@ -37,7 +37,7 @@ extension Results {
     /// ```swift
     /// let meanAge: Double? = dogs.average(ofProperty: "age")
     /// ```
-    public func average<T: _Persistable>(ofProperty property: String) -> T? {
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         let (kind, values) = numericValues(property, "average")
         guard !values.isEmpty else { return nil }
         if kind == .decimal {
@@ -101,22 +101,22 @@ extension Results where Element: Object {
     /// ```swift
     /// let youngest = dogs.min(of: \.age)
     /// ```
-    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? {
+    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         min(ofProperty: core.info.propertyName(of: keyPath))
     }
 
     /// The largest value of the property `keyPath` reads, ignoring `nil`.
-    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? {
+    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         max(ofProperty: core.info.propertyName(of: keyPath))
     }
 
     /// The sum of the property `keyPath` reads, ignoring `nil`.
-    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T {
+    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
         sum(ofProperty: core.info.propertyName(of: keyPath))
     }
 
     /// The mean of the property `keyPath` reads, ignoring `nil`.
-    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? {
+    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: core.info.propertyName(of: keyPath))
     }
 }
