@@ -111,9 +111,9 @@ import Testing
         let numbers = List<Int>()
         numbers.append(contentsOf: [4, 1, 7])
         #expect(numbers.sum() == 12)
-        #expect(numbers.average() == 4)
+        #expect(numbers.average() == 4.0)
         #expect(numbers.min() == 1 && numbers.max() == 7)
-        #expect(List<Double>().average() == nil)
+        #expect(List<Double>().average() as Double? == nil)
     }
 
     @Test func queryingAnUnmanagedListTraps() async {

@@ -160,12 +160,15 @@ extension MutableSet: _Persistable {
     }
 }
 
-extension MutableSet: _QueryableCollection, _ObjectCollection where Element: Object {
+extension MutableSet: _QueryableCollection {
     public var _results: Results<Element> {
         guard let managed else {
             preconditionFailure("Queries need a managed set: add the object that holds it to a realm first.")
         }
-        let query = ResultsQuery(source: .set(managed))
-        return Results(core: ResultsCore(realm: managed.realm, info: managed.realm.info(Element.self), query: query))
+        return ResultsQuery.Source.set(managed).results(of: Element.self, from: managed)
     }
+
+    public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }
+
+extension MutableSet: _ObjectCollection where Element: Object {}

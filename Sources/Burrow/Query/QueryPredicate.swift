@@ -28,4 +28,9 @@ public struct QueryPredicate: Sendable {
     init(parsed: ParsedQuery) {
         self.parsed = parsed
     }
+
+    /// A predicate from a tree already built (by the type-safe builder).
+    init(node: PredicateNode) {
+        parsed = ParsedQuery(node: node)
+    }
 }

@@ -15,14 +15,18 @@ extension Optional: _OptionalObject where Wrapped: Object {
 /// let named = person.pets.where { $0.name.starts(with: "R") }
 /// let oldest: Int? = person.pets.max(ofProperty: "age")
 /// ```
-extension Map: _QueryableCollection where Value: _OptionalObject {
+extension Map: _QueryableCollection {
     public var _results: Results<Value> {
         guard let managed = managed as? ManagedMap else {
             preconditionFailure("Queries need a managed map: add the object that holds it to a realm first.")
         }
-        let query = ResultsQuery(source: .map(managed))
-        return Results(core: ResultsCore(realm: managed.realm, info: managed.realm.info(Value._Wrapped.self), query: query))
+        return ResultsQuery.Source.map(managed).results(of: Value.self, from: managed)
     }
+
+    public var _unmanagedElements: [Value]? { managed == nil ? values : nil }
+}
+
+extension Map where Value: _OptionalObject {
 
     /// The objects that match a type-safe query.
     public func `where`(_ isIncluded: (Query<Value._Wrapped>) -> Query<Bool>) -> Results<Value> {

@@ -1,16 +1,20 @@
-/// Collections of objects that share the string query API of ``Results``: ``List``,
-/// ``MutableSet`` and ``Map`` of objects, and ``LinkingObjects``. Each query is a live
-/// ``Results`` over the collection's objects, in the collection's order (a map's in key order,
-/// without its `nil` entries).
+/// Collections that share the string query API of ``Results``: ``List``, ``MutableSet``,
+/// ``Map`` and ``LinkingObjects``. Each query is a live ``Results`` over the collection's
+/// elements, in the collection's order (a map's values in key order; a map of objects without
+/// its `nil` entries). In a collection of values, `self` names the element.
 ///
 /// ```swift
 /// person.dogs.filter("age < 2")
 /// person.pets.sorted(byKeyPath: "name")   // a Map<String, Dog?>: Results<Dog?>
+/// person.scores.filter("self > 5")        // a List<Int>: Results<Int>
 /// ```
 public protocol _QueryableCollection {
     associatedtype _ResultsElement: RealmCollectionValue
-    /// The collection's objects as results.
+    /// The collection's elements as results; traps while unmanaged.
     var _results: Results<_ResultsElement> { get }
+    /// The elements of an unmanaged collection, which aggregates read without a realm; `nil`
+    /// once managed.
+    var _unmanagedElements: [_ResultsElement]? { get }
 }
 
 /// Collections whose elements are objects, which add the type-safe query API.
@@ -25,7 +29,7 @@ extension _QueryableCollection {
     /// The objects that match `predicateFormat`, with `%@` and `%K` arguments.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<_ResultsElement> {
         do {
-            return _results.with(_results.core.query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
+            return _results.with(_results.query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
@@ -58,22 +62,41 @@ extension _QueryableCollection {
         }
     }
 
-    /// The smallest value of a property, ignoring `nil`.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.min(ofProperty: property) }
-    /// The largest value of a property, ignoring `nil`.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.max(ofProperty: property) }
-    /// The sum of a property, ignoring `nil`.
-    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType { _results.sum(ofProperty: property) }
-    /// The mean of a property, ignoring `nil`.
-    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType { _results.average(ofProperty: property) }
+    /// The position of the first object matching `predicate`, or `nil`.
+    public func index(matching predicate: QueryPredicate) -> Int? {
+        _results.index(matchingNode: predicate.parsed.node)
+    }
+
+    /// The smallest value of a property (`self` for values), ignoring `nil`.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        guard let elements = _unmanagedElements else { return _results.min(ofProperty: property) }
+        let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
+        return ValueAggregates.extreme(values, kind: kind, of: property, "min", keepFirst: -1).map { ValueAggregates.convert($0, to: T.self) }
+    }
+
+    /// The largest value of a property (`self` for values), ignoring `nil`.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        guard let elements = _unmanagedElements else { return _results.max(ofProperty: property) }
+        let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
+        return ValueAggregates.extreme(values, kind: kind, of: property, "max", keepFirst: 1).map { ValueAggregates.convert($0, to: T.self) }
+    }
+
+    /// The sum of a property (`self` for values), ignoring `nil`.
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        guard let elements = _unmanagedElements else { return _results.sum(ofProperty: property) }
+        let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
+        return ValueAggregates.convert(ValueAggregates.sum(values, kind: kind, of: property), to: T.self)
+    }
+
+    /// The mean of a property (`self` for values), ignoring `nil`.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        guard let elements = _unmanagedElements else { return _results.average(ofProperty: property) }
+        let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
+        return ValueAggregates.average(values, kind: kind, of: property).map { ValueAggregates.convert($0, to: T.self) }
+    }
 }
 
 extension _ObjectCollection {
-    /// The objects that match a type-safe query.
-    public func `where`(_ isIncluded: (Query<_ResultsElement>) -> Query<Bool>) -> Results<_ResultsElement> {
-        _results.where(isIncluded)
-    }
-
     /// The objects sorted by the property `keyPath` reads.
     public func sorted<Value>(by keyPath: KeyPath<_ResultsElement, Value>, ascending: Bool = true) -> Results<_ResultsElement> {
         _results.sorted(by: keyPath, ascending: ascending)
@@ -89,15 +112,18 @@ extension _ObjectCollection {
     public func average<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: AddableType { _results.average(of: keyPath) }
 }
 
-extension List: _QueryableCollection, _ObjectCollection where Element: Object {
+extension List: _QueryableCollection {
     public var _results: Results<Element> {
         guard let managed = managed as? ManagedList else {
             preconditionFailure("Queries need a managed list: add the object that holds it to a realm first.")
         }
-        let query = ResultsQuery(source: .list(managed))
-        return Results(core: ResultsCore(realm: managed.realm, info: managed.realm.info(Element.self), query: query))
+        return ResultsQuery.Source.list(managed).results(of: Element.self, from: managed)
     }
+
+    public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }
+
+extension List: _ObjectCollection where Element: Object {}
 
 extension LinkingObjects: _QueryableCollection, _ObjectCollection where Element: Object {
     public var _results: Results<Element> {
@@ -107,19 +133,7 @@ extension LinkingObjects: _QueryableCollection, _ObjectCollection where Element:
         let query = ResultsQuery(source: .linkingObjects(owner: owner, originProperty: originProperty))
         return Results(core: ResultsCore(realm: management.realm, info: management.realm.info(Element.self), query: query))
     }
-}
 
-extension List where Element: AdditiveArithmetic {
-    /// The sum of the elements.
-    public func sum() -> Element { reduce(.zero, +) }
-}
-
-extension List where Element: BinaryInteger {
-    /// The mean of the elements, or `nil` when empty.
-    public func average() -> Double? { isEmpty ? nil : Double(sum()) / Double(count) }
-}
-
-extension List where Element: BinaryFloatingPoint {
-    /// The mean of the elements, or `nil` when empty.
-    public func average() -> Double? { isEmpty ? nil : Double(sum()) / Double(count) }
+    /// Unmanaged linking objects are empty.
+    public var _unmanagedElements: [Element]? { owner?.management == nil ? [] : nil }
 }

@@ -10,7 +10,7 @@ extension Results {
     /// build a ``QueryPredicate`` first.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
-            return with(core.query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
+            return with(query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
@@ -18,7 +18,7 @@ extension Results {
 
     /// The results that also match `predicate`.
     public func filter(_ predicate: QueryPredicate) -> Results<Element> {
-        with(core.query.adding(predicate.parsed))
+        with(query.adding(predicate.parsed))
     }
 
     /// Checks `predicate` against the class of these results.
@@ -26,6 +26,10 @@ extension Results {
     /// - Throws: ``Realm/Error/Code/invalidQuery`` for an unknown property or a comparison the
     ///   property's type does not allow, with a suggestion for a misspelt name.
     public func validate(_ predicate: QueryPredicate) throws {
+        if case .values(let values) = backing {
+            try values.validate(predicate.parsed)
+            return
+        }
         let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
         let links = LinkResolver(catalog: core.realm.catalog)
         _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate.parsed.node)
@@ -53,7 +57,4 @@ extension Results {
         index(matchingNode: predicate.parsed.node)
     }
 
-    func index(matchingNode node: PredicateNode) -> Int? {
-        core.firstIndex(matching: node)
-    }
 }

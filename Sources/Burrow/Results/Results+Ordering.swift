@@ -12,7 +12,7 @@ extension Results {
 
     /// The results sorted by several properties, the first one deciding first.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
-        with(core.query.adding(.sort(Array(sortDescriptors))))
+        with(query.adding(.sort(Array(sortDescriptors))))
     }
 
     /// The results with one object for each combination of values of `keyPaths` (the first met).
@@ -21,7 +21,7 @@ extension Results {
     /// dogs.distinct(by: ["name"])
     /// ```
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
-        with(core.query.adding(.distinct(Array(keyPaths))))
+        with(query.adding(.distinct(Array(keyPaths))))
     }
 
     /// A live page of the results: skip `offset` objects, then keep at most `count`.
@@ -32,6 +32,6 @@ extension Results {
     /// Sorted by one indexed property, a page reads only the index entries up to its end.
     public func limit(_ count: Int, offset: Int = 0) -> Results<Element> {
         precondition(count >= 0 && offset >= 0, "limit(\(count), offset: \(offset)) needs a count and an offset of at least 0.")
-        return with(core.query.adding(.slice(offset: offset, limit: count)))
+        return with(query.adding(.slice(offset: offset, limit: count)))
     }
 }

@@ -12,50 +12,116 @@
 /// realm's version moves. `count` of a whole class is read from the table header. Iteration
 /// walks the keys as they were when it began, so deleting objects while iterating is safe.
 public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
-    let core: ResultsCore
+    /// What the results read: objects of a class, or the values of a collection.
+    enum Backing {
+        case objects(ResultsCore)
+        case values(ValueResultsCore)
+    }
 
-    init(core: ResultsCore) { self.core = core }
+    let backing: Backing
+
+    init(core: ResultsCore) { backing = .objects(core) }
+
+    init(values: ValueResultsCore) { backing = .values(values) }
+
+    /// The core of results of objects. Only APIs of results of objects (`Element: Object`,
+    /// a map's `Element: _OptionalObject`) reach it.
+    var core: ResultsCore {
+        guard case .objects(let core) = backing else {
+            preconditionFailure("Results of \(Element.self) values have no object class.")
+        }
+        return core
+    }
+
+    /// The predicate and steps the results apply.
+    var query: ResultsQuery {
+        switch backing {
+        case .objects(let core): core.query
+        case .values(let values): values.query
+        }
+    }
 
     /// The realm the results read.
-    public var realm: Realm? { Realm(core: core.realm) }
+    public var realm: Realm? {
+        switch backing {
+        case .objects(let core): Realm(core: core.realm)
+        case .values(let values): Realm(core: values.realm)
+        }
+    }
+
+    /// Whether the collection the results read was deleted (results of a class never are).
+    public var isInvalidated: Bool {
+        guard case .values(let values) = backing else { return false }
+        return values.source.isInvalidated
+    }
 
     /// Whether the results are a frozen snapshot. Always `false` until frozen results exist.
     public var isFrozen: Bool { false }
 
     /// Always 0.
     public var startIndex: Int { 0 }
-    /// The number of matching objects.
+    /// The number of matching elements.
     public var endIndex: Int { count }
 
-    /// The number of matching objects.
-    public var count: Int { core.count }
+    /// The number of matching elements.
+    public var count: Int {
+        switch backing {
+        case .objects(let core): core.count
+        case .values(let values): values.count
+        }
+    }
 
     /// Whether nothing matches.
-    public var isEmpty: Bool { core.edgeKey(last: false) == nil }
+    public var isEmpty: Bool {
+        switch backing {
+        case .objects(let core): core.edgeKey(last: false) == nil
+        case .values(let values): values.count == 0
+        }
+    }
 
-    /// The object at `position`; traps when out of range.
+    /// The element at `position`; traps when out of range.
     public subscript(position: Int) -> Element {
-        let keys = core.keys
-        precondition(position >= 0 && position < keys.count,
-                     "Index \(position) is out of bounds (must be less than \(keys.count)).")
-        return core.object(for: keys[position]) as! Element
+        switch backing {
+        case .objects(let core):
+            let keys = core.keys
+            precondition(position >= 0 && position < keys.count,
+                         "Index \(position) is out of bounds (must be less than \(keys.count)).")
+            return core.object(for: keys[position]) as! Element
+        case .values(let values):
+            return values.element(at: position, as: Element.self)
+        }
     }
 
-    /// The first object, if any.
-    public var first: Element? { core.edgeKey(last: false).map { core.object(for: $0) as! Element } }
+    /// The first element, if any.
+    public var first: Element? {
+        switch backing {
+        case .objects(let core): core.edgeKey(last: false).map { core.object(for: $0) as! Element }
+        case .values(let values): values.count == 0 ? nil : values.element(at: 0, as: Element.self)
+        }
+    }
 
-    /// The last object, if any.
-    public var last: Element? { core.edgeKey(last: true).map { core.object(for: $0) as! Element } }
+    /// The last element, if any.
+    public var last: Element? {
+        switch backing {
+        case .objects(let core): core.edgeKey(last: true).map { core.object(for: $0) as! Element }
+        case .values(let values): values.count == 0 ? nil : values.element(at: values.count - 1, as: Element.self)
+        }
+    }
 
-    /// Walks the objects that matched when iteration began.
+    /// Walks the elements that matched when iteration began.
     public func makeIterator() -> Iterator {
-        Iterator(core: core, keys: core.keys)
+        switch backing {
+        case .objects(let core): Iterator(core: core, keys: core.keys)
+        case .values(let values): Iterator(values: values)
+        }
     }
 
-    /// Yields an accessor for each key of a snapshot.
+    /// Yields an accessor for each key of a snapshot, or each matching value.
     public struct Iterator: IteratorProtocol {
-        let core: ResultsCore
+        let core: ResultsCore?
         let keys: [ObjectKey]
+        let values: ValueResultsCore?
+        let valueCount: Int
         var position = 0
         /// Whether the elements are objects of the results' own class, which the accessors
         /// are: asked once, so that each step skips a generic cast (`Results<Obj?>` of a map
@@ -65,11 +131,25 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         init(core: ResultsCore, keys: [ObjectKey]) {
             self.core = core
             self.keys = keys
+            values = nil
+            valueCount = 0
         }
 
-        /// The next object, or `nil` after the last.
+        init(values: ValueResultsCore) {
+            core = nil
+            keys = []
+            self.values = values
+            valueCount = values.count
+        }
+
+        /// The next element, or `nil` after the last.
         public mutating func next() -> Element? {
-            guard position < keys.count else { return nil }
+            if let values {
+                guard position < valueCount else { return nil }
+                defer { position += 1 }
+                return values.element(at: position, as: Element.self)
+            }
+            guard position < keys.count, let core else { return nil }
             defer { position += 1 }
             let object = core.object(for: keys[position])
             guard elementsAreAccessors else { return object as? Element }
@@ -80,12 +160,43 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
 
     /// The position of `object` in the results, or `nil`.
     public func index(of object: Element) -> Int? {
-        guard let object = object as? ObjectBase, let management = object.management,
-              management.realm === core.realm, management.bound.info.className == core.info.className else { return nil }
-        return core.keys.firstIndex(of: management.key)
+        switch backing {
+        case .objects(let core):
+            guard let object = object as? ObjectBase, let management = object.management,
+                  management.realm === core.realm, management.bound.info.className == core.info.className else { return nil }
+            return core.keys.firstIndex(of: management.key)
+        case .values(let values):
+            return (0..<values.count).first { values.element(at: $0, as: Element.self) == object }
+        }
     }
 
     func with(_ query: ResultsQuery) -> Results<Element> {
-        Results(core: core.with(query))
+        switch backing {
+        case .objects(let core): Results(core: core.with(query))
+        case .values(let values): Results(values: values.with(query))
+        }
+    }
+
+    /// The stored values of property `name` of each element, in order (`self` for values).
+    func propertyValues(_ name: String) -> (kind: _StorageKind, values: [_PersistedValue]) {
+        switch backing {
+        case .objects(let core): core.values(of: name)
+        case .values(let values): values.values(of: name)
+        }
+    }
+
+    /// The name of what the results read, for messages.
+    var elementDescription: String {
+        switch backing {
+        case .objects(let core): core.info.className
+        case .values(let values): values.source.propertyPath
+        }
+    }
+
+    func index(matchingNode node: PredicateNode) -> Int? {
+        switch backing {
+        case .objects(let core): core.firstIndex(matching: node)
+        case .values(let values): values.firstIndex(matching: node)
+        }
     }
 }

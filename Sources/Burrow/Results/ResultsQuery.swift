@@ -68,3 +68,15 @@ struct ResultsQuery {
         }
     }
 }
+
+extension ResultsQuery.Source {
+    /// Results over this collection's elements: its objects for a collection of objects,
+    /// otherwise its values.
+    func results<Element: RealmCollectionValue>(of type: Element.Type, from collection: any ValueResultsSource) -> Results<Element> {
+        let realm = collection.realm
+        if let objectType = Element._linkedType {
+            return Results(core: ResultsCore(realm: realm, info: realm.info(objectType), query: ResultsQuery(source: self)))
+        }
+        return Results(values: ValueResultsCore(source: collection, isOptional: Element._isOptional, query: ResultsQuery()))
+    }
+}

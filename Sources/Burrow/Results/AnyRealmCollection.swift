@@ -1,0 +1,148 @@
+import Foundation
+
+/// Any ``RealmCollection`` of one element type: results, a list, a set or linking objects,
+/// behind one type.
+///
+/// ```swift
+/// let dogs: AnyRealmCollection<Dog> = useList ? AnyRealmCollection(person.dogs)
+///                                             : AnyRealmCollection(realm.objects(Dog.self))
+/// dogs.filter("age > 1").count
+/// ```
+///
+/// It reads and queries the collection it wraps, live; two are equal when the collections
+/// they wrap are.
+public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection {
+    private let box: AnyRealmCollectionBox<Element>
+
+    /// Wraps `base`.
+    public init<C: RealmCollection>(_ base: C) where C.Element == Element {
+        box = RealmCollectionBox(base)
+    }
+
+    public var realm: Realm? { box.realm }
+    public var isInvalidated: Bool { box.isInvalidated }
+    public var isFrozen: Bool { box.isFrozen }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { box.count }
+    public var count: Int { box.count }
+    public var description: String { box.description }
+
+    public subscript(position: Int) -> Element { box.element(at: position) }
+
+    public func index(of object: Element) -> Int? { box.index(of: object) }
+
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        box.index(matching: Self.predicate(predicateFormat, args))
+    }
+
+    public func index(matching predicate: QueryPredicate) -> Int? { box.index(matching: predicate) }
+
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        box.filter(Self.predicate(predicateFormat, args))
+    }
+
+    public func filter(_ predicate: QueryPredicate) -> Results<Element> { box.filter(predicate) }
+
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        box.sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        box.sorted(by: Array(sortDescriptors))
+    }
+
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        box.distinct(by: Array(keyPaths))
+    }
+
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        box.min(ofProperty: property)
+    }
+
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        box.max(ofProperty: property)
+    }
+
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        box.sum(ofProperty: property)
+    }
+
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        box.average(ofProperty: property)
+    }
+
+    public static func == (lhs: AnyRealmCollection<Element>, rhs: AnyRealmCollection<Element>) -> Bool {
+        lhs.box.isEqual(to: rhs.box)
+    }
+
+    /// A string query parsed where it is written: a malformed one traps, as `filter(_:)` does.
+    private static func predicate(_ format: String, _ args: [Any]) -> QueryPredicate {
+        do {
+            return QueryPredicate(parsed: try QueryCache.parse(format, arguments: args))
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
+    }
+}
+
+/// What ``AnyRealmCollection`` asks of the collection it wraps; ``RealmCollectionBox`` answers.
+class AnyRealmCollectionBox<Element: RealmCollectionValue> {
+    var realm: Realm? { fatalError("abstract") }
+    var isInvalidated: Bool { fatalError("abstract") }
+    var isFrozen: Bool { fatalError("abstract") }
+    var count: Int { fatalError("abstract") }
+    var description: String { fatalError("abstract") }
+    func element(at position: Int) -> Element { fatalError("abstract") }
+    func index(of object: Element) -> Int? { fatalError("abstract") }
+    func index(matching predicate: QueryPredicate) -> Int? { fatalError("abstract") }
+    func filter(_ predicate: QueryPredicate) -> Results<Element> { fatalError("abstract") }
+    func sorted(by descriptors: [SortDescriptor]) -> Results<Element> { fatalError("abstract") }
+    func distinct(by keyPaths: [String]) -> Results<Element> { fatalError("abstract") }
+    func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { fatalError("abstract") }
+    func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { fatalError("abstract") }
+    func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType { fatalError("abstract") }
+    func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType { fatalError("abstract") }
+    func isEqual(to other: AnyRealmCollectionBox<Element>) -> Bool { fatalError("abstract") }
+}
+
+/// Forwards every call to one concrete collection.
+final class RealmCollectionBox<Base: RealmCollection>: AnyRealmCollectionBox<Base.Element> {
+    let base: Base
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    override var realm: Realm? { base.realm }
+    override var isInvalidated: Bool { base.isInvalidated }
+    override var isFrozen: Bool { base.isFrozen }
+    override var count: Int { base.count }
+    override var description: String { base.description }
+    override func element(at position: Int) -> Base.Element { base[position] }
+    override func index(of object: Base.Element) -> Int? { base.index(of: object) }
+    override func index(matching predicate: QueryPredicate) -> Int? { base.index(matching: predicate) }
+    override func filter(_ predicate: QueryPredicate) -> Results<Base.Element> { base.filter(predicate) }
+    override func sorted(by descriptors: [SortDescriptor]) -> Results<Base.Element> { base.sorted(by: descriptors) }
+    override func distinct(by keyPaths: [String]) -> Results<Base.Element> { base.distinct(by: keyPaths) }
+
+    override func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        base.min(ofProperty: property)
+    }
+
+    override func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        base.max(ofProperty: property)
+    }
+
+    override func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        base.sum(ofProperty: property)
+    }
+
+    override func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        base.average(ofProperty: property)
+    }
+
+    override func isEqual(to other: AnyRealmCollectionBox<Base.Element>) -> Bool {
+        guard let other = other as? RealmCollectionBox<Base> else { return false }
+        return base == other.base
+    }
+}

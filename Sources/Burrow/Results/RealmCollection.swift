@@ -1,0 +1,157 @@
+import Foundation
+
+/// What ``Results``, ``List``, ``MutableSet`` and ``LinkingObjects`` share, as in RealmSwift:
+/// generic code written against it works on any of them, and ``AnyRealmCollection`` erases
+/// which one it is.
+///
+/// ```swift
+/// func names<C: RealmCollection>(_ dogs: C) -> [String] where C.Element == Dog {
+///     dogs.sorted(byKeyPath: "name").map(\.name)
+/// }
+/// names(realm.objects(Dog.self))
+/// names(person.dogs)
+/// ```
+///
+/// Queries, sorts and aggregates of a collection of values name its elements `self`
+/// (`scores.filter("self > 5")`). Queries need a managed collection: on an unmanaged list or
+/// set they trap, as RealmSwift's do; aggregates work on both.
+public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, Equatable
+where Element: RealmCollectionValue, Index == Int {
+    /// The realm of the collection, or `nil` while unmanaged.
+    var realm: Realm? { get }
+    /// Whether the collection's owner was deleted (results of a class never are).
+    var isInvalidated: Bool { get }
+    /// Whether the collection is a frozen snapshot. Always `false` until frozen data exists.
+    var isFrozen: Bool { get }
+
+    /// The position of `object`, or `nil` (the same stored object, for objects).
+    func index(of object: Element) -> Int?
+    /// The position of the first element matching `predicateFormat`, or `nil`.
+    func index(matching predicateFormat: String, _ args: Any...) -> Int?
+    /// The position of the first element matching `predicate`, or `nil`.
+    func index(matching predicate: QueryPredicate) -> Int?
+    /// The elements at `indexes`, in order; traps on an index out of bounds.
+    func objects(at indexes: IndexSet) -> [Element]
+
+    /// The elements matching `predicateFormat`, with `%@` and `%K` arguments.
+    func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element>
+    /// The elements matching `predicate`.
+    func filter(_ predicate: QueryPredicate) -> Results<Element>
+    /// The elements sorted by one property (`self` for values).
+    func sorted(byKeyPath keyPath: String, ascending: Bool) -> Results<Element>
+    /// The elements sorted by several properties, the first deciding first.
+    func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor
+    /// One element for each combination of values of `keyPaths`.
+    func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String
+
+    /// The smallest value of a property, ignoring `nil`.
+    func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    /// The largest value of a property, ignoring `nil`.
+    func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    /// The sum of a property, ignoring `nil`.
+    func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType
+    /// The mean of a property, ignoring `nil`.
+    func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType
+
+    /// The value of property `key` of every element, as an array (`self`: the elements).
+    func value(forKey key: String) -> Any?
+    /// The value of a key path of every element: `name`, `owner.name`, or a collection
+    /// operator (`@count`, `@min.age`, `@max.age`, `@sum.age`, `@avg.age`).
+    func value(forKeyPath keyPath: String) -> Any?
+    /// Sets property `key` of every element to `value`, inside a write.
+    func setValue(_ value: Any?, forKey key: String)
+}
+
+extension RealmCollection {
+    /// The elements sorted by one property (`self` for values), ascending unless told.
+    public func sorted(byKeyPath keyPath: String) -> Results<Element> {
+        sorted(byKeyPath: keyPath, ascending: true)
+    }
+
+    public func objects(at indexes: IndexSet) -> [Element] {
+        guard let last = indexes.last else { return [] }
+        precondition(last < count, "Indexes for collection are out of bounds.")
+        return indexes.map { self[$0] }
+    }
+
+    public func value(forKey key: String) -> Any? {
+        value(forKeyPath: key)
+    }
+
+    public func value(forKeyPath keyPath: String) -> Any? {
+        CollectionKeyValue.value(forKeyPath: keyPath, of: Array(self))
+    }
+
+    public func setValue(_ value: Any?, forKey key: String) {
+        CollectionKeyValue.setValue(value, forKey: key, on: Array(self))
+    }
+
+    /// `Name<Element> (` then each element on its own line, then `)`.
+    public var description: String {
+        let name = "\(Self.self)".prefix { $0 != "<" }
+        return CollectionKeyValue.describe(Array(self), as: "\(name)<\(Element.self)>")
+    }
+}
+
+extension RealmCollection where Element: Object {
+    /// The elements matching a type-safe query.
+    ///
+    /// ```swift
+    /// person.dogs.where { $0.age > 1 }
+    /// ```
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        filter(QueryPredicate(node: isIncluded(Query<Element>(.root(ClassInfo.of(Element.self)))).node))
+    }
+
+    /// The position of the first element matching a type-safe query, or `nil`.
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        index(matching: QueryPredicate(node: isIncluded(Query<Element>(.root(ClassInfo.of(Element.self)))).node))
+    }
+}
+
+extension RealmCollection where Element: MinMaxType {
+    /// The smallest element, ignoring `nil`.
+    ///
+    /// ```swift
+    /// person.scores.min()
+    /// ```
+    public func min() -> Element? {
+        ValueAggregates.extreme(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)", "min", keepFirst: -1)
+            .map { ValueAggregates.convert($0, to: Element.self) }
+    }
+
+    /// The largest element, ignoring `nil`.
+    public func max() -> Element? {
+        ValueAggregates.extreme(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)", "max", keepFirst: 1)
+            .map { ValueAggregates.convert($0, to: Element.self) }
+    }
+}
+
+extension RealmCollection where Element: AddableType {
+    /// The sum of the elements, ignoring `nil`; zero when empty.
+    public func sum() -> Element {
+        ValueAggregates.convert(ValueAggregates.sum(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)"), to: Element.self)
+    }
+
+    /// The mean of the elements, ignoring `nil`; `nil` when there is none.
+    ///
+    /// ```swift
+    /// let mean: Double? = person.scores.average()
+    /// ```
+    public func average<T: _Persistable>() -> T? where T.PersistedType: AddableType {
+        ValueAggregates.average(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)")
+            .map { ValueAggregates.convert($0, to: T.self) }
+    }
+}
+
+extension RealmCollection where Element: SortableType {
+    /// The elements sorted by their own value.
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: "self", ascending: ascending)
+    }
+
+    /// The elements without repeats, each at its first place.
+    public func distinct() -> Results<Element> {
+        distinct(by: ["self"])
+    }
+}

@@ -1,0 +1,108 @@
+/// What a ``Map`` offers as a keyed collection, as RealmSwift's protocol of that name: generic
+/// code over maps names it.
+///
+/// ```swift
+/// func total<M: RealmKeyedCollection>(_ map: M) -> Int where M.Value == Int {
+///     map.sum(ofProperty: "self")
+/// }
+/// ```
+///
+/// Queries and sorts read the values, in key order; a map of objects leaves out its `nil` values.
+public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
+    associatedtype Key: _MapKey
+    associatedtype Value: RealmCollectionValue
+
+    /// The realm of the map, or `nil` while unmanaged.
+    var realm: Realm? { get }
+    /// Whether the map's owner was deleted.
+    var isInvalidated: Bool { get }
+    /// Whether the map is a frozen snapshot. Always `false` until frozen data exists.
+    var isFrozen: Bool { get }
+    /// The number of entries.
+    var count: Int { get }
+    /// The keys, in key order.
+    var keys: [Key] { get }
+    /// The values, in key order.
+    var values: [Value] { get }
+
+    /// The value under `key`, or `nil`; setting `nil` removes the key (inside a write when managed).
+    subscript(key: Key) -> Value? { get set }
+    /// Sets the value under `key`, adding the key if it is new.
+    func updateValue(_ value: Value, forKey key: Key)
+    /// Removes `key` and its value.
+    func removeObject(for key: Key)
+    /// Removes every entry.
+    func removeAll()
+
+    /// The value under the key spelled `key`, or `nil`.
+    func value(forKey key: String) -> Any?
+    /// The value under the key path's first key, then down its key path.
+    func value(forKeyPath keyPath: String) -> Any?
+    /// Sets the value under the key spelled `key`.
+    func setValue(_ value: Any?, forKey key: String)
+
+    /// The values matching `predicateFormat`, with `%@` and `%K` arguments.
+    func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value>
+    /// The values matching `predicate`.
+    func filter(_ predicate: QueryPredicate) -> Results<Value>
+    /// Whether an entry satisfies `predicate`.
+    func contains(where predicate: @escaping (_ key: Key, _ value: Value) -> Bool) -> Bool
+    /// The values sorted by one property (`self` for values).
+    func sorted(byKeyPath keyPath: String, ascending: Bool) -> Results<Value>
+    /// The values sorted by several properties.
+    func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Value> where S.Element == SortDescriptor
+
+    /// The smallest value of a property of the values (`self` for values), ignoring `nil`.
+    func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    /// The largest value of a property of the values, ignoring `nil`.
+    func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    /// The sum of a property of the values, ignoring `nil`.
+    func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType
+    /// The mean of a property of the values, ignoring `nil`.
+    func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType
+}
+
+extension Map: RealmKeyedCollection {
+    public var isFrozen: Bool { false }
+
+    public func value(forKey key: String) -> Any? {
+        self[Key(_mapKey: key)].map { $0 as Any }
+    }
+
+    public func value(forKeyPath keyPath: String) -> Any? {
+        let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let first = parts.first, let value = value(forKey: first) else { return nil }
+        guard parts.count == 2 else { return value }
+        guard let object = value as? Object else {
+            preconditionFailure("Key path '\(keyPath)' goes through the value under '\(first)', which is not an object.")
+        }
+        return object[parts[1]]
+    }
+
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard let value else {
+            removeObject(for: Key(_mapKey: key))
+            return
+        }
+        guard let converted = Value._fromAny(value) else {
+            preconditionFailure("A \(type(of: value)) cannot be a value of Map<String, \(Value.self)>.")
+        }
+        updateValue(converted, forKey: Key(_mapKey: key))
+    }
+
+    public func contains(where predicate: @escaping (_ key: Key, _ value: Value) -> Bool) -> Bool {
+        contains { predicate($0.key, $0.value) }
+    }
+
+    /// `Map<String, Value> (` then each entry on its own line, then `)`.
+    public var description: String {
+        CollectionKeyValue.describe(map { "[\($0.key)]: \($0.value)" }, as: "Map<\(Key.self), \(Value.self)>")
+    }
+}
+
+extension Map where Value: SortableType {
+    /// The values sorted by their own value.
+    public func sorted(ascending: Bool = true) -> Results<Value> {
+        sorted(byKeyPath: "self", ascending: ascending)
+    }
+}

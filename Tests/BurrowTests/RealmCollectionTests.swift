@@ -1,0 +1,250 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// Generic code over ``RealmCollection``, the way ported RealmSwift code writes it.
+private func youngNames<C: RealmCollection>(_ puppies: C) -> [String] where C.Element == Puppy {
+    puppies.filter("age < %@", 5).sorted(byKeyPath: "name").map(\.name)
+}
+
+private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, first: C.Element?) {
+    (collection.count, collection.first)
+}
+
+@Suite struct RealmCollectionTests {
+    let directory = TestDirectory()
+
+    /// An owner with three puppies, in a kennel that lists them, a club that holds the owner.
+    private func seeded() throws -> (Realm, Owner, Kennel) {
+        let realm = try directory.realm()
+        let owner = Owner(value: ["id": 1, "name": "Ann"])
+        let kennel = Kennel(value: ["id": 1, "tags": ["b", "a", "c", "a"], "scores": [3, nil, 1, 3]])
+        try realm.write {
+            realm.add(owner)
+            for (name, age) in [("rex", 2), ("ace", 7), ("bo", 1)] {
+                let puppy = Puppy(value: ["name": name, "age": age])
+                puppy.owner = owner
+                kennel.dogs.append(puppy)
+            }
+            realm.add(kennel)
+        }
+        return (realm, owner, kennel)
+    }
+
+    @Test func genericCodeRunsOnEveryKindOfCollection() throws {
+        let (realm, owner, kennel) = try seeded()
+        #expect(youngNames(realm.objects(Puppy.self)) == ["bo", "rex"])
+        #expect(youngNames(kennel.dogs) == ["bo", "rex"])
+        #expect(youngNames(owner.puppies) == ["bo", "rex"])
+        let club = Club(value: ["id": 1])
+        try realm.write {
+            realm.add(club)
+            club.members.insert(owner)
+        }
+        #expect(describeAll(club.members).count == 1)
+        #expect(describeAll(club.members).first == owner)
+        #expect(describeAll(kennel.tags).first == "b")
+    }
+
+    @Test func anyRealmCollectionErasesTheKind() throws {
+        let (realm, owner, kennel) = try seeded()
+        let erased = [AnyRealmCollection(realm.objects(Puppy.self)), AnyRealmCollection(kennel.dogs), AnyRealmCollection(owner.puppies)]
+        for collection in erased {
+            #expect(collection.count == 3)
+            #expect(collection.realm == realm)
+            #expect(!collection.isInvalidated)
+            #expect(collection.filter("age > 1").count == 2)
+            #expect(collection.sorted(byKeyPath: "age", ascending: false).map(\.name) == ["ace", "rex", "bo"])
+            #expect(collection.distinct(by: ["owner"]).count == 1)
+            #expect(collection.max(ofProperty: "age") as Int? == 7)
+            #expect(collection.sum(ofProperty: "age") as Int == 10)
+            #expect(collection.average(ofProperty: "age") as Double? == 10.0 / 3)
+            #expect(collection.index(matching: "name == %@", "bo") != nil)
+            #expect(collection.where { $0.name == "ace" }.count == 1)
+            let ace = try #require(collection.filter("name == 'ace'").first)
+            #expect(collection.index(of: ace) == collection.firstIndex(of: ace))
+        }
+        #expect(erased[0] == erased[0])
+        #expect(erased[0] != erased[1])
+        #expect(AnyRealmCollection(kennel.dogs) == AnyRealmCollection(kennel.dogs))
+        #expect(AnyRealmCollection(kennel.tags).sorted(ascending: true).map { $0 } == ["a", "a", "b", "c"])
+    }
+
+    @Test func listsOfValuesAreQueriedThroughSelf() throws {
+        let (realm, _, kennel) = try seeded()
+        let tags = kennel.tags
+        #expect(Array(tags.filter("self != 'a'")) == ["b", "c"])
+        #expect(Array(tags.filter("self BEGINSWITH %@", "c")) == ["c"])
+        #expect(Array(tags.sorted(ascending: false)) == ["c", "b", "a", "a"])
+        #expect(Array(tags.sorted(byKeyPath: "self")) == ["a", "a", "b", "c"])
+        #expect(Array(tags.distinct()) == ["b", "a", "c"])
+        #expect(Array(tags.distinct().sorted(ascending: true)) == ["a", "b", "c"])
+        #expect(tags.index(matching: "self == 'c'") == 2)
+        #expect(tags.filter("self == 'a'").count == 2)
+        #expect(tags.filter("self == 'a'").realm == realm)
+        let scores = kennel.scores
+        #expect(Array(scores.filter("self == nil")) == [nil])
+        #expect(Array(scores.filter("self >= 2")) == [3, 3])
+        #expect(Array(scores.sorted(ascending: true)) == [nil, 1, 3, 3])
+        #expect(scores.min() == 1 && scores.max() == 3)
+        #expect(scores.sum() == 7)
+        #expect(scores.average() as Double? == 7.0 / 3)
+        #expect(scores.min(ofProperty: "self") as Int? == 1)
+        #expect(scores.filter("self > 1").sum(ofProperty: "self") as Int == 6)
+        #expect(scores.filter("self > 1").index(of: 3) == 0)
+        #expect(scores.filter("self > 1").index(of: 1) == nil)
+    }
+
+    @Test func resultsOfValuesAreLive() throws {
+        let (realm, _, kennel) = try seeded()
+        let big = kennel.scores.filter("self > 2").sorted(ascending: false)
+        #expect(Array(big) == [3, 3])
+        try realm.write {
+            kennel.scores.append(10)
+            kennel.scores.remove(at: 0)
+        }
+        #expect(Array(big) == [10, 3])
+        #expect(big.first == 10 && big.last == 3)
+        var iterated: [Int?] = []
+        for score in big { iterated.append(score) }
+        #expect(iterated == [10, 3])
+        #expect(big.limit(1).map { $0 } == [10])
+    }
+
+    @Test func setsAndMapsOfValuesAreQueriedToo() throws {
+        let realm = try directory.realm()
+        let club = Club(value: ["id": 1, "languages": ["swift", "c", "go", "rust"]])
+        let ledger = Ledger(value: ["id": 1, "scores": ["a": 5, "b": 1, "c": 9]])
+        try realm.write {
+            realm.add(club)
+            realm.add(ledger)
+        }
+        #expect(Array(club.languages.filter("self CONTAINS 'o'").sorted(ascending: true)) == ["go"])
+        #expect(Array(club.languages.sorted(ascending: false)) == ["swift", "rust", "go", "c"])
+        #expect(club.languages.index(of: "go") != nil)
+        #expect(club.languages.index(of: "java") == nil)
+        #expect(Array(ledger.scores.filter("self > 2")) == [5, 9])
+        #expect(Array(ledger.scores.sorted(ascending: true)) == [1, 5, 9])
+        #expect(ledger.scores.max(ofProperty: "self") as Int? == 9)
+        #expect(ledger.scores.sum(ofProperty: "self") as Int == 15)
+    }
+
+    @Test func aggregatesOfUnmanagedListsNeedNoRealm() {
+        let numbers = List<Int>()
+        numbers.append(objectsIn: [4, 1, 7])
+        #expect(numbers.min() == 1 && numbers.max() == 7)
+        #expect(numbers.sum() == 12)
+        #expect(numbers.average() as Double? == 4)
+        let dates = List<Date>()
+        #expect(dates.min() == nil)
+        dates.append(Date(timeIntervalSince1970: 5))
+        dates.append(Date(timeIntervalSince1970: 2))
+        #expect(dates.max() == Date(timeIntervalSince1970: 5))
+        let mixed = List<AnyRealmValue>()
+        mixed.append(objectsIn: [.int(2), .string("x"), .double(0.5), .none])
+        #expect(mixed.sum() == .double(2.5))
+        #expect(mixed.min() == .double(0.5))
+        #expect(List<Decimal>().sum() == 0)
+    }
+
+    @Test func keyValueAccessReadsAndWritesEveryElement() throws {
+        let (realm, owner, kennel) = try seeded()
+        let puppies = realm.objects(Puppy.self).sorted(byKeyPath: "name")
+        #expect(puppies.value(forKey: "name") as? [Any?] != nil)
+        #expect((puppies.value(forKey: "name") as? [Any?])?.compactMap { $0 as? String } == ["ace", "bo", "rex"])
+        #expect((puppies.value(forKeyPath: "owner.name") as? [Any?])?.compactMap { $0 as? String } == ["Ann", "Ann", "Ann"])
+        #expect(puppies.value(forKeyPath: "@count") as? Int == 3)
+        #expect(puppies.value(forKeyPath: "@sum.age") as? Int == 10)
+        #expect(puppies.value(forKeyPath: "@max.age") as? Int == 7)
+        #expect(puppies.value(forKeyPath: "@avg.age") as? Double == 10.0 / 3)
+        #expect((kennel.tags.value(forKey: "self") as? [Any?])?.compactMap { $0 as? String } == ["b", "a", "c", "a"])
+        try realm.write { kennel.dogs.setValue(4, forKey: "age") }
+        #expect(realm.objects(Puppy.self).map(\.age) == [4, 4, 4])
+        try realm.write { owner.puppies.setValue(nil, forKey: "owner") }
+        #expect(owner.puppies.isEmpty)
+        #expect(puppies.objects(at: IndexSet([0, 2])).map(\.name) == ["ace", "rex"])
+        #expect(puppies.objects(at: IndexSet()).isEmpty)
+    }
+
+    @Test func collectionsAreEqualByRealmSwiftsRules() throws {
+        let (realm, _, kennel) = try seeded()
+        let again = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1))
+        #expect(kennel.dogs == again.dogs)
+        #expect(kennel.tags == again.tags)
+        #expect(kennel.tags != List<String>())
+        let unmanaged = List<String>()
+        #expect(unmanaged == unmanaged)
+        #expect(List<String>() != List<String>())
+        let results = realm.objects(Puppy.self)
+        let copy = results
+        #expect(results == copy)
+        #expect(results != realm.objects(Puppy.self))
+        let rex = try #require(results.filter("name == 'rex'").first)
+        let rexAgain = try #require(realm.objects(Puppy.self).filter("name == 'rex'").first)
+        #expect(rex.kennels == rexAgain.kennels)
+        #expect(rex.kennels.isInvalidated == false)
+    }
+
+    @Test func descriptionsListTheElements() throws {
+        let (_, _, kennel) = try seeded()
+        #expect(kennel.tags.description == "List<String> (\n\t[0] b,\n\t[1] a,\n\t[2] c,\n\t[3] a\n)")
+        #expect(List<Int>().description == "List<Int> (\n)")
+        #expect(kennel.dogs.filter("name == 'bo'").description.hasPrefix("Results<Puppy> (\n\t[0] Puppy {\n\t\tname = \"bo\";"))
+        // A puppy lists its kennels, whose lists hold the puppy: the description stops.
+        let bo = try #require(kennel.dogs.filter("name == 'bo'").first)
+        #expect(bo.description.contains("kennels = LinkingObjects<Kennel> (\n\t\t[0] Kennel {"))
+        #expect(bo.description.contains("Puppy {...}") || bo.description.contains("(...)"))
+    }
+
+    @Test func keyedCollectionsAreGenericToo() throws {
+        func total<M: RealmKeyedCollection>(_ map: M) -> Int where M.Value == Int { map.sum(ofProperty: "self") }
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1, "scores": ["a": 5, "b": 1]])
+        #expect(total(ledger.scores) == 6)
+        try realm.write { realm.add(ledger) }
+        #expect(total(ledger.scores) == 6)
+        #expect(ledger.scores.value(forKey: "a") as? Int == 5)
+        #expect(ledger.scores.value(forKey: "zz") == nil)
+        try realm.write {
+            ledger.scores.setValue(7, forKey: "c")
+            ledger.scores.setValue(nil, forKey: "a")
+        }
+        #expect(ledger.scores.keys == ["b", "c"])
+        #expect(ledger.scores.contains { $0 == "c" && $1 == 7 })
+        #expect(!ledger.scores.isFrozen)
+    }
+
+    @Test func queryingValuesByAnotherNameTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            let kennel = Kennel(value: ["id": 1, "tags": ["a"]])
+            try! realm.write { realm.add(kennel) }
+            _ = kennel.tags.sorted(byKeyPath: "name")
+        }
+        await #expect(processExitsWith: .failure) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            let kennel = Kennel(value: ["id": 1, "tags": ["a"]])
+            try! realm.write { realm.add(kennel) }
+            _ = kennel.tags.filter("length > 2").count
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = List<String>().filter("self == 'a'")
+        }
+        await #expect(processExitsWith: .failure) {
+            let list = List<Int>()
+            list.append(1)
+            _ = list.objects(at: IndexSet([1]))
+        }
+    }
+
+    @Test func validatingAQueryOnValuesThrows() throws {
+        let (_, _, kennel) = try seeded()
+        let tags = kennel.tags.filter("self != ''")
+        #expect(throws: Realm.Error.self) { try tags.validate(QueryPredicate("name == 'x'")) }
+        #expect(throws: Realm.Error.self) { try tags.validate(QueryPredicate("self > 5")) }
+        #expect(throws: Realm.Error.self) { try tags.validate(QueryPredicate("self != '' SORT(name ASC)")) }
+        try tags.validate(QueryPredicate("self BEGINSWITH 'a' SORT(self DESC)"))
+    }
+}
