@@ -9,7 +9,7 @@ import Testing
         let realm = try directory.realm()
         let uuid = UUID(), id = ObjectId.generate(), date = Date(timeIntervalSince1970: 1000)
         let values: [AnyRealmValue] = [.none, .int(-3), .bool(true), .float(1.5), .double(2.25), .string("dark"),
-                                       .data(Data([1, 2])), .date(date), .objectId(id), .decimal128(Decimal(string: "1.5")!), .uuid(uuid)]
+                                       .data(Data([1, 2])), .date(date), .objectId(id), .decimal128("1.5"), .uuid(uuid)]
         try realm.write {
             for (index, value) in values.enumerated() { realm.add(Setting(value: ["name": "s\(index)", "value": value])) }
         }

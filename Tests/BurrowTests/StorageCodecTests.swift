@@ -47,7 +47,7 @@ import Testing
         let values: [_PersistedValue] = [
             .bool(true), .int(-42), .float(1.25), .double(-2.5), .string("héllo"), .data(Data([0, 255])),
             .date(Date(timeIntervalSinceReferenceDate: 123.456)), .uuid(UUID()), .objectId(ObjectId.generate()),
-            .decimal(Decimal(string: "3.14159")!), .null, .string(""),
+            .decimal("3.14159"), .null, .string(""),
         ]
         let kinds: [_StorageKind] = [.bool, .int, .float, .double, .string, .data, .date, .uuid, .objectId, .decimal, .int, .string]
         var buffer: [UInt8] = []
@@ -115,6 +115,14 @@ import Testing
             }
         }
         #expect(throws: StorageError.self) { try Array("12abc".utf8).withUnsafeBytes { try RowCodec.decode($0, kind: .decimal) } }
+        // Sixteen bytes, but a coefficient of 10³⁴ (not canonical) or the large-coefficient form.
+        let limit = Decimal128.coefficientLimit
+        for (low, high) in [(UInt64(truncatingIfNeeded: limit), 0x3040_0000_0000_0000 | UInt64(limit >> 64)), (0, 0x6000_0000_0000_0000)] {
+            var bytes: [UInt8] = []
+            withUnsafeBytes(of: low.littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: high.littleEndian) { bytes += $0 }
+            #expect(throws: StorageError.self) { try bytes.withUnsafeBytes { try RowCodec.decode($0, kind: .decimal) } }
+        }
         #expect(throws: StorageError.self) { try [2, 9].withUnsafeBytes { try ListEntries.decode($0, kind: .int) } }
         #expect(throws: StorageError.self) { try [9, 0, 0, 0, 65].withUnsafeBytes { try MapEntries.decode($0, kind: .int) } }
     }

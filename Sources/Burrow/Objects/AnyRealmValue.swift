@@ -39,7 +39,7 @@ public enum AnyRealmValue: Hashable {
     case data(Data)
     case date(Date)
     case objectId(ObjectId)
-    case decimal128(Decimal)
+    case decimal128(Decimal128)
     case uuid(UUID)
     case object(Object)
     /// A dictionary of further values.
@@ -64,7 +64,7 @@ public enum AnyRealmValue: Hashable {
     /// The object id held, if any.
     public var objectIdValue: ObjectId? { if case .objectId(let v) = self { v } else { nil } }
     /// The decimal held, if any.
-    public var decimal128Value: Decimal? { if case .decimal128(let v) = self { v } else { nil } }
+    public var decimal128Value: Decimal128? { if case .decimal128(let v) = self { v } else { nil } }
     /// The UUID held, if any.
     public var uuidValue: UUID? { if case .uuid(let v) = self { v } else { nil } }
 
@@ -200,7 +200,8 @@ extension AnyRealmValue: RealmCollectionValue {
         case let value as Data: .data(value)
         case let value as Date: .date(value)
         case let value as ObjectId: .objectId(value)
-        case let value as Decimal: .decimal128(value)
+        case let value as Decimal128: .decimal128(value)
+        case let value as Decimal: .decimal128(Decimal128(value))
         case let value as UUID: .uuid(value)
         default: nil
         }

@@ -142,4 +142,5 @@ extension Date: RealmCollectionValue {}
 extension UUID: RealmCollectionValue {}
 extension ObjectId: RealmCollectionValue {}
 extension Decimal: RealmCollectionValue {}
+extension Decimal128: RealmCollectionValue {}
 extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue {}

@@ -242,25 +242,48 @@ extension ObjectId: _Persistable {
     }
 }
 
+extension Decimal128: _Persistable {
+    @inlinable
+    public static var _storageKind: _StorageKind { .decimal }
+    @inlinable
+    public static var _defaultValue: Decimal128 { Decimal128() }
+    @inlinable
+    public var _persistedValue: _PersistedValue { .decimal(self) }
+    @inlinable
+    public static func _fromPersisted(_ value: _PersistedValue) -> Decimal128 {
+        guard case .decimal(let v) = value else { mismatch(value) }
+        return v
+    }
+    public static func _fromAny(_ value: Any) -> Decimal128? {
+        switch value {
+        case let v as Decimal128: v
+        case let v as Decimal: Decimal128(v)
+        case let v as any BinaryInteger: Decimal128(number: v)
+        case let v as any BinaryFloatingPoint: Decimal128(number: v)
+        case let v as String: Decimal128.parse(v)
+        default: nil
+        }
+    }
+}
+
+/// A Foundation `Decimal` is stored as a ``Decimal128``: up to 34 of its 38 digits are kept
+/// (more round half to even), and a stored value outside `Decimal`'s exponents traps when read.
 extension Decimal: _Persistable {
     @inlinable
     public static var _storageKind: _StorageKind { .decimal }
     @inlinable
     public static var _defaultValue: Decimal { 0 }
-    @inlinable
-    public var _persistedValue: _PersistedValue { .decimal(self) }
-    @inlinable
+    public var _persistedValue: _PersistedValue { .decimal(Decimal128(self)) }
     public static func _fromPersisted(_ value: _PersistedValue) -> Decimal {
         guard case .decimal(let v) = value else { mismatch(value) }
-        return v
+        guard let decimal = v.isNaN ? Decimal.nan : v.decimalValue else {
+            preconditionFailure("Stored value \(v) does not fit a Decimal: read it as a Decimal128.")
+        }
+        return decimal
     }
-    @inlinable
     public static func _fromAny(_ value: Any) -> Decimal? {
         if let v = value as? Decimal { return v }
-        if let v = value as? Int { return Decimal(v) }
-        if let v = value as? Double { return Decimal(v) }
-        if let v = value as? String { return Decimal(string: v, locale: Locale(identifier: "en_US_POSIX")) }
-        return nil
+        return Decimal128._fromAny(value).flatMap { $0.isNaN ? Decimal.nan : $0.decimalValue }
     }
 }
 

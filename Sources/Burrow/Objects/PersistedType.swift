@@ -28,6 +28,7 @@ extension Int64: MinMaxType {}
 extension Float: MinMaxType {}
 extension Double: MinMaxType {}
 extension Decimal: MinMaxType {}
+extension Decimal128: MinMaxType {}
 extension Date: MinMaxType {}
 extension AnyRealmValue: MinMaxType {}
 extension Optional: MinMaxType where Wrapped: MinMaxType {}
@@ -43,6 +44,7 @@ extension Int64: AddableType {}
 extension Float: AddableType {}
 extension Double: AddableType {}
 extension Decimal: AddableType {}
+extension Decimal128: AddableType {}
 extension AnyRealmValue: AddableType {}
 extension Optional: AddableType where Wrapped: AddableType {}
 
@@ -58,6 +60,7 @@ extension Int64: SortableType {}
 extension Float: SortableType {}
 extension Double: SortableType {}
 extension Decimal: SortableType {}
+extension Decimal128: SortableType {}
 extension String: SortableType {}
 extension Data: SortableType {}
 extension Date: SortableType {}
@@ -109,6 +112,7 @@ extension Date: RealmPropertyType {}
 extension UUID: RealmPropertyType {}
 extension ObjectId: RealmPropertyType {}
 extension Decimal: RealmPropertyType {}
+extension Decimal128: RealmPropertyType {}
 extension AnyRealmValue: RealmPropertyType {}
 extension Optional: RealmPropertyType where Wrapped: RealmOptionalType {}
 
@@ -129,3 +133,4 @@ extension Date: RealmOptionalType {}
 extension UUID: RealmOptionalType {}
 extension ObjectId: RealmOptionalType {}
 extension Decimal: RealmOptionalType {}
+extension Decimal128: RealmOptionalType {}

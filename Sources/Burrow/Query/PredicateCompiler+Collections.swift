@@ -234,7 +234,7 @@ extension PredicateCompiler {
                     case .int(let v): Double(v)
                     case .float(let v): Double(v)
                     case .double(let v): v
-                    case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+                    case .decimal(let v): v.doubleValue
                     default: nil
                     }
                 }

@@ -109,11 +109,9 @@ struct PredicateCompiler {
         case (.double, .float(let v)): return .double(Double(v))
         case (.float, .int(let v)): return .float(Float(v))
         case (.float, .double(let v)): return Float(exactly: v).map { .float($0) }
-        case (.decimal, .int(let v)): return .decimal(Decimal(v))
-        case (.decimal, .double(let v)):
-            // Through its shortest text: `Decimal(Double)` traps on infinities. A double no
-            // decimal can hold equals no stored decimal.
-            return v.isFinite ? Decimal(string: String(v), locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) } : nil
+        case (.decimal, .int(let v)): return .decimal(Decimal128(number: v))
+        case (.decimal, .double(let v)): return .decimal(Decimal128(number: v))
+        case (.decimal, .float(let v)): return .decimal(Decimal128(number: v))
         case (.data, .string(let v)): return .data(Data(v.utf8))
         case (.link, .typedLink(_, let key)): return .link(key)
         default: return value
@@ -221,7 +219,7 @@ struct PredicateCompiler {
         case .date: .date(Date())
         case .uuid: .uuid(UUID())
         case .objectId: .objectId(ObjectId())
-        case .decimal: .decimal(0)
+        case .decimal: .decimal(Decimal128())
         case .link: .link(0)
         case .mixed: .mixed(.null)
         }

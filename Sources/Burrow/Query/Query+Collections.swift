@@ -11,6 +11,7 @@ extension Int64: _QueryNumeric {}
 extension Float: _QueryNumeric {}
 extension Double: _QueryNumeric {}
 extension Decimal: _QueryNumeric {}
+extension Decimal128: _QueryNumeric {}
 extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
 
 /// A `Map` as `where { }` sees it: its key and value types.

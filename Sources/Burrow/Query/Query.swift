@@ -95,6 +95,7 @@ extension Double: _QueryComparable {}
 extension Date: _QueryComparable {}
 extension String: _QueryComparable {}
 extension Decimal: _QueryComparable {}
+extension Decimal128: _QueryComparable {}
 extension ObjectId: _QueryComparable {}
 extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
 

@@ -20,7 +20,7 @@ enum ValueComparator {
             return withUnsafeBytes(of: x.uuid) { xb in withUnsafeBytes(of: y.uuid) { yb in bytes(Array(xb), Array(yb)) } }
         case (.objectId(let x), .objectId(let y)): return bytes(x.byteArray, y.byteArray)
         case (.link(let x), .link(let y)): return sign(x, y)
-        case (.decimal(let x), .decimal(let y)): return sign(x, y)
+        case (.decimal(let x), .decimal(let y)): return Decimal128.order(x, y)
         case (.decimal(let x), _): return order(x, b)
         case (_, .decimal(let y)): return order(y, a).map { -$0 }
         default:
@@ -35,14 +35,12 @@ enum ValueComparator {
     }
 
     /// The order of a decimal and a number of another kind. Integers convert exactly; floating
-    /// values are compared as doubles, since `Decimal(Double)` traps on infinities and gives NaN
-    /// for large or tiny values here.
-    private static func order(_ x: Decimal, _ other: _PersistedValue) -> Int? {
+    /// values through their 15-digit decimal form, as literals do (`0.1` is the decimal 0.1).
+    private static func order(_ x: Decimal128, _ other: _PersistedValue) -> Int? {
         switch other {
-        case .int(let v): return sign(x, Decimal(v))
-        case .double, .float:
-            guard let y = number(other), !y.isNaN, !x.isNaN else { return nil }
-            return sign(Double(truncating: x as NSDecimalNumber), y)
+        case .int(let v): return Decimal128.order(x, Decimal128(number: v))
+        case .double(let v): return Decimal128.order(x, Decimal128(number: v))
+        case .float(let v): return Decimal128.order(x, Decimal128(number: v))
         default: return nil
         }
     }

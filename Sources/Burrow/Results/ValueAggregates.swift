@@ -21,7 +21,7 @@ enum ValueAggregates {
         let numbers = numbers(values, kind: kind, of: subject, "sum")
         switch summingKind(kind, numbers) {
         case .int: return .int(numbers.reduce(Int64(0)) { if case .int(let v) = $1 { $0 &+ v } else { $0 } })
-        case .decimal: return .decimal(numbers.reduce(Decimal(0)) { $0 + decimal($1) })
+        case .decimal: return .decimal(numbers.reduce(Decimal128()) { $0 + decimal($1) })
         case .float: return .float(Float(numbers.reduce(0.0) { $0 + double($1) }))
         default: return .double(numbers.reduce(0.0) { $0 + double($1) })
         }
@@ -32,7 +32,7 @@ enum ValueAggregates {
         let numbers = numbers(values, kind: kind, of: subject, "average")
         guard !numbers.isEmpty else { return nil }
         if summingKind(kind, numbers) == .decimal {
-            return .decimal(numbers.reduce(Decimal(0)) { $0 + decimal($1) } / Decimal(numbers.count))
+            return .decimal(numbers.reduce(Decimal128()) { $0 + decimal($1) } / Decimal128(number: numbers.count))
         }
         return .double(numbers.reduce(0.0) { $0 + double($1) } / Double(numbers.count))
     }
@@ -43,12 +43,12 @@ enum ValueAggregates {
         let converted: _PersistedValue = switch (T._storageKind, value) {
         case (.int, .double(let v)): .int(Int64(v.rounded(.towardZero)))
         case (.int, .float(let v)): .int(Int64(v.rounded(.towardZero)))
-        case (.int, .decimal(let v)): .int(Int64(NSDecimalNumber(decimal: v).doubleValue.rounded(.towardZero)))
+        case (.int, .decimal(let v)): .int(Int64(exactly: v.doubleValue.rounded(.towardZero)) ?? 0)
         case (.double, _): .double(double(value))
         case (.float, _): .float(Float(double(value)))
-        case (.decimal, .int(let v)): .decimal(Decimal(v))
-        case (.decimal, .double(let v)): .decimal(Decimal(string: String(v), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(0))
-        case (.decimal, .float(let v)): .decimal(Decimal(string: String(v), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(0))
+        case (.decimal, .int(let v)): .decimal(Decimal128(number: v))
+        case (.decimal, .double(let v)): .decimal(Decimal128(number: v))
+        case (.decimal, .float(let v)): .decimal(Decimal128(number: v))
         default: value
         }
         guard T._storageKind == converted.kind else {
@@ -87,16 +87,16 @@ enum ValueAggregates {
         case .int(let v): Double(v)
         case .float(let v): Double(v)
         case .double(let v): v
-        case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+        case .decimal(let v): v.doubleValue
         default: 0
         }
     }
 
-    private static func decimal(_ value: _PersistedValue) -> Decimal {
+    private static func decimal(_ value: _PersistedValue) -> Decimal128 {
         switch value {
-        case .int(let v): Decimal(v)
+        case .int(let v): Decimal128(number: v)
         case .decimal(let v): v
-        default: Decimal(string: String(double(value)), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(0)
+        default: Decimal128(number: double(value))
         }
     }
 }

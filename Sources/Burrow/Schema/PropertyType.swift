@@ -19,7 +19,7 @@ public enum PropertyType: Int, Sendable, CustomStringConvertible {
     /// Backlinks (`LinkingObjects`).
     case linkingObjects
     case objectId
-    /// `Decimal`.
+    /// ``Decimal128``, and Foundation `Decimal`, which is stored as one.
     case decimal128
     case UUID
 

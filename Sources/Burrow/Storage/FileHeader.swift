@@ -7,8 +7,8 @@ import LMDB
 /// file: the magic `BURROWDB`, the format version (UInt32, big-endian) and a 16-byte file id.
 enum FileHeader {
     static let magic = Array("BURROWDB".utf8)
-    /// The format this build writes and reads.
-    static let formatVersion: UInt32 = 2
+    /// The format this build writes and reads. 3: decimals are IEEE 754 decimal128 (BID), 16 bytes.
+    static let formatVersion: UInt32 = 3
     static let metadataDatabaseName = "0"
 
     static let headerKey = Array("header".utf8)

@@ -43,7 +43,7 @@ enum IndexKeyEncoder {
         case .objectId(let v): key.append(1); key.append(contentsOf: v.byteArray)
         case .string(let v): appendBytes(v.utf8, to: &key)
         case .data(let v): appendBytes(v, to: &key)
-        case .decimal(let v): appendBytes(v.description.utf8, to: &key)
+        case .decimal(let v): key.append(1); key.append(contentsOf: v.orderedKey)
         }
     }
 

@@ -73,7 +73,7 @@ public enum _PersistedValue: Hashable, Sendable {
     case date(Date)
     case uuid(UUID)
     case objectId(ObjectId)
-    case decimal(Decimal)
+    case decimal(Decimal128)
     /// A to-one link: the raw object key of the target.
     case link(UInt64)
     /// A link that names its class too, as an `AnyRealmValue` holds it.

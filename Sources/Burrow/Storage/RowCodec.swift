@@ -11,7 +11,8 @@ import Foundation
 /// decoding the others. Columns past the row's count (added to the schema later) read as null.
 /// Integers of every width take 8 bytes, `Float` 4, `Double` and `Date` 8 (the `Double` of
 /// `timeIntervalSinceReferenceDate`, exact), `UUID` 16, `ObjectId` 12; strings are UTF-8 as
-/// given (no normalisation), `Decimal` its exact decimal text.
+/// given (no normalisation); decimals (`Decimal128`, and Foundation `Decimal` through it) are
+/// IEEE 754 decimal128 in its binary integer decimal (BID) encoding, 16 bytes, low word first.
 enum RowCodec {
     /// Writes `values` as a row into `buffer`, replacing its contents.
     static func encode(_ values: [_PersistedValue], into buffer: inout [UInt8]) {
@@ -64,7 +65,7 @@ enum RowCodec {
         case .objectId: 12
         case .string(let v): v.utf8.count
         case .data(let v): v.count
-        case .decimal(let v): v.description.utf8.count
+        case .decimal: 16
         }
     }
 
@@ -103,11 +104,10 @@ enum RowCodec {
                 return bytes.count
             }
         case .decimal(let v):
-            var text = v.description
-            return text.withUTF8 { utf8 in
-                target.copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
-                return utf8.count
-            }
+            let (low, high) = v.bid
+            target.storeBytes(of: low.littleEndian, as: UInt64.self)
+            (target + 8).storeBytes(of: high.littleEndian, as: UInt64.self)
+            return 16
         }
     }
 
@@ -144,9 +144,11 @@ enum RowCodec {
             guard let id = ObjectId(bytes: bytes) else { throw .damaged("a stored ObjectId is \(bytes.count) bytes long") }
             return .objectId(id)
         case .decimal:
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), text == decimal.description else {
-                throw .damaged("a stored Decimal reads '\(text.prefix(40))'")
+            try expect(16)
+            let low = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+            let high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            guard let decimal = Decimal128(bid: low, high: high) else {
+                throw .damaged("a stored Decimal128 has non-canonical bits \(String(high, radix: 16)) \(String(low, radix: 16))")
             }
             return .decimal(decimal)
         }

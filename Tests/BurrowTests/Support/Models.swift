@@ -196,3 +196,14 @@ final class Friend: Object {
     @Persisted var best: Friend?
     @Persisted var friends: List<Friend>
 }
+
+/// Decimals of both kinds, in every shape a property takes.
+final class Ledger128: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var amount: Decimal128
+    @Persisted var fee: Decimal128?
+    @Persisted var history: List<Decimal128>
+    @Persisted var distinctAmounts: MutableSet<Decimal128>
+    @Persisted var byMonth: Map<String, Decimal128?>
+    @Persisted var foundation = Decimal(0)
+}
