@@ -106,7 +106,7 @@ import Testing
             let ledger = realm.object(ofType: Ledger128.self, forPrimaryKey: 1)!
             try! realm.write { ledger["foundation"] = Decimal(1) }
             // The same column written as a Decimal128 far past Decimal's range.
-            try! realm.write { ledger.setManagedValue(.decimal(try! Decimal128(string: "1E300")), column: 6) }
+            try! realm.write { ledger.setManagedValue(.decimal(try! Decimal128(string: "1E300")), column: storedColumn("foundation", of: ledger)) }
             _ = ledger.foundation
         }
     }

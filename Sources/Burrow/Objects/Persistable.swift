@@ -19,6 +19,9 @@ public protocol _Persistable: _HasPersistedType {
     static func _persistedValue(at pointer: UnsafeRawPointer) -> _PersistedValue
     /// A value back from storage form. Traps on a value of another kind (a corrupt row).
     static func _fromPersisted(_ value: _PersistedValue) -> Self
+    /// A value back from storage form as an optional property reads it: `nil` when the type
+    /// has no value for it (a ``FailableCustomPersistable``), where ``_fromPersisted(_:)`` traps.
+    static func _optionalFromPersisted(_ value: _PersistedValue) -> Self?
     /// A value from a loosely typed input (`Object(value:)`, dynamic subscripts), or `nil`
     /// when the input does not fit.
     static func _fromAny(_ value: Any) -> Self?
@@ -45,6 +48,8 @@ extension _Persistable {
     public static func _set(_ value: Self, on object: ObjectBase, column: Int) {
         object.setManagedValue(value._persistedValue, column: column)
     }
+    @inlinable
+    public static func _optionalFromPersisted(_ value: _PersistedValue) -> Self? { _fromPersisted(value) }
     @inlinable
     public static var _linkedType: ObjectBase.Type? { nil }
     @inlinable
@@ -307,7 +312,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     }
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Wrapped? {
-        value.isNull ? nil : Wrapped._fromPersisted(value)
+        value.isNull ? nil : Wrapped._optionalFromPersisted(value)
     }
     @inlinable
     public static func _get(from object: ObjectBase, column: Int) -> Wrapped? {
@@ -315,7 +320,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
             return object.linkedObject(column: column, of: linkedType).map { $0 as! Wrapped }
         }
         let value = object.managedValue(column: column, kind: Wrapped._storageKind)
-        return value.isNull ? nil : Wrapped._fromPersisted(value)
+        return value.isNull ? nil : Wrapped._optionalFromPersisted(value)
     }
     @inlinable
     public static func _set(_ value: Wrapped?, on object: ObjectBase, column: Int) {

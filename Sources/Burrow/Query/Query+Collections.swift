@@ -46,7 +46,7 @@ extension Query where T: _QueryCollection {
     }
 }
 
-extension Query where T: _QueryCollection, T._QueryElement: _QueryComparable {
+extension Query where T: _QueryCollection, T._QueryElement.PersistedType: _QueryComparable {
     /// Whether any element is less than `value`.
     public static func < (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.less, rhs._persistedValue) }
     /// Whether any element is at most `value`.
@@ -57,7 +57,7 @@ extension Query where T: _QueryCollection, T._QueryElement: _QueryComparable {
     public static func >= (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs._persistedValue) }
 }
 
-extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric {
+extension Query where T: _QueryCollection, T._QueryElement.PersistedType: _QueryNumeric {
     /// The smallest element (`@min`); `nil` for an empty collection.
     ///
     /// ```swift

@@ -21,7 +21,7 @@ extension Query where T: _Persistable {
     }
 }
 
-extension Query where T: _QueryComparable {
+extension Query where T: _Persistable, T.PersistedType: _QueryComparable {
     public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.less, rhs._persistedValue) }
     public static func <= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs._persistedValue) }
     public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greater, rhs._persistedValue) }
@@ -46,7 +46,7 @@ extension Query where T: _QueryComparable {
     }
 }
 
-extension Query where T: _QueryString {
+extension Query where T: _Persistable, T.PersistedType: _QueryString {
     /// Contains `value` (`CONTAINS`).
     public func contains(_ value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.contains, value._persistedValue, options: options)

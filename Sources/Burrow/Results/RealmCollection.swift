@@ -109,7 +109,7 @@ extension RealmCollection where Element: Object {
     }
 }
 
-extension RealmCollection where Element: MinMaxType {
+extension RealmCollection where Element.PersistedType: MinMaxType {
     /// The smallest element, ignoring `nil`.
     ///
     /// ```swift
@@ -127,7 +127,7 @@ extension RealmCollection where Element: MinMaxType {
     }
 }
 
-extension RealmCollection where Element: AddableType {
+extension RealmCollection where Element.PersistedType: AddableType {
     /// The sum of the elements, ignoring `nil`; zero when empty.
     public func sum() -> Element {
         ValueAggregates.convert(ValueAggregates.sum(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)"), to: Element.self)
@@ -144,7 +144,7 @@ extension RealmCollection where Element: AddableType {
     }
 }
 
-extension RealmCollection where Element: SortableType {
+extension RealmCollection where Element.PersistedType: SortableType {
     /// The elements sorted by their own value.
     public func sorted(ascending: Bool = true) -> Results<Element> {
         sorted(byKeyPath: "self", ascending: ascending)

@@ -100,7 +100,7 @@ extension Map: RealmKeyedCollection {
     }
 }
 
-extension Map where Value: SortableType {
+extension Map where Value.PersistedType: SortableType {
     /// The values sorted by their own value.
     public func sorted(ascending: Bool = true) -> Results<Value> {
         sorted(byKeyPath: "self", ascending: ascending)

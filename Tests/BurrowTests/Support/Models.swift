@@ -207,3 +207,39 @@ final class Ledger128: Object {
     @Persisted var byMonth: Map<String, Decimal128?>
     @Persisted var foundation = Decimal(0)
 }
+
+/// A type of one's own stored as an integer.
+struct Cents: CustomPersistable, Hashable, Comparable {
+    typealias PersistedType = Int
+    var amount: Int
+    init(_ amount: Int) { self.amount = amount }
+    init(persistedValue: Int) { amount = persistedValue }
+    var persistableValue: Int { amount }
+    static func < (lhs: Cents, rhs: Cents) -> Bool { lhs.amount < rhs.amount }
+}
+
+/// A key of one's own stored as a string.
+struct SKU: CustomPersistable, Hashable {
+    typealias PersistedType = String
+    var code: String
+    init(persistedValue: String) { code = persistedValue }
+    var persistableValue: String { code }
+}
+
+/// Foundation's URL, stored as its text; not every text is a URL.
+extension URL: FailableCustomPersistable {
+    public typealias PersistedType = String
+    public init?(persistedValue: String) { self.init(string: persistedValue) }
+    public var persistableValue: String { absoluteString }
+}
+
+final class Product: Object {
+    @Persisted(primaryKey: true) var sku: SKU
+    @Persisted(indexed: true) var price: Cents
+    @Persisted var discount: Cents?
+    @Persisted var page = URL(string: "https://example.com")!
+    @Persisted var mirror: URL?
+    @Persisted var priceHistory: List<Cents>
+    @Persisted var sizes: MutableSet<Cents>
+    @Persisted var regional: Map<String, Cents?>
+}

@@ -81,3 +81,9 @@ func expectMessage(_ result: ExitTest.Result?, _ message: String, sourceLocation
     let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     #expect(output.contains(message), "child process printed: \(output)", sourceLocation: sourceLocation)
 }
+
+/// The row column of property `name` of a managed object, to write a stored form directly.
+func storedColumn(_ name: String, of object: ObjectBase) -> Int {
+    let management = object.management!
+    return management.bound.fieldColumns[management.bound.info.field(named: name)]
+}

@@ -1,0 +1,91 @@
+/// What ``CustomPersistable`` and ``FailableCustomPersistable`` share: a type of your own stored
+/// as another type a realm stores, its `PersistedType`.
+public protocol _CustomPersistable: RealmCollectionValue where PersistedType: _Persistable {
+    /// The stored form of the value.
+    var persistableValue: PersistedType { get }
+    /// The value of a stored form, or `nil` when it has none (always one for
+    /// ``CustomPersistable``).
+    static func _value(fromPersisted value: PersistedType) -> Self?
+}
+
+/// A type of your own that a `@Persisted` property, a list, a set or a map stores as its
+/// `PersistedType`, as in RealmSwift: it is queried, indexed and used as a primary key as that
+/// type.
+///
+/// ```swift
+/// struct Cents: CustomPersistable, Hashable {
+///     typealias PersistedType = Int
+///     var amount: Int
+///     init(persistedValue: Int) { amount = persistedValue }
+///     var persistableValue: Int { amount }
+/// }
+/// final class Item: Object {
+///     @Persisted(indexed: true) var price: Cents
+/// }
+/// items.where { $0.price > Cents(persistedValue: 500) }
+/// items.filter("price < %@", Cents(persistedValue: 100))
+/// ```
+public protocol CustomPersistable: _CustomPersistable {
+    /// The value of a stored form.
+    init(persistedValue: PersistedType)
+}
+
+/// A type of your own stored as its `PersistedType` when not every stored value makes one:
+/// reading a value that does not traps for a required property, and reads `nil` for an
+/// optional one.
+///
+/// ```swift
+/// extension URL: FailableCustomPersistable {
+///     public typealias PersistedType = String
+///     public init?(persistedValue: String) { self.init(string: persistedValue) }
+///     public var persistableValue: String { absoluteString }
+/// }
+/// ```
+public protocol FailableCustomPersistable: _CustomPersistable {
+    /// The value of a stored form, or `nil` when it has none.
+    init?(persistedValue: PersistedType)
+}
+
+extension CustomPersistable {
+    public static func _value(fromPersisted value: PersistedType) -> Self? { Self(persistedValue: value) }
+}
+
+extension FailableCustomPersistable {
+    public static func _value(fromPersisted value: PersistedType) -> Self? { Self(persistedValue: value) }
+}
+
+extension _CustomPersistable {
+    public static var _storageKind: _StorageKind { PersistedType._storageKind }
+    public static var _linkedType: ObjectBase.Type? { PersistedType._linkedType }
+
+    /// The type's value of its stored type's default; traps when there is none.
+    public static var _defaultValue: Self { converted(PersistedType._defaultValue) }
+
+    public var _persistedValue: _PersistedValue { persistableValue._persistedValue }
+
+    public static func _persistedValue(at pointer: UnsafeRawPointer) -> _PersistedValue {
+        pointer.assumingMemoryBound(to: Self.self).pointee._persistedValue
+    }
+
+    public static func _fromPersisted(_ value: _PersistedValue) -> Self {
+        converted(PersistedType._fromPersisted(value))
+    }
+
+    public static func _optionalFromPersisted(_ value: _PersistedValue) -> Self? {
+        _value(fromPersisted: PersistedType._fromPersisted(value))
+    }
+
+    public static func _fromAny(_ value: Any) -> Self? {
+        if let exact = value as? Self { return exact }
+        return PersistedType._fromAny(value).flatMap(_value(fromPersisted:))
+    }
+
+    /// The value of a stored form; traps, naming both, when there is none.
+    private static func converted(_ stored: PersistedType) -> Self {
+        guard let value = _value(fromPersisted: stored) else {
+            preconditionFailure("Failed to convert persisted value '\(stored)' to type '\(Self.self)' in a non-optional context.")
+        }
+        return value
+    }
+}
+

@@ -1,0 +1,85 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct CustomPersistableTests {
+    let directory = TestDirectory()
+
+    private func seeded() throws -> Realm {
+        let realm = try directory.realm()
+        try realm.write {
+            for (code, price) in [("a", 500), ("b", 120), ("c", 999), ("d", 120)] {
+                let product = Product()
+                product.sku = SKU(persistedValue: code)
+                product.price = Cents(price)
+                product.discount = price > 200 ? Cents(price / 10) : nil
+                product.mirror = URL(string: "https://mirror.example/\(code)")
+                product.priceHistory.append(objectsIn: [Cents(price + 1), Cents(price)])
+                product.sizes.insert(objectsIn: [Cents(1), Cents(2), Cents(1)])
+                product.regional["eu"] = Cents(price * 2)
+                realm.add(product)
+            }
+        }
+        return realm
+    }
+
+    @Test func valuesAreStoredAsTheirPersistedType() throws {
+        let realm = try seeded()
+        let product = try #require(realm.object(ofType: Product.self, forPrimaryKey: SKU(persistedValue: "a")))
+        #expect(product.price == Cents(500))
+        #expect(product.discount == Cents(50))
+        #expect(product.page == URL(string: "https://example.com"))
+        #expect(product.mirror == URL(string: "https://mirror.example/a"))
+        #expect(Array(product.priceHistory) == [Cents(501), Cents(500)])
+        #expect(product.sizes.count == 2)
+        #expect(product.regional["eu"] == Cents(1000))
+        #expect(realm.schema["Product"]?["price"]?.type == .int)
+        #expect(realm.schema["Product"]?["price"]?.isIndexed == true)
+        #expect(realm.schema["Product"]?["sku"]?.isPrimary == true)
+        #expect(product["price"] as? Cents == Cents(500))
+        // Primary keys compare as their stored type: a duplicate is refused.
+        #expect(realm.object(ofType: Product.self, forPrimaryKey: "b")?.price == Cents(120))
+    }
+
+    @Test func queriesAndSortsGoThroughThePersistedType() throws {
+        let products = try seeded().objects(Product.self)
+        func codes(_ results: Results<Product>) -> [String] { results.map(\.sku.code) }
+        #expect(codes(products.where { $0.price > Cents(200) }.sorted(byKeyPath: "price")) == ["a", "c"])
+        #expect(codes(products.where { $0.price == Cents(120) }) == ["b", "d"])
+        #expect(codes(products.filter("price < %@", Cents(200))) == ["b", "d"])
+        #expect(codes(products.filter("price IN %@", [Cents(999), Cents(1)])) == ["c"])
+        #expect(codes(products.where { $0.sku == SKU(persistedValue: "c") }) == ["c"])
+        #expect(codes(products.where { $0.discount == nil }) == ["b", "d"])
+        #expect(codes(products.filter("mirror ENDSWITH '/d'")) == ["d"])
+        #expect(codes(products.where { $0.mirror == URL(string: "https://mirror.example/b") }) == ["b"])
+        #expect(codes(products.where { $0.priceHistory.contains(Cents(121)) }) == ["b", "d"])
+        #expect(codes(products.sorted(byKeyPath: "price", ascending: false)) == ["c", "a", "b", "d"])
+        #expect(products.max(ofProperty: "price") as Cents? == Cents(999))
+        #expect(products.sum(ofProperty: "price") as Cents == Cents(1739))
+        #expect(products.min(of: \.price) == Cents(120))
+        #expect(products.first?.priceHistory.max() == Cents(501))
+        #expect(products.first?.priceHistory.sum() == Cents(1001))
+    }
+
+    @Test func aFailedConversionReadsNilWhenOptional() throws {
+        let realm = try directory.realm()
+        let product = Product()
+        product.sku = SKU(persistedValue: "x")
+        try realm.write { realm.add(product) }
+        // A text that is no URL, written as the stored type.
+        try realm.write { product.setManagedValue(.string("http://[bad"), column: storedColumn("mirror", of: product)) }
+        #expect(product.mirror == nil)
+    }
+
+    @Test func aFailedConversionTrapsWhenRequired() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            let product = Product()
+            product.sku = SKU(persistedValue: "x")
+            try! realm.write { realm.add(product) }
+            try! realm.write { product.setManagedValue(.string("http://[bad"), column: storedColumn("page", of: product)) }
+            _ = product.page
+        }
+    }
+}
