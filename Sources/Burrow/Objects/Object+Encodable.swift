@@ -5,30 +5,29 @@ import Foundation
 /// holds. `LinkingObjects` are left out (they are computed), and an object met again while it is
 /// being encoded (a cycle of links) encodes as `nil`.
 ///
+/// As in RealmSwift, a model opts in by declaring `Codable` (or `Encodable`, `Decodable`); it
+/// then uses these implementations, and ``Object/init(from:)``:
+///
 /// ```swift
+/// final class Dog: Object, Codable {
+///     @Persisted var name = ""
+/// }
 /// let json = try JSONEncoder().encode(realm.objects(Dog.self))   // a JSON array
 /// ```
-extension Object: Encodable {
-    private struct PropertyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
+extension Object {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: PropertyKey.self)
+        var container = encoder.container(keyedBy: PropertyCodingKey.self)
         let info = ClassInfo.of(Swift.type(of: self))
         EncodingPath.enter(self)
         defer { EncodingPath.leave(self) }
         for field in info.fields where !field.isComputed {
-            try container.encode(EncodableValue(self[field.name]), forKey: PropertyKey(stringValue: field.name))
+            try container.encode(EncodableValue(self[field.name]), forKey: PropertyCodingKey(stringValue: field.name))
         }
     }
 }
 
 /// Any property value, encoded by what it is.
-private struct EncodableValue: Encodable {
+struct EncodableValue: Encodable {
     let value: Any?
 
     init(_ value: Any?) { self.value = value }
@@ -39,9 +38,9 @@ private struct EncodableValue: Encodable {
         case nil:
             try single.encodeNil()
         case let object as Object:
-            if EncodingPath.contains(object) { try single.encodeNil() } else { try single.encode(object) }
+            if EncodingPath.contains(object) { try single.encodeNil() } else { try object.encode(to: encoder) }
         case let mixed as AnyRealmValue:
-            try EncodableValue(Self.held(mixed)).encode(to: encoder)
+            try EncodableValue(mixed.heldValue).encode(to: encoder)
         case let entries as any _EncodableEntries:
             try single.encode(entries.encodableEntries.mapValues(EncodableValue.init))
         case let sequence as any Sequence where !(value is String) && !(value is Data):
@@ -54,24 +53,6 @@ private struct EncodableValue: Encodable {
         }
     }
 
-    private static func held(_ value: AnyRealmValue) -> Any? {
-        switch value {
-        case .none: nil
-        case .int(let v): v
-        case .bool(let v): v
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .decimal128(let v): v
-        case .uuid(let v): v
-        case .object(let v): v
-        case .list(let v): v
-        case .dictionary(let v): v
-        }
-    }
 }
 
 /// Maps expose their entries for encoding.

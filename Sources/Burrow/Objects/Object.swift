@@ -31,6 +31,20 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         ObjectValueReader(info: ClassInfo.of(Swift.type(of: self))).apply(value, to: self, isNew: true)
     }
 
+    /// Decodes an unmanaged object from a keyed container of its stored properties, as
+    /// ``encode(to:)`` writes it: links as nested objects, lists and sets as arrays, maps as
+    /// dictionaries. A missing key or `null` keeps the property's default.
+    ///
+    /// ```swift
+    /// let dog = try JSONDecoder().decode(Dog.self, from: Data(#"{"name": "Rex", "age": 3}"#.utf8))
+    /// ```
+    /// - Throws: `DecodingError` for a value of the wrong type, or a property whose type is not
+    ///   `Decodable` (an enum that is not `Codable`).
+    public required convenience init(from decoder: any Decoder) throws {
+        self.init()
+        try ObjectDecoding.decode(self, from: decoder)
+    }
+
     /// The realm managing this object, or `nil` while unmanaged.
     public var realm: Realm? { management.map { Realm(core: $0.realm) } }
 
@@ -71,6 +85,33 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
             let info = ClassInfo.of(Swift.type(of: self))
             ObjectValueReader(info: info).set(newValue as Any, field: info.field(named: key), on: self)
         }
+    }
+
+    /// The value of property `key`: the dynamic accessor, as key-value coding reads it.
+    ///
+    /// ```swift
+    /// dog.value(forKey: "name") as? String
+    /// ```
+    /// Traps on an unknown name.
+    public func value(forKey key: String) -> Any? {
+        self[key]
+    }
+
+    /// The value of a key path through to-one links (`owner.name`); `nil` where a link is.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        let names = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        guard names.count == 2 else { return self[keyPath] }
+        guard let next = self[names[0]] else { return nil }
+        guard let object = next as? Object else {
+            preconditionFailure("Key path '\(keyPath)' goes through '\(names[0])', which is not a link.")
+        }
+        return object.value(forKeyPath: names[1])
+    }
+
+    /// Sets property `key` to `value` (inside a write when managed); traps on an unknown name
+    /// or a value of the wrong type.
+    public func setValue(_ value: Any?, forKey key: String) {
+        self[key] = value
     }
 
     /// Whether `object` is this same stored object (the same row of the same realm file), even

@@ -18,10 +18,29 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible {
         self.ascending = ascending
     }
 
+    /// Sorts by the property `keyPath` reads.
+    ///
+    /// ```swift
+    /// dogs.sorted(by: [SortDescriptor(keyPath: \Dog.age, ascending: false)])
+    /// ```
+    public init<Element: ObjectBase>(keyPath: PartialKeyPath<Element>, ascending: Bool = true) {
+        self.init(keyPath: ClassInfo.of(Element.self).propertyName(of: keyPath), ascending: ascending)
+    }
+
     /// The same property in the other direction.
     public func reversed() -> SortDescriptor {
         SortDescriptor(keyPath: keyPath, ascending: !ascending)
     }
 
-    public var description: String { "\(keyPath) \(ascending ? "ASC" : "DESC")" }
+    /// `SortDescriptor(keyPath: age, direction: descending)`, as RealmSwift prints it.
+    public var description: String {
+        "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
+    }
+}
+
+extension SortDescriptor: ExpressibleByStringLiteral {
+    /// Sorts ascending by the property the literal names: `sorted(by: ["name"])`.
+    public init(stringLiteral value: String) {
+        self.init(keyPath: value)
+    }
 }

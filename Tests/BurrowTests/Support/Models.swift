@@ -243,3 +243,16 @@ final class Product: Object {
     @Persisted var sizes: MutableSet<Cents>
     @Persisted var regional: Map<String, Cents?>
 }
+
+// Models that encode and decode, as a RealmSwift model opts in.
+extension Kennel: Codable {}
+extension Puppy: Codable {}
+extension Owner: Codable {}
+extension Ledger: Codable {}
+extension Setting: Codable {}
+extension Bag: Codable {}
+extension Friend: Codable {}
+extension Contact: Codable {}
+extension Address: Codable {}
+extension Geo: Codable {}
+extension AllTypes: Codable {}

@@ -1,0 +1,111 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// A model that declares Codable itself, as RealmSwift models do.
+final class CodablePet: Object, Codable {
+    @Persisted var name = ""
+    @Persisted var mood = Mood.calm
+    @Persisted var tags: List<String>
+    @Persisted var owner: Owner?
+    @Persisted var extra: AnyRealmValue
+}
+
+extension Mood: Codable {}
+
+@Suite struct ParityTests {
+    let directory = TestDirectory()
+
+    @Test func listsAreRangeReplaceable() throws {
+        let realm = try directory.realm()
+        let kennel = Kennel(value: ["id": 1, "tags": ["a", "b", "c", "d", "e"]])
+        let unmanaged = List<String>()
+        unmanaged.append(objectsIn: ["a", "b", "c", "d", "e"])
+        try realm.write { realm.add(kennel) }
+        for case var list in [unmanaged, kennel.tags] {
+            try realm.write {
+                list.replaceSubrange(1..<3, with: ["x"])
+                list.removeLast(1)
+                list.insert(contentsOf: ["y", "z"], at: 0)
+                list.removeFirst(1)
+                list.append(contentsOf: ["q"])
+                list.removeSubrange(0..<1)
+                list.move(fromOffsets: IndexSet([0]), toOffset: 3)
+                list.remove(atOffsets: IndexSet([1]))
+                list.sort()
+                list.reverse()
+            }
+            #expect(Array(list) == ["x", "q", "a"])
+        }
+        #expect(kennel.tags.firstIndex(of: "q") == 1)
+        try realm.write { kennel.tags.replaceSubrange(0..., with: ["only"]) }
+        #expect(Array(kennel.tags) == ["only"])
+    }
+
+    @Test func replacingAnOutOfRangeSubrangeTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let list = List<Int>()
+            list.append(1)
+            list.replaceSubrange(0..<3, with: [2])
+        }
+        await #expect(processExitsWith: .failure) {
+            let list = List<Int>()
+            list.removeLast(1)
+        }
+    }
+
+    @Test func objectsReadAndWriteByKey() throws {
+        let realm = try directory.realm()
+        let owner = Owner(value: ["id": 1, "name": "Ann"])
+        let puppy = Puppy(value: ["name": "rex", "age": 2])
+        puppy.owner = owner
+        try realm.write { realm.add(puppy) }
+        #expect(puppy.value(forKey: "name") as? String == "rex")
+        #expect(puppy.value(forKeyPath: "owner.name") as? String == "Ann")
+        #expect(Puppy().value(forKeyPath: "owner.name") == nil)
+        try realm.write { puppy.setValue(5, forKey: "age") }
+        #expect(puppy.age == 5)
+    }
+
+    @Test func sortDescriptorsPrintAndBuildAsRealmSwifts() throws {
+        #expect(SortDescriptor(keyPath: "age", ascending: false).description == "SortDescriptor(keyPath: age, direction: descending)")
+        let literal: Burrow.SortDescriptor = "name"
+        #expect(literal == SortDescriptor(keyPath: "name"))
+        #expect(SortDescriptor(keyPath: \Puppy.age).keyPath == "age")
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Puppy(value: ["name": "b", "age": 1]))
+            realm.add(Puppy(value: ["name": "a", "age": 1]))
+        }
+        #expect(realm.objects(Puppy.self).sorted(by: ["name"]).map(\.name) == ["a", "b"])
+    }
+
+    @Test func objectsDecodeFromWhatTheyEncode() throws {
+        let realm = try directory.realm()
+        let pet = CodablePet(value: ["name": "rex", "mood": Mood.excited, "tags": ["a", "b"], "extra": AnyRealmValue.int(4)])
+        pet.owner = Owner(value: ["id": 9, "name": "Ann"])
+        try realm.write { realm.add(pet) }
+        let data = try JSONEncoder().encode(pet)
+        let decoded = try JSONDecoder().decode(CodablePet.self, from: data)
+        #expect(decoded.realm == nil)
+        #expect(decoded.name == "rex" && decoded.mood == .excited)
+        #expect(Array(decoded.tags) == ["a", "b"])
+        #expect(decoded.owner?.name == "Ann" && decoded.owner?.id == 9)
+        #expect(decoded.extra == .int(4))
+        // Its owner is already stored: linked to the stored one, it is added once.
+        decoded.owner = realm.object(ofType: Owner.self, forPrimaryKey: 9)
+        try realm.write { realm.add(decoded) }
+        #expect(realm.objects(CodablePet.self).count == 2)
+        #expect(realm.objects(Owner.self).count == 1)
+        // Missing keys and nulls keep the defaults; a value of the wrong type throws.
+        let sparse = try JSONDecoder().decode(Puppy.self, from: Data(#"{"name": "bo", "owner": null}"#.utf8))
+        #expect(sparse.name == "bo" && sparse.age == 0 && sparse.owner == nil)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Puppy.self, from: Data(#"{"age": "old"}"#.utf8)) }
+        let mixed = try JSONDecoder().decode([AnyRealmValue].self, from: Data(#"[null, true, 3, 2.5, "s", [1], {"k": 1}]"#.utf8))
+        #expect(mixed.count == 7 && mixed[0] == .none && mixed[1] == .bool(true) && mixed[2] == .int(3) && mixed[3] == .double(2.5))
+        #expect(mixed[5].listValue.map(Array.init) == [.int(1)])
+        #expect(mixed[6].dictionaryValue?["k"] == .int(1))
+        let ledger = try JSONDecoder().decode(Ledger.self, from: Data(#"{"id": 3, "scores": {"a": 1}}"#.utf8))
+        #expect(ledger.scores["a"] == 1)
+    }
+}
