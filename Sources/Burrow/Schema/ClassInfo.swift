@@ -30,7 +30,8 @@ struct FieldInfo {
     var property: Property {
         Property(name: name, type: isComputed ? .linkingObjects : kind.propertyType, isOptional: isOptional && !isComputed,
                  isIndexed: isIndexed || isPrimaryKey, isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)),
-                 isArray: collection == .list, isSet: collection == .set, isMap: collection == .map)
+                 isArray: collection == .list, isSet: collection == .set, isMap: collection == .map,
+                 linkOriginPropertyName: originProperty)
     }
 }
 
@@ -98,7 +99,8 @@ final class ClassInfo: @unchecked Sendable {
         precondition(primaryKeys.count <= 1,
                      "Class '\(className)' declares more than one primary key: \(primaryKeys.map { fields[$0].name }).")
         primaryKeyField = primaryKeys.first
-        objectSchema = ObjectSchema(className: className, properties: fields.map(\.property))
+        objectSchema = ObjectSchema(className: className, properties: fields.filter { !$0.isComputed }.map(\.property),
+                                    computedProperties: fields.filter(\.isComputed).map(\.property))
         for field in fields { Self.validate(field, of: className) }
         precondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
     }

@@ -10,13 +10,21 @@ public struct ObjectSchema: Equatable, Sendable, CustomStringConvertible {
     public let className: String
     /// The stored properties, in declaration order.
     public let properties: [Property]
+    /// The computed properties: `LinkingObjects`, in declaration order.
+    public let computedProperties: [Property]
+
+    init(className: String, properties: [Property], computedProperties: [Property] = []) {
+        self.className = className
+        self.properties = properties
+        self.computedProperties = computedProperties
+    }
 
     /// The primary key property, if the class has one.
     public var primaryKeyProperty: Property? { properties.first(where: \.isPrimary) }
 
-    /// The property called `propertyName`, if any.
+    /// The stored or computed property called `propertyName`, if any.
     public subscript(propertyName: String) -> Property? {
-        properties.first { $0.name == propertyName }
+        properties.first { $0.name == propertyName } ?? computedProperties.first { $0.name == propertyName }
     }
 
     public var description: String {

@@ -23,9 +23,11 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     public let isSet: Bool
     /// Whether the property is a `Map`.
     public let isMap: Bool
+    /// For a `LinkingObjects` property: the link property of `objectClassName` it follows back.
+    public let linkOriginPropertyName: String?
 
     init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
-         isArray: Bool = false, isSet: Bool = false, isMap: Bool = false) {
+         isArray: Bool = false, isSet: Bool = false, isMap: Bool = false, linkOriginPropertyName: String? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -35,6 +37,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
         self.isArray = isArray
         self.isSet = isSet
         self.isMap = isMap
+        self.linkOriginPropertyName = linkOriginPropertyName
     }
 
     public var description: String {

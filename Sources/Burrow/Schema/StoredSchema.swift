@@ -62,11 +62,13 @@ struct StoredClass: Codable, Equatable, Sendable {
     var primaryKeyColumn: Int? { properties.firstIndex(where: \.isPrimary) }
 
     var objectSchema: ObjectSchema {
-        ObjectSchema(className: name, properties: properties.map {
+        // Linking objects are not stored: the model class, when this process has it, names them.
+        let computed = ClassInfo.type(named: name).map { ClassInfo.of($0).objectSchema.computedProperties } ?? []
+        return ObjectSchema(className: name, properties: properties.map {
             Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
                      isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName,
                      isArray: $0.collection == .list, isSet: $0.collection == .set, isMap: $0.collection == .map)
-        })
+        }, computedProperties: computed)
     }
 
     /// How the model class `info` differs from this stored class, one line a difference;
