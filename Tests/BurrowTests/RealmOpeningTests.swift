@@ -209,12 +209,50 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
-    @Test func anUnreadableFileThrowsPermissionDenied() throws {
-        guard getuid() != 0 else { return }  // root reads everything
+    @Test(.enabled(if: getuid() != 0, "root reads every file whatever its mode"))
+    func anUnreadableFileThrowsPermissionDenied() throws {
         let url = directory.file("locked.realm")
         do { _ = try Realm(fileURL: url) }
         chmod(url.path, 0)
         expectError(.filePermissionDenied) { try Realm(fileURL: url) }
+        do {
+            _ = try Realm(fileURL: url)
+        } catch let error as Realm.Error {
+            #expect(error.message == "Failed to open Realm file at path '\(url.path)': Permission denied. Please use a path where your app has read-write permissions.")
+        }
+    }
+
+    @Test func openingErrorsReadAsRealmSwifts() throws {
+        func failure(_ configuration: Realm.Configuration) -> Realm.Error? {
+            do {
+                _ = try Realm(configuration: configuration)
+                return nil
+            } catch {
+                return error as? Realm.Error
+            }
+        }
+        let throughAFile = failure(Realm.Configuration(fileURL: URL(fileURLWithPath: "/dev/null/foo")))
+        #expect(throughAFile?.code == .fileOperationFailed)
+        #expect(throughAFile?.message == "Failed to open file at path '/dev/null/foo': parent path is not a directory")
+        let missing = directory.file("missing.realm")
+        let readOnly = failure(Realm.Configuration(fileURL: missing, readOnly: true))
+        #expect(readOnly?.code == .fileNotFound)
+        #expect(readOnly?.message == "Failed to open Realm file at path '\(missing.path)': No such file or directory")
+        #expect(readOnly?.fileURL == missing)
+        let noFolder = directory.url.appendingPathComponent("none/x.realm")
+        #expect(failure(Realm.Configuration(fileURL: noFolder))?.message == "Failed to open Realm file at path '\(noFolder.path)': No such file or directory")
+        let foreign = directory.file("foreign.realm")
+        FileManager.default.createFile(atPath: foreign.path, contents: Data("a".utf8))
+        let invalid = failure(Realm.Configuration(fileURL: foreign))
+        #expect(invalid?.code == .invalidDatabase)
+        #expect(invalid?.message.hasPrefix("Failed to open Realm file at path '\(foreign.path)': ") == true)
+        do {
+            _ = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: "/dev/null/foo")))
+            Issue.record("no error")
+        } catch Realm.Error.fileOperationFailed {
+        } catch {
+            Issue.record("\(error)")
+        }
     }
 
     @Test func inMemoryRealmsShareDataWhileAliveAndForgetItAfter() throws {

@@ -12,7 +12,7 @@ extension Coordinator {
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
         let dataExisted = FileManager.default.fileExists(atPath: path)
         if configuration.readOnly && !dataExisted {
-            throw Realm.Error(.fileNotFound, "Cannot open '\(path)' read-only: the file does not exist.", fileURL: url)
+            throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: url)
         }
         var options = Environment.Options()
         options.readOnly = configuration.readOnly
@@ -55,10 +55,14 @@ extension Coordinator {
             throw Realm.Error(.fail, "The configuration has neither a fileURL nor an inMemoryIdentifier.")
         }
         let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw Realm.Error.notADirectory(url.path)
+        }
         if !FileManager.default.fileExists(atPath: folder.path) {
             let defaultFolder = Realm.Configuration.defaultDirectory.standardizedFileURL.path
             guard folder.standardizedFileURL.path == defaultFolder, !configuration.readOnly else {
-                throw Realm.Error(.fileNotFound, "Cannot open '\(url.path)': the folder '\(folder.path)' does not exist.", fileURL: url)
+                throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(url.path)': No such file or directory", fileURL: url)
             }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -93,18 +97,18 @@ extension Coordinator {
         probe.abort()
         if isNew {
             guard !configuration.readOnly else {
-                throw Realm.Error(.invalidDatabase, "'\(path)' is empty: not a Burrow file.", fileURL: url)
+                throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': the file is empty, not a Burrow file.", fileURL: url)
             }
             try initialize(environment, schemaVersion: configuration.schemaVersion)
         }
         let txn = try environment.beginReadTransaction()
         guard case .burrow(let metadata) = try MetadataStore.open(in: txn, path: path) else {
-            throw Realm.Error(.invalidDatabase, "'\(path)' is an LMDB file but not a Burrow file.", fileURL: url)
+            throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': an LMDB file, but not a Burrow file.", fileURL: url)
         }
         switch try metadata.header(in: txn) {
         case .valid: break
         case .notBurrow:
-            throw Realm.Error(.invalidDatabase, "'\(path)' is not a Burrow file.", fileURL: url)
+            throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': not a Burrow file.", fileURL: url)
         case .unsupportedVersion(let version):
             throw Realm.Error(.unsupportedFileFormatVersion,
                               "'\(path)' has file format version \(version); this build reads version \(FileHeader.formatVersion).",

@@ -123,9 +123,14 @@ public func ~= (code: Realm.Error.Code, error: any Swift.Error) -> Bool {
 }
 
 extension Realm.Error {
-    /// Translates a storage error into the category a Realm user handles.
+    /// Translates a storage error into the category a Realm user handles. Opening failures read
+    /// as RealmSwift's: "Failed to open Realm file at path '…': No such file or directory".
     init(_ error: LMDBError, path: String, doing action: String) {
         let url = URL(fileURLWithPath: path)
+        if action == "open", let opening = Self.openingFailure(error, path: path) {
+            self = opening
+            return
+        }
         let detail = "\(action) '\(path)': \(error.description)"
         switch error {
         case .noSuchFile: self.init(.fileNotFound, "Cannot \(detail)", fileURL: url)
@@ -141,6 +146,29 @@ extension Realm.Error {
         case LMDBError.fileExists: self.init(.fileExists, "File exists: \(detail)", fileURL: url)
         default: self.init(.fileAccess, "Cannot \(detail)", fileURL: url)
         }
+    }
+
+    /// The error of a file that cannot be opened, in RealmSwift's codes and words; `nil` for
+    /// errors that are not about reaching the file.
+    private static func openingFailure(_ error: LMDBError, path: String) -> Realm.Error? {
+        let url = URL(fileURLWithPath: path)
+        let failed = "Failed to open Realm file at path '\(path)': "
+        let permissions = ". Please use a path where your app has read-write permissions."
+        switch error {
+        case .noSuchFile: return Realm.Error(.fileNotFound, failed + "No such file or directory", fileURL: url)
+        case .permissionDenied, LMDBError(code: EROFS): return Realm.Error(.filePermissionDenied, failed + "Permission denied" + permissions, fileURL: url)
+        case LMDBError(code: EPERM): return Realm.Error(.filePermissionDenied, failed + "Operation not permitted" + permissions, fileURL: url)
+        case LMDBError(code: ENOTDIR): return notADirectory(path)
+        case .invalid, .corrupted, .pageNotFound, .panic:
+            return Realm.Error(.invalidDatabase, failed + "not a valid Burrow file, or damaged (\(error.description)).", fileURL: url)
+        default: return nil
+        }
+    }
+
+    /// A path that goes through a file (`/dev/null/x`), as RealmSwift reports it.
+    static func notADirectory(_ path: String) -> Realm.Error {
+        Realm.Error(.fileOperationFailed, "Failed to open file at path '\(path)': parent path is not a directory",
+                    fileURL: URL(fileURLWithPath: path))
     }
 }
 
