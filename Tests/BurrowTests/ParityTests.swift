@@ -109,3 +109,56 @@ extension Mood: Codable {}
         #expect(ledger.scores["a"] == 1)
     }
 }
+
+@Suite struct AddingKeepsHandlesTests {
+    let directory = TestDirectory()
+
+    @Test func updatingReplacesEmbeddedObjectsInPlace() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Contact(value: ["id": 1, "address": ["street": "a", "city": "x", "geo": ["latitude": 1.0]]]))
+        }
+        let contact = try #require(realm.object(ofType: Contact.self, forPrimaryKey: 1))
+        let address = try #require(contact.address)
+        let geo = try #require(address.geo)
+        try realm.write {
+            realm.add(Contact(value: ["id": 1, "address": ["street": "b", "city": "y", "geo": ["latitude": 2.0]]]), update: .modified)
+        }
+        #expect(!address.isInvalidated && !geo.isInvalidated)
+        #expect(address.street == "b" && address.city == "y" && geo.latitude == 2)
+        #expect(contact.address?.isSameObject(as: address) == true)
+        // A new embedded object where there was none, then none where there was one.
+        try realm.write { realm.add(Contact(value: ["id": 2]), update: .modified) }
+        try realm.write { realm.add(Contact(value: ["id": 2, "address": ["street": "c"]]), update: .all) }
+        #expect(realm.object(ofType: Contact.self, forPrimaryKey: 2)?.address?.street == "c")
+        try realm.write { realm.add(Contact(value: ["id": 1]), update: .modified) }
+        #expect(contact.address == nil)
+        #expect(address.isInvalidated && geo.isInvalidated)
+    }
+
+    @Test func addingKeepsTheCollectionsItsObjectHeld() throws {
+        let realm = try directory.realm()
+        let kennel = Kennel(value: ["id": 1, "tags": ["a"], "dogs": [["name": "rex"]]])
+        let tags = kennel.tags, dogs = kennel.dogs
+        let club = Club(value: ["id": 1, "languages": ["swift"]])
+        let languages = club.languages
+        let ledger = Ledger(value: ["id": 1, "scores": ["x": 1]])
+        let scores = ledger.scores
+        try realm.write {
+            realm.add(kennel)
+            realm.add(club)
+            realm.add(ledger)
+        }
+        #expect(tags.realm == realm && dogs.realm == realm && languages.realm == realm && scores.realm == realm)
+        #expect(tags === kennel.tags && dogs === kennel.dogs && languages === club.languages && scores === ledger.scores)
+        try realm.write {
+            tags.append("b")
+            languages.insert("c")
+            scores["y"] = 2
+        }
+        #expect(Array(realm.object(ofType: Kennel.self, forPrimaryKey: 1)!.tags) == ["a", "b"])
+        #expect(realm.object(ofType: Club.self, forPrimaryKey: 1)!.languages.count == 2)
+        #expect(realm.object(ofType: Ledger.self, forPrimaryKey: 1)!.scores.count == 2)
+        #expect(Array(dogs).map(\.name) == ["rex"])
+    }
+}

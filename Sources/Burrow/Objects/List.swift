@@ -18,7 +18,7 @@
 /// it from every list; deleting the owner removes its lists. Out-of-range indexes trap.
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _UnmanagedCollection {
     private var elements: [Element] = []
-    let managed: (any ListStorage)?
+    private(set) var managed: (any ListStorage)?
 
     /// An empty, unmanaged list.
     public init() {
@@ -172,6 +172,27 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     var unmanagedElements: [any _Persistable] { managed == nil ? elements : [] }
+}
+
+extension List: _AdoptableCollection {
+    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
+        let pointer = value.assumingMemoryBound(to: List<Element>.self)
+        guard !isKnownUniquelyReferenced(&pointer.pointee) else {
+            pointer.pointee.elements = []
+            return
+        }
+        let list = pointer.pointee
+        list.elements = []
+        list.managed = ManagedList(owner: owner, column: column, targetType: Element._linkedType)
+        owner.adoptCollection(list, column: column)
+    }
+}
+
+/// A collection that can become its new owner's managed one when its owner is added.
+protocol _AdoptableCollection: AnyObject {
+    /// Makes the collection at `value` `owner`'s managed one for `column` when it is held
+    /// elsewhere too; otherwise empties it. Its elements were stored already.
+    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int)
 }
 
 /// A collection whose unmanaged elements are copied into the realm with its owner.

@@ -37,7 +37,7 @@ public struct SingleMapEntry<Key: _MapKey, Value> {
 /// object sets the entries that pointed at it to `nil` (the keys stay).
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _UnmanagedMap {
     private var storage: [Key: Value] = [:]
-    let managed: (any MapStorage)?
+    private(set) var managed: (any MapStorage)?
 
     /// An empty, unmanaged map.
     public init() {
@@ -188,5 +188,19 @@ extension Map: _Persistable {
         let replacement = Array(value)
         target.removeAll()
         for entry in replacement { target.updateValue(entry.value, forKey: entry.key) }
+    }
+}
+
+extension Map: _AdoptableCollection {
+    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
+        let pointer = value.assumingMemoryBound(to: Map<Key, Value>.self)
+        guard !isKnownUniquelyReferenced(&pointer.pointee) else {
+            pointer.pointee.storage = [:]
+            return
+        }
+        let map = pointer.pointee
+        map.storage = [:]
+        map.managed = ManagedMap(owner: owner, column: column, targetType: Value._linkedType)
+        owner.adoptCollection(map, column: column)
     }
 }

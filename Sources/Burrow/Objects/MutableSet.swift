@@ -17,7 +17,7 @@
 /// set.
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _UnmanagedCollection {
     private var elements: [Element] = []
-    let managed: ManagedSet?
+    private(set) var managed: ManagedSet?
 
     /// An empty, unmanaged set.
     public init() {
@@ -124,6 +124,20 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     }
 
     var unmanagedElements: [any _Persistable] { managed == nil ? elements : [] }
+}
+
+extension MutableSet: _AdoptableCollection {
+    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
+        let pointer = value.assumingMemoryBound(to: MutableSet<Element>.self)
+        guard !isKnownUniquelyReferenced(&pointer.pointee) else {
+            pointer.pointee.elements = []
+            return
+        }
+        let set = pointer.pointee
+        set.elements = []
+        set.managed = ManagedSet(owner: owner, column: column, targetType: Element._linkedType)
+        owner.adoptCollection(set, column: column)
+    }
 }
 
 extension MutableSet: _Persistable {

@@ -107,6 +107,15 @@ open class ObjectBase {
         return made
     }
 
+    /// Makes `collection` the one the property in `column` hands out.
+    final func adoptCollection(_ collection: AnyObject, column: Int) {
+        if firstCollection == nil || firstCollection?.column == column {
+            firstCollection = (column, collection)
+        } else {
+            otherCollections[column] = collection
+        }
+    }
+
     /// Points every `@Persisted` field at its column: the object is now managed.
     final func becomeManaged(by realm: RealmCore, bound: BoundClass, key: ObjectKey) {
         // A managed object keeps its realm open. Accessors are made for every object read, so
@@ -125,7 +134,8 @@ open class ObjectBase {
         }
         for index in info.collectionFields {
             let field = info.fields[index]
-            field.accessor.clearCollection(at: info.pointer(to: index, in: self) + field.valueOffset)
+            field.accessor.manageCollection(at: info.pointer(to: index, in: self) + field.valueOffset, owner: self,
+                                            column: bound.fieldColumns[index])
         }
     }
 }

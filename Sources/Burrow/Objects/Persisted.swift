@@ -138,8 +138,10 @@ protocol PersistedField {
     static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable]
     /// The entries of the unmanaged map at `value`.
     static func mapEntries(at value: UnsafeRawPointer) -> [(key: String, value: any _Persistable)]
-    /// Empties the unmanaged collection at `value`.
-    static func clearCollection(at value: UnsafeMutableRawPointer)
+    /// Turns the unmanaged collection at `value` into `owner`'s managed one for `column` when
+    /// something else holds it (code that kept `person.dogs` before `add` sees the realm), and
+    /// otherwise lets go of its elements.
+    static func manageCollection(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int)
     /// The field's Swift value in a managed object, `nil` for a `nil` optional.
     static func read(from object: ObjectBase, column: Int) -> Any?
     /// The field's Swift value held at `value` in an unmanaged object.
@@ -190,8 +192,12 @@ extension Persisted: PersistedField {
         (value.assumingMemoryBound(to: Value.self).pointee as? any _UnmanagedMap)?.unmanagedEntries ?? []
     }
 
-    static func clearCollection(at value: UnsafeMutableRawPointer) {
-        value.assumingMemoryBound(to: Value.self).pointee = Value._defaultValue
+    static func manageCollection(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
+        if let adoptable = Value.self as? any _AdoptableCollection.Type {
+            adoptable.adoptIfShared(at: value, owner: owner, column: column)
+        } else {
+            value.assumingMemoryBound(to: Value.self).pointee = Value._defaultValue
+        }
     }
 
     static func read(from object: ObjectBase, column: Int) -> Any? {

@@ -37,8 +37,10 @@ extension RealmCore {
         write.withNestedUpdatePolicy(update) { storeGraph(of: object, update: update, in: write) }
     }
 
-    /// Stores `object`'s row, then its links and collections, adding what they reach.
-    private func storeGraph(of object: ObjectBase, update: UpdatePolicy, in write: WriteState) {
+    /// Stores `object`'s row, then its links and collections, adding what they reach. With
+    /// `reusing`, an unmanaged embedded object takes the place of the stored embedded object of
+    /// that key: it is updated in place, so handles to it stay valid, as in RealmSwift.
+    private func storeGraph(of object: ObjectBase, update: UpdatePolicy, in write: WriteState, reusing existing: ObjectKey? = nil) {
         let info = self.info(type(of: object))
         perform(in: write) {
             let bound = try coordinator.boundForWriting(info, in: write)
@@ -47,10 +49,12 @@ extension RealmCore {
             for index in info.storedFields where info.fields[index].kind != .link && info.fields[index].kind != .mixed {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
-            if layout.primaryKeyColumn == nil {
+            if layout.primaryKeyColumn == nil && existing == nil {
                 precondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
             }
-            let claim = try claimKey(values, in: layout, write: write)
+            let claim = try existing.map { ($0, true) } ?? claimKey(values, in: layout, write: write)
+            // The row being replaced, whose embedded objects the new ones update in place.
+            let replaced = update == .error || claim.exists == false ? nil : try write.tables.values(of: claim.key, in: layout)
             let links = info.linkFields
             if !links.isEmpty || !info.collectionFields.isEmpty {
                 // The key is known before the links are followed, so a cycle back to this object
@@ -59,8 +63,16 @@ extension RealmCore {
                 defer { write.pendingKeys[ObjectIdentifier(object)] = nil }
                 for index in links {
                     let field = info.fields[index]
+                    let column = bound.fieldColumns[index]
                     let target = field.accessor.linkedObject(at: info.pointer(to: index, in: object) + field.valueOffset)
-                    values[bound.fieldColumns[index]] = try target.map { .link(try managedKey(of: $0, update: update, in: write).rawValue) } ?? .null
+                    if let target, target.management == nil, case .link(let old)? = replaced?[column],
+                       self.info(type(of: target)).isEmbedded {
+                        storeGraph(of: target, update: update, in: write, reusing: ObjectKey(old))
+                        if let failure = write.failure { throw failure }
+                        values[column] = .link(old)
+                        continue
+                    }
+                    values[column] = try target.map { .link(try managedKey(of: $0, update: update, in: write).rawValue) } ?? .null
                 }
             }
             for index in info.mixedFields {
