@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `swiftc` and the arguments that let it import the `Burrow` module this test run built.
+enum BuiltModule {
+    static let compiler: (swiftc: String, arguments: [String])? = {
+        let binary = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
+        var modules = binary.deletingLastPathComponent()
+        // The test bundle may be a directory; the modules sit beside it.
+        while modules.path != "/" && !FileManager.default.fileExists(atPath: modules.appendingPathComponent("Modules/Burrow.swiftmodule").path) {
+            modules = modules.deletingLastPathComponent()
+        }
+        let moduleMaps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/CLMDB")
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
+        guard modules.path != "/", let swiftc = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return nil
+        }
+        return (swiftc, ["-typecheck", "-I", modules.appendingPathComponent("Modules").path, "-I", moduleMaps.path])
+    }()
+}
+
+/// Misuse that RealmSwift's API rejects at compile time must not compile against Burrow
+/// either: each snippet is type-checked by `swiftc` against the module this test run built.
+@Suite(.enabled(if: BuiltModule.compiler != nil, "no swiftc or no built Burrow module beside the test binary"))
+struct CompileTimeContractTests {
+    /// The compiler's diagnostics for `source`, and whether it compiled.
+    private func typecheck(_ source: String) throws -> (compiled: Bool, output: String) {
+        let (swiftc, arguments) = try #require(BuiltModule.compiler)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = arguments + [file.path]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus == 0, output)
+    }
+
+    private static let model = """
+        import Burrow
+        import Foundation
+        final class Item: Object {
+            @Persisted(primaryKey: true) var id = 0
+            @Persisted var name = ""
+            @Persisted var price = 0.0
+            @Persisted var tags: List<String>
+        }
+        """
+
+    @Test func correctUseCompiles() throws {
+        let result = try typecheck(Self.model + """
+
+            func use(_ items: Results<Item>) {
+                let total: Double = items.sum(ofProperty: "price")
+                let cheapest = items.min(of: \\.price)
+                let first = items.first?.tags.sorted(ascending: true)
+                _ = (total, cheapest, first)
+            }
+            """)
+        #expect(result.compiled, "\(result.output)")
+    }
+
+    @Test(arguments: [
+        ("@Persisted(indexed: true) var score = 0.0", "_Indexable"),
+        ("@Persisted(primaryKey: true) var when = Date()", "_PrimaryKey"),
+    ])
+    func propertiesAnIndexOrKeyCannotHoldDoNotCompile(declaration: String, reason: String) throws {
+        let result = try typecheck("import Burrow\nimport Foundation\nfinal class Bad: Object {\n    \(declaration)\n}\n")
+        #expect(!result.compiled)
+        #expect(result.output.contains(reason), "\(result.output)")
+    }
+
+    @Test(arguments: [
+        ("let _: String = items.sum(ofProperty: \"name\")", "AddableType"),
+        ("_ = items.min(of: \\.name)", "MinMaxType"),
+        ("_ = items.average(of: \\.name) as String?", "AddableType"),
+        ("_ = items.first?.tags.sum()", "AddableType"),
+    ])
+    func aggregatesOfTheWrongTypeDoNotCompile(statement: String, reason: String) throws {
+        let result = try typecheck(Self.model + "\nfunc use(_ items: Results<Item>) {\n    \(statement)\n}\n")
+        #expect(!result.compiled)
+        #expect(result.output.contains(reason), "\(result.output)")
+    }
+}
