@@ -170,6 +170,8 @@ private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, fi
         let (realm, _, kennel) = try seeded()
         let again = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1))
         #expect(kennel.dogs == again.dogs)
+        #expect(Set([kennel.dogs, again.dogs]).count == 1)
+        #expect(Set([kennel.tags, again.tags, List<String>()]).count == 2)
         #expect(kennel.tags == again.tags)
         #expect(kennel.tags != List<String>())
         let unmanaged = List<String>()
@@ -177,7 +179,7 @@ private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, fi
         #expect(List<String>() != List<String>())
         let results = realm.objects(Puppy.self)
         let copy = results
-        #expect(results == copy)
+        #expect(results == copy && results.hashValue == copy.hashValue)
         #expect(results != realm.objects(Puppy.self))
         let rex = try #require(results.filter("name == 'rex'").first)
         let rexAgain = try #require(realm.objects(Puppy.self).filter("name == 'rex'").first)

@@ -2,12 +2,20 @@
 /// queries come from ``_QueryableCollection``; equality follows RealmSwift: results are equal
 /// to their own copies, managed collections when they are the same property of the same
 /// object, unmanaged ones only to themselves.
-extension Results: RealmCollection {
+extension Results: RealmCollection, Hashable {
     public static func == (lhs: Results<Element>, rhs: Results<Element>) -> Bool {
-        switch (lhs.backing, rhs.backing) {
-        case (.objects(let left), .objects(let right)): left === right
-        case (.values(let left), .values(let right)): left === right
-        default: false
+        lhs.identity == rhs.identity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+    }
+
+    /// The core the results share with their copies.
+    private var identity: ObjectIdentifier {
+        switch backing {
+        case .objects(let core): ObjectIdentifier(core)
+        case .values(let values): ObjectIdentifier(values)
         }
     }
 }
@@ -18,6 +26,12 @@ extension List: RealmCollection {
 
     public static func == (lhs: List<Element>, rhs: List<Element>) -> Bool {
         lhs === rhs || ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
+    }
+}
+
+extension List: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        ManagedCollection.hash(managed as? ManagedCollection, orIdentityOf: self, into: &hasher)
     }
 }
 
@@ -33,6 +47,12 @@ extension MutableSet: RealmCollection {
 
     public static func == (lhs: MutableSet<Element>, rhs: MutableSet<Element>) -> Bool {
         lhs === rhs || ManagedCollection.same(lhs.managed, rhs.managed)
+    }
+}
+
+extension MutableSet: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        ManagedCollection.hash(managed, orIdentityOf: self, into: &hasher)
     }
 }
 
@@ -63,6 +83,18 @@ extension LinkingObjects: RealmCollection where Element: Object {
 }
 
 extension ManagedCollection {
+    /// Hashes what ``same(_:_:)`` compares, or the collection's identity while unmanaged.
+    static func hash(_ managed: ManagedCollection?, orIdentityOf collection: AnyObject, into hasher: inout Hasher) {
+        guard let managed else {
+            hasher.combine(ObjectIdentifier(collection))
+            return
+        }
+        hasher.combine(ObjectIdentifier(managed.realm.coordinator))
+        hasher.combine(managed.layout.classID)
+        hasher.combine(managed.ownerKey.rawValue)
+        hasher.combine(managed.column)
+    }
+
     /// Whether two managed collections are the same property of the same stored object.
     static func same(_ lhs: ManagedCollection?, _ rhs: ManagedCollection?) -> Bool {
         guard let lhs, let rhs else { return false }
