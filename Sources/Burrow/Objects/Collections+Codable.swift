@@ -11,12 +11,6 @@ extension List: Decodable where Element: Decodable {
     }
 }
 
-extension List: Encodable where Element: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        try Array(self).encode(to: encoder)
-    }
-}
-
 extension MutableSet: Decodable where Element: Decodable {
     public convenience init(from decoder: any Decoder) throws {
         self.init()
@@ -24,16 +18,20 @@ extension MutableSet: Decodable where Element: Decodable {
     }
 }
 
-extension MutableSet: Encodable where Element: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        try Array(self).encode(to: encoder)
-    }
-}
-
 extension Map: Decodable where Key == String, Value: Decodable {
     public convenience init(from decoder: any Decoder) throws {
         self.init()
         for (key, value) in try [String: Value](from: decoder) { self[key] = value }
+    }
+}
+
+extension List: Encodable where Element: Encodable {}
+extension MutableSet: Encodable where Element: Encodable {}
+
+extension RealmCollection where Self: Encodable, Element: Encodable {
+    /// Encodes the elements as an array, in order.
+    public func encode(to encoder: any Encoder) throws {
+        try Array(self).encode(to: encoder)
     }
 }
 

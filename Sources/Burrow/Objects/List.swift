@@ -175,24 +175,32 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 }
 
 extension List: _AdoptableCollection {
-    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
-        let pointer = value.assumingMemoryBound(to: List<Element>.self)
-        guard !isKnownUniquelyReferenced(&pointer.pointee) else {
-            pointer.pointee.elements = []
-            return
-        }
-        let list = pointer.pointee
-        list.elements = []
-        list.managed = ManagedList(owner: owner, column: column, targetType: Element._linkedType)
-        owner.adoptCollection(list, column: column)
+    func dropUnmanagedElements() { elements = [] }
+    func becomeManaged(owner: ObjectBase, column: Int) {
+        managed = ManagedList(owner: owner, column: column, targetType: Element._linkedType)
     }
 }
 
 /// A collection that can become its new owner's managed one when its owner is added.
 protocol _AdoptableCollection: AnyObject {
-    /// Makes the collection at `value` `owner`'s managed one for `column` when it is held
-    /// elsewhere too; otherwise empties it. Its elements were stored already.
-    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int)
+    /// Lets go of the unmanaged elements, which the realm stores now.
+    func dropUnmanagedElements()
+    /// Reads and writes `owner`'s property in `column` from now on.
+    func becomeManaged(owner: ObjectBase, column: Int)
+}
+
+extension _AdoptableCollection {
+    /// Makes the collection at `value` `owner`'s managed one for `column` when something
+    /// besides that field holds it; otherwise only empties it.
+    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
+        let pointer = value.assumingMemoryBound(to: Self.self)
+        let isShared = !isKnownUniquelyReferenced(&pointer.pointee)
+        let collection = pointer.pointee
+        collection.dropUnmanagedElements()
+        guard isShared else { return }
+        collection.becomeManaged(owner: owner, column: column)
+        owner.adoptCollection(collection, column: column)
+    }
 }
 
 /// A collection whose unmanaged elements are copied into the realm with its owner.

@@ -192,15 +192,8 @@ extension Map: _Persistable {
 }
 
 extension Map: _AdoptableCollection {
-    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
-        let pointer = value.assumingMemoryBound(to: Map<Key, Value>.self)
-        guard !isKnownUniquelyReferenced(&pointer.pointee) else {
-            pointer.pointee.storage = [:]
-            return
-        }
-        let map = pointer.pointee
-        map.storage = [:]
-        map.managed = ManagedMap(owner: owner, column: column, targetType: Value._linkedType)
-        owner.adoptCollection(map, column: column)
+    func dropUnmanagedElements() { storage = [:] }
+    func becomeManaged(owner: ObjectBase, column: Int) {
+        managed = ManagedMap(owner: owner, column: column, targetType: Value._linkedType)
     }
 }

@@ -127,16 +127,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 }
 
 extension MutableSet: _AdoptableCollection {
-    static func adoptIfShared(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
-        let pointer = value.assumingMemoryBound(to: MutableSet<Element>.self)
-        guard !isKnownUniquelyReferenced(&pointer.pointee) else {
-            pointer.pointee.elements = []
-            return
-        }
-        let set = pointer.pointee
-        set.elements = []
-        set.managed = ManagedSet(owner: owner, column: column, targetType: Element._linkedType)
-        owner.adoptCollection(set, column: column)
+    func dropUnmanagedElements() { elements = [] }
+    func becomeManaged(owner: ObjectBase, column: Int) {
+        managed = ManagedSet(owner: owner, column: column, targetType: Element._linkedType)
     }
 }
 
