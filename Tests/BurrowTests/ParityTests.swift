@@ -162,3 +162,17 @@ extension Mood: Codable {}
         #expect(Array(dogs).map(\.name) == ["rex"])
     }
 }
+
+@Suite struct RealmContentsTests {
+    let directory = TestDirectory()
+
+    @Test func aRealmIsEmptyUntilItHoldsAnObject() throws {
+        let realm = try directory.realm()
+        #expect(realm.isEmpty)
+        try realm.write { realm.add(Dog(value: ["name": "a"])) }
+        #expect(!realm.isEmpty)
+        try realm.write { realm.deleteAll() }
+        #expect(realm.isEmpty)
+        #expect(realm.schema["Dog"]?["name"]?.columnName == "name")
+    }
+}

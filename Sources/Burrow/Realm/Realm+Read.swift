@@ -1,4 +1,19 @@
 extension Realm {
+    /// Whether the realm holds no objects at all, of any class.
+    ///
+    /// ```swift
+    /// if realm.isEmpty { seedDemoData(realm) }
+    /// ```
+    public var isEmpty: Bool {
+        core.verifyThread()
+        let txn = core.transaction
+        do {
+            return try core.catalog.layouts.values.allSatisfy { try $0.count(in: txn) == 0 }
+        } catch {
+            preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
+        }
+    }
+
     /// Every object of `type`, as live, lazy ``Results``.
     ///
     /// ```swift
