@@ -175,4 +175,16 @@ extension Mood: Codable {}
         #expect(realm.isEmpty)
         #expect(realm.schema["Dog"]?["name"]?.columnName == "name")
     }
+
+    @Test func declaredClassesAndWhatTheyLinkToAreTheSchemaAtOpen() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Kennel.self]))
+        #expect(Set(realm.schema.objectSchema.map(\.className)) == ["Kennel", "Puppy", "Owner"])
+        #expect(realm.isEmpty)
+        #expect(realm.schema["Puppy"]?.computedProperties.map(\.name) == ["kennels"])
+        // A read-only open of a file that lacks a declared class creates nothing.
+        let other = directory.configuration("second.realm")
+        do { _ = try Realm(configuration: other) }
+        let readOnly = directory.configuration("second.realm", objectTypes: [Dog.self], readOnly: true)
+        #expect(try Realm(configuration: readOnly).schema["Dog"] == nil)
+    }
 }

@@ -59,13 +59,26 @@ public struct Realm: Equatable {
             return
         }
         let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
-        if let types = configuration.objectTypes {
-            try coordinator.verify(types.map { ClassInfo.of($0) })
-        }
+        let declared = configuration.objectTypes.map { ClassInfo.closure(of: $0) } ?? []
+        try coordinator.verify(declared)
         let core = try RealmCore(configuration: configuration, coordinator: coordinator, cacheIdentity: identity)
         let use = RealmUse(core)
         ThreadRealmCache.store(core)
         handle = RealmHandle(use)
+        try createTables(for: declared)
+    }
+
+    /// Creates the tables of the declared classes the file does not have yet, so that the
+    /// schema is complete from the moment the realm opens.
+    private func createTables(for infos: [ClassInfo]) throws {
+        let catalog = core.catalog
+        let missing = infos.filter { catalog.layouts[$0.className] == nil }
+        guard !missing.isEmpty, !configuration.readOnly else { return }
+        try write {
+            for info in missing {
+                core.perform(in: core.writeState!) { _ = try core.coordinator.boundForWriting(info, in: core.writeState!) }
+            }
+        }
     }
 
     /// Two values are equal when they are the same realm instance (same file, same thread).

@@ -217,6 +217,22 @@ final class ClassInfo: @unchecked Sendable {
     }
 
     /// The field called `name`, or a trap naming the class and the closest property.
+    /// The classes of `types` and every class their links, lists, sets, maps and linking
+    /// objects reach, each once, in the order met.
+    static func closure(of types: [ObjectBase.Type]) -> [ClassInfo] {
+        var seen = Set<ObjectIdentifier>()
+        var ordered: [ClassInfo] = []
+        var pending = types
+        while let type = pending.first {
+            pending.removeFirst()
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            let info = ClassInfo.of(type)
+            ordered.append(info)
+            pending.append(contentsOf: info.fields.compactMap(\.linkedType))
+        }
+        return ordered
+    }
+
     func field(named name: String) -> Int {
         if let index = fieldIndex[name] { return index }
         preconditionFailure("Invalid property name '\(name)' for class '\(className)'.")
