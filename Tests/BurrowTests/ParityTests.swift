@@ -188,3 +188,18 @@ extension Mood: Codable {}
         #expect(try Realm(configuration: readOnly).schema["Dog"] == nil)
     }
 }
+
+@Suite struct SchemaDiscoveryNamesTests {
+    @Test func typesDescribeThemselvesAsRealmSwiftsDo() {
+        #expect(Int._rlmType == .int && !Int._rlmOptional)
+        #expect(Int?._rlmType == .int && Int?._rlmOptional)
+        #expect(Decimal128._rlmType == .decimal128)
+        #expect(List<String>._rlmType == .string)
+        #expect(Puppy?._rlmType == .object)
+        #expect(LinkingObjects<Puppy>._rlmType == .linkingObjects)
+        #expect(AnyRealmValue._rlmType == .any)
+        #expect(!String._rlmRequireObjc)
+        #expect(_name(for: \Puppy.age) == "age")
+        #expect(_name(for: \Owner.puppies) == "puppies")
+    }
+}

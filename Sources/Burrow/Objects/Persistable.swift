@@ -4,7 +4,7 @@ import Foundation
 /// (`Bool`, the integers, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `Decimal`,
 /// ``ObjectId``), their optionals and every ``PersistableEnum``; conform your enums through
 /// ``PersistableEnum`` rather than directly.
-public protocol _Persistable: _HasPersistedType {
+public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
     /// How values are laid out in rows and index keys.
     static var _storageKind: _StorageKind { get }
     /// Whether `nil` is a value of the type.

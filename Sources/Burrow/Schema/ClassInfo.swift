@@ -216,7 +216,6 @@ final class ClassInfo: @unchecked Sendable {
         return name
     }
 
-    /// The field called `name`, or a trap naming the class and the closest property.
     /// The classes of `types` and every class their links, lists, sets, maps and linking
     /// objects reach, each once, in the order met.
     static func closure(of types: [ObjectBase.Type]) -> [ClassInfo] {
@@ -233,6 +232,7 @@ final class ClassInfo: @unchecked Sendable {
         return ordered
     }
 
+    /// The field called `name`, or a trap naming the class and the closest property.
     func field(named name: String) -> Int {
         if let index = fieldIndex[name] { return index }
         preconditionFailure("Invalid property name '\(name)' for class '\(className)'.")
