@@ -7,6 +7,10 @@ private func youngNames<C: RealmCollection>(_ puppies: C) -> [String] where C.El
     puppies.filter("age < %@", 5).sorted(byKeyPath: "name").map(\.name)
 }
 
+private func ageStatistics<C: RealmCollection>(_ puppies: C) -> (total: Int, oldest: Int?, names: [String]) where C.Element == Puppy {
+    (puppies.sum(of: \.age), puppies.max(of: \.age), puppies.sorted(by: \.age, ascending: false).map(\.name))
+}
+
 private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, first: C.Element?) {
     (collection.count, collection.first)
 }
@@ -36,6 +40,11 @@ private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, fi
         #expect(youngNames(realm.objects(Puppy.self)) == ["bo", "rex"])
         #expect(youngNames(kennel.dogs) == ["bo", "rex"])
         #expect(youngNames(owner.puppies) == ["bo", "rex"])
+        for statistics in [ageStatistics(realm.objects(Puppy.self)), ageStatistics(kennel.dogs), ageStatistics(owner.puppies),
+                           ageStatistics(AnyRealmCollection(kennel.dogs))] {
+            #expect(statistics.total == 10 && statistics.oldest == 7 && statistics.names == ["ace", "rex", "bo"])
+        }
+        #expect(realm.objects(Puppy.self).distinct(by: [\Puppy.owner]).count == 1)
         let club = Club(value: ["id": 1])
         try realm.write {
             realm.add(club)

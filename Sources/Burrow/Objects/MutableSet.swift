@@ -177,5 +177,3 @@ extension MutableSet: _QueryableCollection {
 
     public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }
-
-extension MutableSet: _ObjectCollection where Element: Object {}

@@ -17,14 +17,6 @@ public protocol _QueryableCollection {
     var _unmanagedElements: [_ResultsElement]? { get }
 }
 
-/// Collections whose elements are objects, which add the type-safe query API.
-///
-/// ```swift
-/// person.dogs.where { $0.name.starts(with: "R") }.sorted(byKeyPath: "age")
-/// person.dogs.sum(of: \.age)
-/// ```
-public protocol _ObjectCollection: _QueryableCollection where _ResultsElement: Object {}
-
 extension _QueryableCollection {
     /// The objects that match `predicateFormat`, with `%@` and `%K` arguments.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<_ResultsElement> {
@@ -96,22 +88,6 @@ extension _QueryableCollection {
     }
 }
 
-extension _ObjectCollection {
-    /// The objects sorted by the property `keyPath` reads.
-    public func sorted<Value>(by keyPath: KeyPath<_ResultsElement, Value>, ascending: Bool = true) -> Results<_ResultsElement> {
-        _results.sorted(by: keyPath, ascending: ascending)
-    }
-
-    /// The smallest value the key path reads, ignoring `nil`.
-    public func min<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: MinMaxType { _results.min(of: keyPath) }
-    /// The largest value the key path reads, ignoring `nil`.
-    public func max<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: MinMaxType { _results.max(of: keyPath) }
-    /// The sum of the values the key path reads, ignoring `nil`.
-    public func sum<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T where T.PersistedType: AddableType { _results.sum(of: keyPath) }
-    /// The mean of the values the key path reads, ignoring `nil`.
-    public func average<T: _Persistable>(of keyPath: KeyPath<_ResultsElement, T>) -> T? where T.PersistedType: AddableType { _results.average(of: keyPath) }
-}
-
 extension List: _QueryableCollection {
     public var _results: Results<Element> {
         guard let managed = managed as? ManagedList else {
@@ -123,9 +99,7 @@ extension List: _QueryableCollection {
     public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }
 
-extension List: _ObjectCollection where Element: Object {}
-
-extension LinkingObjects: _QueryableCollection, _ObjectCollection where Element: Object {
+extension LinkingObjects: _QueryableCollection where Element: Object {
     public var _results: Results<Element> {
         guard let owner, let management = owner.management else {
             preconditionFailure("Queries need managed linking objects: add the object that holds them to a realm first.")

@@ -107,6 +107,44 @@ extension RealmCollection where Element: Object {
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         index(matching: QueryPredicate(node: isIncluded(Query<Element>(.root(ClassInfo.of(Element.self)))).node))
     }
+
+    /// The elements sorted by the property `keyPath` reads.
+    ///
+    /// ```swift
+    /// dogs.sorted(by: \.age, ascending: false)
+    /// ```
+    public func sorted<Value>(by keyPath: KeyPath<Element, Value>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: _name(for: keyPath), ascending: ascending)
+    }
+
+    /// One element for each combination of the values `keyPaths` read.
+    public func distinct(by keyPaths: [PartialKeyPath<Element>]) -> Results<Element> {
+        distinct(by: keyPaths.map { _name(for: $0) })
+    }
+
+    /// The smallest value the key path reads, ignoring `nil`.
+    ///
+    /// ```swift
+    /// let youngest = dogs.min(of: \.age)
+    /// ```
+    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: _name(for: keyPath))
+    }
+
+    /// The largest value the key path reads, ignoring `nil`.
+    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: _name(for: keyPath))
+    }
+
+    /// The sum of the values the key path reads, ignoring `nil`.
+    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: _name(for: keyPath))
+    }
+
+    /// The mean of the values the key path reads, ignoring `nil`.
+    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
+        average(ofProperty: _name(for: keyPath))
+    }
 }
 
 extension RealmCollection where Element.PersistedType: MinMaxType {

@@ -40,29 +40,3 @@ extension Results {
             .map { ValueAggregates.convert($0, to: T.self) }
     }
 }
-
-extension Results where Element: Object {
-    /// The smallest value of the property `keyPath` reads, ignoring `nil`.
-    ///
-    /// ```swift
-    /// let youngest = dogs.min(of: \.age)
-    /// ```
-    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        min(ofProperty: core.info.propertyName(of: keyPath))
-    }
-
-    /// The largest value of the property `keyPath` reads, ignoring `nil`.
-    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        max(ofProperty: core.info.propertyName(of: keyPath))
-    }
-
-    /// The sum of the property `keyPath` reads, ignoring `nil`.
-    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        sum(ofProperty: core.info.propertyName(of: keyPath))
-    }
-
-    /// The mean of the property `keyPath` reads, ignoring `nil`.
-    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        average(ofProperty: core.info.propertyName(of: keyPath))
-    }
-}
