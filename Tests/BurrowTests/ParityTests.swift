@@ -203,3 +203,25 @@ extension Mood: Codable {}
         #expect(_name(for: \Owner.puppies) == "puppies")
     }
 }
+
+@Suite struct EnumQueryTests {
+    let directory = TestDirectory()
+
+    @Test func enumsAreQueriedByTheirRawValues() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Moods(value: ["current": Mood.excited, "previous": Mood.calm, "history": [Level.low, Level.high]]))
+            realm.add(Moods(value: ["current": Mood.calm, "history": [Level.low]]))
+        }
+        let moods = realm.objects(Moods.self)
+        #expect(moods.where { $0.current.rawValue == "excited" }.count == 1)
+        #expect(moods.where { $0.current == .calm }.count == 1)
+        #expect(moods.where { $0.previous.rawValue == nil }.count == 1)
+        #expect(moods.where { $0.previous.rawValue == "calm" }.count == 1)
+        #expect(moods.where { $0.history.rawValue.contains(9) }.count == 1)
+        #expect(moods.where { $0.history.rawValue.max == 9 }.count == 1)
+        #expect(moods.where { $0.history.contains(.low) }.count == 2)
+        #expect(Array(moods.filter("current == 'calm'").first!.history) == [.low])
+        #expect(moods.where { $0.current > .calm }.count == 1)
+    }
+}

@@ -94,3 +94,35 @@ extension Query where T == Bool {
         Query<Bool>(.predicate(.not(query.node)))
     }
 }
+
+extension Query where T: PersistableEnum {
+    /// The enum's raw value, to compare with raw values.
+    ///
+    /// ```swift
+    /// people.where { $0.mood.rawValue == "calm" }
+    /// ```
+    public var rawValue: Query<T.RawValue> { retyped() }
+}
+
+/// An optional enum a `@Persisted` property stores: `T?` for a ``PersistableEnum`` `T`.
+public protocol _OptionalPersistableEnum {
+    associatedtype _Enum: PersistableEnum
+}
+
+extension Optional: _OptionalPersistableEnum where Wrapped: PersistableEnum {
+    public typealias _Enum = Wrapped
+}
+
+extension Query where T: _OptionalPersistableEnum {
+    /// The optional enum's raw value, `nil` included.
+    public var rawValue: Query<T._Enum.RawValue?> { retyped() }
+}
+
+extension Query where T: _QueryCollection, T._QueryElement: PersistableEnum, T._QueryElement.RawValue: RealmCollectionValue {
+    /// The raw values of a collection of enums.
+    ///
+    /// ```swift
+    /// things.where { $0.moods.rawValue.contains("calm") }
+    /// ```
+    public var rawValue: Query<List<T._QueryElement.RawValue>> { retyped() }
+}

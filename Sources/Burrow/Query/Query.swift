@@ -31,6 +31,17 @@ public struct Query<T> {
         self.expression = expression
     }
 
+    /// The same expression, seen as a query on values of `U` (an enum as its raw value).
+    func retyped<U>(as type: U.Type = U.self) -> Query<U> {
+        switch expression {
+        case .root(let info): Query<U>(.root(info))
+        case .keyPath(let name, let owner): Query<U>(.keyPath(name, owner: owner))
+        case .mapValue(let map, let key, let rest, let owner): Query<U>(.mapValue(map: map, key: key, rest: rest, owner: owner))
+        case .subqueryCount(let collection, let predicate): Query<U>(.subqueryCount(collection: collection, predicate: predicate))
+        case .predicate(let node): Query<U>(.predicate(node))
+        }
+    }
+
     /// The property name of a key-path expression.
     var keyPathName: String {
         guard case .keyPath(let name, _) = expression else {

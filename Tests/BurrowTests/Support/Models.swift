@@ -256,3 +256,10 @@ extension Contact: Codable {}
 extension Address: Codable {}
 extension Geo: Codable {}
 extension AllTypes: Codable {}
+
+/// Enums alone, optional and in collections.
+final class Moods: Object {
+    @Persisted var current = Mood.calm
+    @Persisted var previous: Mood?
+    @Persisted var history: List<Level>
+}
