@@ -173,6 +173,12 @@ import Testing
         #expect(Decimal128.nan.orderedKey.lexicographicallyPrecedes(Decimal128.infinity.orderedKey) == false)
     }
 
+    @Test func aDecimalIsAsWideAsItsStoredForm() {
+        // Stored values travel in arrays of `_PersistedValue`: a decimal must not widen them.
+        #expect(MemoryLayout<Decimal128>.size == 16)
+        #expect(MemoryLayout<_PersistedValue>.size <= 17)
+    }
+
     @Test func codableAsItsText() throws {
         let values: [Decimal128] = ["1.5", "-2", .nan]
         let data = try JSONEncoder().encode(values)

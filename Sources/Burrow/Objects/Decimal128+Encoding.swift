@@ -1,23 +1,8 @@
 /// The stored forms of a decimal: IEEE 754's binary integer decimal (BID) interchange format
 /// in rows, and an order-preserving byte string in index keys.
 extension Decimal128 {
-    private static let exponentBias = 6176
-    private static let signBit: UInt64 = 1 << 63
-    private static let specialMask: UInt64 = 0x7C00_0000_0000_0000
-    private static let nanBits: UInt64 = 0x7C00_0000_0000_0000
-    private static let infinityBits: UInt64 = 0x7800_0000_0000_0000
-
     /// The 128 bits of the BID encoding: the low and high 64-bit words.
-    var bid: (low: UInt64, high: UInt64) {
-        let sign = isNegative ? Self.signBit : 0
-        switch kind {
-        case .nan: return (0, Self.nanBits)
-        case .infinity: return (0, sign | Self.infinityBits)
-        case .finite:
-            let biased = UInt64(exponent + Self.exponentBias)
-            return (UInt64(truncatingIfNeeded: coefficient), sign | biased << 49 | UInt64(truncatingIfNeeded: coefficient >> 64))
-        }
-    }
+    var bid: (low: UInt64, high: UInt64) { (low, high) }
 
     /// The decimal of a BID encoding, or `nil` when the bits are not one Burrow writes: a
     /// coefficient of 10³⁴ or more (non-canonical) or an exponent out of range.
@@ -36,7 +21,7 @@ extension Decimal128 {
         let biased = Int((high >> 49) & 0x3FFF)
         let coefficient = UInt128(high & 0x1_FFFF_FFFF_FFFF) << 64 | UInt128(low)
         guard coefficient < Self.coefficientLimit, biased - Self.exponentBias <= Self.maximumExponent else { return nil }
-        self.init(kind: .finite, isNegative: negative, coefficient: coefficient, exponent: biased - Self.exponentBias)
+        self.init(low: low, high: high)
     }
 
     /// Bytes whose order is the values' order, equal for equal values (`1.0` and `1.00`):

@@ -23,12 +23,39 @@ public struct Decimal128: Sendable {
         case nan
     }
 
-    let kind: Kind
-    let isNegative: Bool
-    /// At most 34 digits (below 10³⁴).
-    let coefficient: UInt128
+    // The value is kept in its BID interchange encoding, 16 bytes as stored: a stored value is
+    // what a row's values array carries, and a wider struct would widen every one of them.
+    /// The low 64 bits of the coefficient.
+    let low: UInt64
+    /// The sign, the combination field (biased exponent or NaN and infinity) and the
+    /// coefficient's high 49 bits.
+    let high: UInt64
+
+    static let exponentBias = 6176
+    static let signBit: UInt64 = 1 << 63
+    static let specialMask: UInt64 = 0x7C00_0000_0000_0000
+    static let nanBits: UInt64 = 0x7C00_0000_0000_0000
+    static let infinityBits: UInt64 = 0x7800_0000_0000_0000
+
+    var kind: Kind {
+        switch high & Self.specialMask {
+        case Self.nanBits: .nan
+        case Self.infinityBits: .infinity
+        default: .finite
+        }
+    }
+
+    var isNegative: Bool { high & Self.signBit != 0 }
+
+    /// At most 34 digits (below 10³⁴); 0 for NaN and infinities.
+    var coefficient: UInt128 {
+        kind == .finite ? UInt128(high & 0x1_FFFF_FFFF_FFFF) << 64 | UInt128(low) : 0
+    }
+
     /// The power of ten the coefficient is scaled by, from ``minimumExponent`` to ``maximumExponent``.
-    let exponent: Int
+    var exponent: Int {
+        kind == .finite ? Int((high >> 49) & 0x3FFF) - Self.exponentBias : 0
+    }
 
     static let maximumDigits = 34
     static let minimumExponent = -6176
@@ -36,10 +63,22 @@ public struct Decimal128: Sendable {
     static let coefficientLimit = power(of: 34)
 
     init(kind: Kind, isNegative: Bool, coefficient: UInt128, exponent: Int) {
-        self.kind = kind
-        self.isNegative = isNegative
-        self.coefficient = coefficient
-        self.exponent = exponent
+        let sign = isNegative ? Self.signBit : 0
+        switch kind {
+        case .nan:
+            (low, high) = (0, Self.nanBits)
+        case .infinity:
+            (low, high) = (0, sign | Self.infinityBits)
+        case .finite:
+            low = UInt64(truncatingIfNeeded: coefficient)
+            high = sign | UInt64(exponent + Self.exponentBias) << 49 | UInt64(truncatingIfNeeded: coefficient >> 64)
+        }
+    }
+
+    /// A value of trusted bits.
+    init(low: UInt64, high: UInt64) {
+        self.low = low
+        self.high = high
     }
 
     /// Zero.
