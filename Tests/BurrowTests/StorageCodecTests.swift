@@ -133,7 +133,7 @@ import Testing
         buffer.withUnsafeBytes { #expect(RowReader.isWellFormed($0)) }
         // The last end offset points past the row.
         buffer[2 + 1 + 4] = 200
-        buffer.withUnsafeBytes { bytes in
+        _ = buffer.withUnsafeBytes { bytes in
             #expect(throws: StorageError.self) { try RowReader(bytes).checkedValue(1, kind: .string) }
         }
         #expect(!RowReader.isWellFormed(UnsafeRawBufferPointer(start: nil, count: 0)))
