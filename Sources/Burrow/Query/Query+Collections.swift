@@ -77,6 +77,21 @@ extension Query where T: _QueryCollection, T._QueryElement.PersistedType: _Query
         }
         return Query<T._QueryElement>(.keyPath(path + "." + name, owner: owner))
     }
+
+    /// Every element within the bounds, both included: `@min >= lower && @max <= upper`, as
+    /// RealmSwift reads it (an empty collection has no minimum, and matches nothing).
+    ///
+    /// ```swift
+    /// kennels.where { $0.scores.contains(1...5) }
+    /// ```
+    public func contains(_ range: ClosedRange<T._QueryElement>) -> Query<Bool> where T._QueryElement: Comparable {
+        min.compare(.greaterOrEqual, range.lowerBound._persistedValue) && max.compare(.lessOrEqual, range.upperBound._persistedValue)
+    }
+
+    /// Every element at least the lower bound and below the upper one.
+    public func contains(_ range: Range<T._QueryElement>) -> Query<Bool> where T._QueryElement: Comparable {
+        min.compare(.greaterOrEqual, range.lowerBound._persistedValue) && max.compare(.less, range.upperBound._persistedValue)
+    }
 }
 
 extension Query where T: _QueryKeyedCollection {
