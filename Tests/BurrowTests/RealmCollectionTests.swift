@@ -15,6 +15,20 @@ private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, fi
     (collection.count, collection.first)
 }
 
+/// Sample values for a type and for its optional, written once as RealmSwift's generic tests do.
+private protocol SampleValues: RealmCollectionValue { static var samples: [Self] { get } }
+extension Int: SampleValues { static var samples: [Int] { [3, 1, 2] } }
+extension String: SampleValues { static var samples: [String] { ["b", "ü", ""] } }
+extension Optional: SampleValues where Wrapped: SampleValues & _RealmCollectionValueInsideOptional {
+    static var samples: [Wrapped?] { Wrapped.samples.map(Optional.some) + [nil] }
+}
+
+private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
+    list.removeAll()
+    list.append(objectsIn: T.samples)
+    return Array(list) == T.samples
+}
+
 @Suite struct RealmCollectionTests {
     let directory = TestDirectory()
 
@@ -205,6 +219,17 @@ private func describeAll<C: RealmCollection>(_ collection: C) -> (count: Int, fi
         let bo = try #require(kennel.dogs.filter("name == 'bo'").first)
         #expect(bo.description.contains("kennels = LinkingObjects<Kennel> (\n\t\t[0] Kennel {"))
         #expect(bo.description.contains("Puppy {...}") || bo.description.contains("(...)"))
+    }
+
+    @Test func oneGenericExtensionCoversValuesAndTheirOptionals() throws {
+        let (realm, _, kennel) = try seeded()
+        try realm.write {
+            #expect(storesSamples(in: kennel.tags))
+            #expect(storesSamples(in: kennel.scores))
+        }
+        #expect(Array(kennel.scores) == [3, 1, 2, nil])
+        let unmanaged = Kennel()
+        #expect(storesSamples(in: unmanaged.scores) && storesSamples(in: unmanaged.tags))
     }
 
     @Test func keyedCollectionsAreGenericToo() throws {

@@ -1,6 +1,6 @@
 /// What ``CustomPersistable`` and ``FailableCustomPersistable`` share: a type of your own stored
 /// as another type a realm stores, its `PersistedType`.
-public protocol _CustomPersistable: RealmCollectionValue where PersistedType: _Persistable {
+public protocol _CustomPersistable: _RealmCollectionValueInsideOptional where PersistedType: _Persistable {
     /// The stored form of the value.
     var persistableValue: PersistedType { get }
     /// The value of a stored form, or `nil` when it has none (always one for

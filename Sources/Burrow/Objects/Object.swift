@@ -164,24 +164,3 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         return "\(info.className) {\n\(body)\n}"
     }
 }
-
-/// A value that can be an element of a realm collection such as ``Results`` or ``List``:
-/// objects, every stored scalar type, and their optionals.
-public protocol RealmCollectionValue: _Persistable, Hashable {}
-
-extension Bool: RealmCollectionValue {}
-extension Int: RealmCollectionValue {}
-extension Int8: RealmCollectionValue {}
-extension Int16: RealmCollectionValue {}
-extension Int32: RealmCollectionValue {}
-extension Int64: RealmCollectionValue {}
-extension Float: RealmCollectionValue {}
-extension Double: RealmCollectionValue {}
-extension String: RealmCollectionValue {}
-extension Data: RealmCollectionValue {}
-extension Date: RealmCollectionValue {}
-extension UUID: RealmCollectionValue {}
-extension ObjectId: RealmCollectionValue {}
-extension Decimal: RealmCollectionValue {}
-extension Decimal128: RealmCollectionValue {}
-extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue {}

@@ -10,7 +10,7 @@
 ///
 /// A property declared without a default holds the first case. Reading a stored raw value
 /// that no case has (written by a newer program) traps.
-public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable, RealmCollectionValue where RawValue: _Persistable, PersistedType == RawValue {}
+public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable, _RealmCollectionValueInsideOptional where RawValue: _Persistable, PersistedType == RawValue {}
 
 extension PersistableEnum {
     @inlinable
