@@ -61,6 +61,51 @@ import Testing
         #expect(products.first?.priceHistory.sum() == Cents(1001))
     }
 
+    @Test func objectTypesAreStoredAsEmbeddedObjects() throws {
+        let realm = try directory.realm()
+        let card = ReportCard()
+        #expect(card.final == Grade(points: 0) && card.midterm == nil)
+        card.final = Grade(points: 90)
+        card.quizzes.append(objectsIn: [Grade(points: 7), Grade(points: 9)])
+        card.bySubject["math"] = Grade(points: 80)
+        card.retakes["art"] = nil as Grade?
+        try realm.write { realm.add(card) }
+        #expect(card.final == Grade(points: 90) && card.midterm == nil)
+        #expect(Array(card.quizzes) == [Grade(points: 7), Grade(points: 9)])
+        #expect(card.bySubject["math"] == Grade(points: 80))
+        #expect(card.retakes["art"] == .some(nil))
+        try realm.write {
+            card.midterm = Grade(points: 70)
+            card.final = Grade(points: 95)
+            card.quizzes[0] = Grade(points: 8)
+            card.bySubject["art"] = Grade(points: 60)
+            card.retakes["art"] = Grade(points: 50)
+        }
+        #expect(card.midterm == Grade(points: 70) && card.final == Grade(points: 95))
+        #expect(card.quizzes.map(\.points) == [8, 9])
+        #expect(card.bySubject.count == 2 && card.bySubject["art"] == Grade(points: 60))
+        #expect(card.retakes["art"] == Grade(points: 50))
+        // Replaced values leave no embedded objects behind.
+        #expect(try realm.storedCount(of: GradeRecord.self) == 7)
+        try realm.write { card.midterm = nil }
+        #expect(card.midterm == nil)
+        #expect(try realm.storedCount(of: GradeRecord.self) == 6)
+        let schema = try #require(realm.schema["ReportCard"])
+        for name in ["final", "midterm", "quizzes", "bySubject", "retakes"] {
+            #expect(schema[name]?.type == .object && schema[name]?.objectClassName == "GradeRecord")
+        }
+        #expect(schema["final"]?.isOptional == true && schema["bySubject"]?.isOptional == true)
+        #expect(schema["quizzes"]?.isOptional == false)
+    }
+
+    @Test func aMissingObjectReadsAsTheValueOfANewOne() throws {
+        let realm = try directory.realm()
+        let card = ReportCard(value: ["final": NSNull(), "quizzes": [Grade(points: 3)]])
+        try realm.write { realm.add(card) }
+        #expect(card.final == Grade(points: 0))
+        #expect(card.quizzes.first == Grade(points: 3))
+    }
+
     @Test func aFailedConversionReadsNilWhenOptional() throws {
         let realm = try directory.realm()
         let product = Product()

@@ -5,11 +5,6 @@ import Testing
 @Suite struct EmbeddedObjectTests {
     let directory = TestDirectory()
 
-    private func embeddedCount(_ realm: Realm, _ type: ObjectBase.Type) throws -> Int {
-        guard let layout = realm.core.bound(ClassInfo.of(type))?.layout else { return 0 }
-        return try layout.count(in: realm.core.transaction)
-    }
-
     @Test func embeddedObjectsAreStoredWithTheirOwner() throws {
         let realm = try directory.realm()
         let contact = Contact(value: ["id": 1, "address": ["street": "Main", "city": "Oslo", "geo": ["latitude": 59.9]],
@@ -20,7 +15,7 @@ import Testing
         #expect(contact.previous.map(\.street) == ["Old", "Older"])
         #expect(realm.objects(Contact.self).filter("address.city == 'Oslo'").count == 1)
         #expect(realm.objects(Contact.self).filter("previous.street == 'Older'").count == 1)
-        #expect(try embeddedCount(realm, Address.self) == 3)
+        #expect(try realm.storedCount(of: Address.self) == 3)
         #expect(Address().objectSchema.className == "Address")
     }
 
@@ -30,16 +25,16 @@ import Testing
         try realm.write { realm.add(contact) }
         try realm.write { contact.address = Address(value: ["street": "B"]) }
         #expect(contact.address?.street == "B")
-        #expect(try embeddedCount(realm, Address.self) == 2)
-        #expect(try embeddedCount(realm, Geo.self) == 0)  // the replaced address took its own embedded object along
+        #expect(try realm.storedCount(of: Address.self) == 2)
+        #expect(try realm.storedCount(of: Geo.self) == 0)  // the replaced address took its own embedded object along
         try realm.write { contact.address = nil }
-        #expect(try embeddedCount(realm, Address.self) == 1)
+        #expect(try realm.storedCount(of: Address.self) == 1)
         try realm.write { contact.previous.remove(at: 0) }
-        #expect(try embeddedCount(realm, Address.self) == 0)
+        #expect(try realm.storedCount(of: Address.self) == 0)
         try realm.write { contact.previous.append(Address(value: ["street": "Q"])); contact.previous.append(Address(value: ["street": "R"])) }
         try realm.write { contact.previous.move(from: 0, to: 1) }
         #expect(contact.previous.map(\.street) == ["R", "Q"])
-        #expect(try embeddedCount(realm, Address.self) == 2)  // moving deletes nothing
+        #expect(try realm.storedCount(of: Address.self) == 2)  // moving deletes nothing
     }
 
     @Test func deletingTheOwnerDeletesItsEmbeddedObjects() throws {
@@ -49,8 +44,8 @@ import Testing
             realm.add(Contact(value: ["id": 2, "address": ["street": "Other"]]))
         }
         try realm.write { realm.delete(realm.object(ofType: Contact.self, forPrimaryKey: 1)!) }
-        #expect(try embeddedCount(realm, Address.self) == 1)
-        #expect(try embeddedCount(realm, Geo.self) == 0)
+        #expect(try realm.storedCount(of: Address.self) == 1)
+        #expect(try realm.storedCount(of: Geo.self) == 0)
         let other = realm.object(ofType: Contact.self, forPrimaryKey: 2)!
         try realm.write { realm.delete(other.address!) }
         #expect(other.address == nil)

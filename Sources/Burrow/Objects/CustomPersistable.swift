@@ -58,8 +58,37 @@ extension _CustomPersistable {
     public static var _storageKind: _StorageKind { PersistedType._storageKind }
     public static var _linkedType: ObjectBase.Type? { PersistedType._linkedType }
 
-    /// The type's value of its stored type's default; traps when there is none.
-    public static var _defaultValue: Self { converted(PersistedType._defaultValue) }
+    /// An object type is stored as a link, which is always optional, as in RealmSwift: a
+    /// missing object reads as the value of a new one.
+    public static var _isOptional: Bool { PersistedType._linkedType != nil || PersistedType._isOptional }
+
+    /// The type's value of its stored type's default (of a new object, for an object type);
+    /// traps when there is none.
+    public static var _defaultValue: Self {
+        PersistedType._linkedType != nil ? _fromLinkedObject(nil) : converted(PersistedType._defaultValue)
+    }
+
+    public var _linkedObject: ObjectBase? { persistableValue._linkedObject }
+
+    public static func _fromLinkedObject(_ object: ObjectBase?) -> Self {
+        guard let linkedType = PersistedType._linkedType else { preconditionFailure("\(Self.self) is not a link type.") }
+        return converted(PersistedType._fromLinkedObject(object ?? linkedType.init()))
+    }
+
+    public static func _get(from object: ObjectBase, column: Int) -> Self {
+        if let linkedType = PersistedType._linkedType {
+            return _fromLinkedObject(object.linkedObject(column: column, of: linkedType))
+        }
+        return _fromPersisted(object.managedValue(column: column, kind: _storageKind))
+    }
+
+    public static func _set(_ value: Self, on object: ObjectBase, column: Int) {
+        if PersistedType._linkedType != nil {
+            object.setLinkedObject(value._linkedObject, column: column)
+        } else {
+            object.setManagedValue(value._persistedValue, column: column)
+        }
+    }
 
     public var _persistedValue: _PersistedValue { persistableValue._persistedValue }
 

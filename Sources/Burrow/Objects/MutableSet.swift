@@ -135,7 +135,8 @@ extension MutableSet: _AdoptableCollection {
 
 extension MutableSet: _Persistable {
     public static var _storageKind: _StorageKind { Element._storageKind }
-    public static var _isOptional: Bool { Element._isOptional }
+    // A custom type over an object is optional as a link, never as an element.
+    public static var _isOptional: Bool { Element._isOptional && !(Element.self is any _CustomPersistable.Type) }
     public static var _defaultValue: MutableSet<Element> { MutableSet() }
     public var _persistedValue: _PersistedValue { .null }
     public static func _fromPersisted(_ value: _PersistedValue) -> MutableSet<Element> {

@@ -28,4 +28,11 @@ extension Object: _Persistable {
     }
 
     public static var _linkedType: ObjectBase.Type? { self }
+
+    public var _linkedObject: ObjectBase? { self }
+
+    public static func _fromLinkedObject(_ object: ObjectBase?) -> Self {
+        guard let object else { preconditionFailure("A to-one link property must be Optional: declare it as \(self)?.") }
+        return object as! Self
+    }
 }

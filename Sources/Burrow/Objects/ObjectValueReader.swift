@@ -99,7 +99,7 @@ struct ObjectValueReader {
     private func linkedObject(_ value: Any, of type: ObjectBase.Type, field index: Int) -> ObjectBase? {
         if value is NSNull { return nil }
         if let optional = value as? any OptionalValue, optional.isNil { return nil }
-        if let object = value as? ObjectBase, Self.isKind(object, of: type) {
+        if let object = value as? ObjectBase ?? (value as? any _Persistable)?._linkedObject, Self.isKind(object, of: type) {
             return object
         }
         if value is [String: Any] || value is [Any] {

@@ -33,6 +33,11 @@ public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
     static var _linkedType: ObjectBase.Type? { get }
     /// The collection this type is, if any; its `_storageKind` is then its elements'.
     static var _collectionKind: _CollectionKind? { get }
+    /// The object a value of a link type stores as its link (itself for an object, the
+    /// persisted object of a ``CustomPersistable``), `nil` for none or for values.
+    var _linkedObject: ObjectBase? { get }
+    /// The value of a link type for the object a link points to, or for none.
+    static func _fromLinkedObject(_ object: ObjectBase?) -> Self
 }
 
 extension _Persistable {
@@ -58,6 +63,11 @@ extension _Persistable {
     public static var _isOptional: Bool { false }
     @inlinable
     public static func _fromAny(_ value: Any) -> Self? { value as? Self }
+    @inlinable
+    public var _linkedObject: ObjectBase? { nil }
+    public static func _fromLinkedObject(_ object: ObjectBase?) -> Self {
+        preconditionFailure("\(Self.self) is not a link type.")
+    }
 
     @usableFromInline
     static func mismatch(_ value: _PersistedValue) -> Never {
@@ -317,7 +327,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     @inlinable
     public static func _get(from object: ObjectBase, column: Int) -> Wrapped? {
         if let linkedType = Wrapped._linkedType {
-            return object.linkedObject(column: column, of: linkedType).map { $0 as! Wrapped }
+            return object.linkedObject(column: column, of: linkedType).map { Wrapped._fromLinkedObject($0) }
         }
         let value = object.managedValue(column: column, kind: Wrapped._storageKind)
         return value.isNull ? nil : Wrapped._optionalFromPersisted(value)
@@ -325,13 +335,17 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     @inlinable
     public static func _set(_ value: Wrapped?, on object: ObjectBase, column: Int) {
         if Wrapped._linkedType != nil {
-            object.setLinkedObject(value.map { $0 as! ObjectBase }, column: column)
+            object.setLinkedObject(value?._linkedObject, column: column)
         } else {
             object.setManagedValue(value?._persistedValue ?? .null, column: column)
         }
     }
     @inlinable
     public static var _linkedType: ObjectBase.Type? { Wrapped._linkedType }
+    @inlinable
+    public var _linkedObject: ObjectBase? { self?._linkedObject }
+    @inlinable
+    public static func _fromLinkedObject(_ object: ObjectBase?) -> Wrapped? { object.map { Wrapped._fromLinkedObject($0) } }
     @inlinable
     public static func _fromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }

@@ -177,11 +177,11 @@ extension Persisted: PersistedField {
     }
 
     static func linkedObject(at value: UnsafeRawPointer) -> ObjectBase? {
-        value.assumingMemoryBound(to: Value.self).pointee as? ObjectBase
+        value.assumingMemoryBound(to: Value.self).pointee._linkedObject
     }
 
     static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer) {
-        value.assumingMemoryBound(to: Value.self).pointee = object as! Value
+        value.assumingMemoryBound(to: Value.self).pointee = Value._fromLinkedObject(object)
     }
 
     static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable] {

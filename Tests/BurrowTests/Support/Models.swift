@@ -244,6 +244,28 @@ final class Product: Object {
     @Persisted var regional: Map<String, Cents?>
 }
 
+/// The stored form of ``Grade``.
+final class GradeRecord: EmbeddedObject {
+    @Persisted var points = 0
+}
+
+/// A value of one's own stored as an embedded object.
+struct Grade: CustomPersistable, Hashable {
+    typealias PersistedType = GradeRecord
+    var points: Int
+    init(points: Int) { self.points = points }
+    init(persistedValue: GradeRecord) { points = persistedValue.points }
+    var persistableValue: GradeRecord { GradeRecord(value: [points]) }
+}
+
+final class ReportCard: Object {
+    @Persisted var final: Grade
+    @Persisted var midterm: Grade?
+    @Persisted var quizzes: List<Grade>
+    @Persisted var bySubject: Map<String, Grade>
+    @Persisted var retakes: Map<String, Grade?>
+}
+
 // Models that encode and decode, as a RealmSwift model opts in.
 extension Kennel: Codable {}
 extension Puppy: Codable {}

@@ -87,3 +87,11 @@ func storedColumn(_ name: String, of object: ObjectBase) -> Int {
     let management = object.management!
     return management.bound.fieldColumns[management.bound.info.field(named: name)]
 }
+
+extension Realm {
+    /// The rows of a class in the file, embedded classes included (which cannot be queried).
+    func storedCount(of type: ObjectBase.Type) throws -> Int {
+        guard let layout = core.bound(ClassInfo.of(type))?.layout else { return 0 }
+        return try layout.count(in: core.transaction)
+    }
+}

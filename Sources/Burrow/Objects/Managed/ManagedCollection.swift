@@ -92,7 +92,7 @@ class ManagedCollection {
             return try realm.storedMixed(mixed, update: write.nestedUpdatePolicy, in: write)
         }
         guard kind == .link else { return element._persistedValue }
-        guard let object = element as? ObjectBase else {
+        guard let object = element._linkedObject else {
             // Only a map's values may be nil.
             if element._persistedValue.isNull { return .null }
             preconditionFailure("A collection of objects holds only objects.")
@@ -105,11 +105,11 @@ class ManagedCollection {
     func element<E: RealmCollectionValue>(from value: _PersistedValue, as type: E.Type, slot: @escaping @autoclosure () -> MixedSlot?) -> E {
         if let targetType {
             // A map's entry may be nil.
-            guard case .link(let key) = value else { return E._fromPersisted(.null) }
+            guard case .link(let key) = value else { return E._fromLinkedObject(nil) }
             guard let target = realm.linkTarget(ObjectKey(key), of: targetType) else {
                 preconditionFailure("An element of '\(layout.className).\(layout.storedClass.properties[column].name)' points to a missing object.")
             }
-            return E._fromAny(target)!
+            return E._fromLinkedObject(target)
         }
         if kind == .mixed {
             guard case .mixed(let inner) = value else { return AnyRealmValue.none as! E }

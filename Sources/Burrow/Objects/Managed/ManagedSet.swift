@@ -31,7 +31,7 @@ final class ManagedSet: ManagedCollection {
             }
         }
         guard targetType != nil else { return element._persistedValue }
-        guard let key = (element as? ObjectBase)?.management?.key else { return nil }
+        guard let key = element._linkedObject?.management?.key else { return nil }
         return .link(key.rawValue)
     }
 
