@@ -5,8 +5,11 @@ import Synchronization
 struct FieldInfo {
     /// The property name (the field name without the wrapper's leading underscore).
     let name: String
-    /// Byte offset of the wrapper inside an instance.
+    /// Byte offset of the wrapper inside an instance, or of the reference to its box.
     let offset: Int
+    /// For a field held in a box (``RealmProperty``): the wrapper's offset inside the box; 0
+    /// for a wrapper inside the instance.
+    let boxOffset: Int
     /// Typed operations on the wrapper.
     let accessor: any PersistedField.Type
     let kind: _StorageKind
@@ -77,11 +80,14 @@ final class ClassInfo: @unchecked Sendable {
         let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         var fields: [FieldInfo] = []
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
-            guard let accessor = fieldType as? any PersistedField.Type else { return true }
+            let box = fieldType as? any PersistedBox.Type
+            guard let accessor = box?.persistedField ?? fieldType as? any PersistedField.Type else { return true }
             let fieldName = String(cString: rawName)
             let name = fieldName.hasPrefix("_") ? String(fieldName.dropFirst()) : fieldName
-            let description = accessor.describe(at: base + offset)
-            fields.append(FieldInfo(name: name, offset: offset, accessor: accessor, kind: description.kind,
+            let boxOffset = box?.storageOffset ?? 0
+            let wrapper = boxOffset == 0 ? base + offset : (base + offset).load(as: UnsafeRawPointer.self) + boxOffset
+            let description = accessor.describe(at: wrapper)
+            fields.append(FieldInfo(name: name, offset: offset, boxOffset: boxOffset, accessor: accessor, kind: description.kind,
                                     isOptional: description.isOptional, isIndexed: description.isIndexed,
                                     isPrimaryKey: description.isPrimaryKey, valueType: description.valueType,
                                     valueOffset: description.valueOffset, linkedType: description.linkedType,
@@ -159,10 +165,12 @@ final class ClassInfo: @unchecked Sendable {
         }
     }
 
-    /// The address of field `index` inside `object`.
+    /// The address of field `index` of `object`: inside it, or inside its box.
     @inline(__always)
     func pointer(to index: Int, in object: ObjectBase) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + fields[index].offset
+        let field = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + fields[index].offset
+        let boxOffset = fields[index].boxOffset
+        return boxOffset == 0 ? field : field.load(as: UnsafeMutableRawPointer.self) + boxOffset
     }
 
     /// The value an unmanaged object holds in field `index`.
@@ -195,6 +203,10 @@ final class ClassInfo: @unchecked Sendable {
     @inline(__always)
     func manage(_ index: Int, column: Int, in object: ObjectBase) {
         pointer(to: index, in: object).storeBytes(of: column, as: Int.self)
+        if fields[index].boxOffset != 0 {
+            let field = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + fields[index].offset
+            (field.load(as: AnyObject.self) as! any PersistedBox).attach(to: object)
+        }
     }
 
     /// The name of the persisted property `keyPath` reads; traps for anything else.

@@ -285,3 +285,11 @@ final class Moods: Object {
     @Persisted var previous: Mood?
     @Persisted var history: List<Level>
 }
+
+/// Boxed properties, as RealmSwift's older models declare them.
+final class Reading: Object {
+    @Persisted(primaryKey: true) var id = 0
+    let raw = RealmProperty<AnyRealmValue>()
+    let celsius = RealmProperty<Double?>()
+}
+extension Reading: Codable {}
