@@ -180,7 +180,14 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(puppies.value(forKeyPath: "@sum.age") as? Int == 10)
         #expect(puppies.value(forKeyPath: "@max.age") as? Int == 7)
         #expect(puppies.value(forKeyPath: "@avg.age") as? Double == 10.0 / 3)
-        #expect((kennel.tags.value(forKey: "self") as? [Any?])?.compactMap { $0 as? String } == ["b", "a", "c", "a"])
+        #expect(kennel.tags.value(forKey: "self").map { dynamicBridgeCast(fromObjectiveC: $0) as String } == ["b", "a", "c", "a"])
+        #expect(kennel.scores.value(forKey: "self").map { dynamicBridgeCast(fromObjectiveC: $0) as Int? } == [3, nil, 1, 3])
+        #expect(kennel.dogs.value(forKeyPath: "owner.name").map { $0 as? String } == ["Ann", "Ann", "Ann"])
+        #expect(List<Int>().value(forKey: "self").isEmpty)
+        let sizes = MutableSet<Cents>()
+        sizes.insert(objectsIn: [Cents(2), Cents(5)])
+        #expect(Set(sizes.value(forKey: "self").map { dynamicBridgeCast(fromObjectiveC: $0) as Cents }) == [Cents(2), Cents(5)])
+        #expect(dynamicBridgeCast(fromSwift: Cents(5)) as? Int == 5)
         try realm.write { kennel.dogs.setValue(4, forKey: "age") }
         #expect(realm.objects(Puppy.self).map(\.age) == [4, 4, 4])
         try realm.write { owner.puppies.setValue(nil, forKey: "owner") }

@@ -35,9 +35,9 @@ public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
     func removeAll()
 
     /// The value under the key spelled `key`, or `nil`.
-    func value(forKey key: String) -> Any?
+    func value(forKey key: String) -> AnyObject?
     /// The value under the key path's first key, then down its key path.
-    func value(forKeyPath keyPath: String) -> Any?
+    func value(forKeyPath keyPath: String) -> AnyObject?
     /// Sets the value under the key spelled `key`.
     func setValue(_ value: Any?, forKey key: String)
 
@@ -65,18 +65,18 @@ public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
 extension Map: RealmKeyedCollection {
     public var isFrozen: Bool { false }
 
-    public func value(forKey key: String) -> Any? {
-        self[Key(_mapKey: key)].map { $0 as Any }
+    public func value(forKey key: String) -> AnyObject? {
+        self[Key(_mapKey: key)].map { $0 as AnyObject }
     }
 
-    public func value(forKeyPath keyPath: String) -> Any? {
+    public func value(forKeyPath keyPath: String) -> AnyObject? {
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
         guard let first = parts.first, let value = value(forKey: first) else { return nil }
         guard parts.count == 2 else { return value }
         guard let object = value as? Object else {
             preconditionFailure("Key path '\(keyPath)' goes through the value under '\(first)', which is not an object.")
         }
-        return object[parts[1]]
+        return object[parts[1]].map { $0 as AnyObject }
     }
 
     public func setValue(_ value: Any?, forKey key: String) {
