@@ -65,6 +65,49 @@ extension Mood: Codable {}
         #expect(Puppy().value(forKeyPath: "owner.name") == nil)
         try realm.write { puppy.setValue(5, forKey: "age") }
         #expect(puppy.age == 5)
+        try realm.write {
+            puppy.setValue("Bea", forKeyPath: "owner.name")
+            puppy.setValue(6, forKeyPath: "age")
+        }
+        #expect(owner.name == "Bea" && puppy.age == 6)
+        let stray = Puppy()
+        stray.setValue("Cy", forKeyPath: "owner.name")
+        #expect(stray.owner == nil)
+    }
+
+    @Test func classMethodsNameKeysIndexesIgnoredAndColumnNames() throws {
+        let realm = try directory.realm()
+        let station = Station(value: ["code": "OSL", "name": "Oslo S", "riders": [1, 2]])
+        station.scratch = 7
+        try realm.write { realm.add(station) }
+        let schema = try #require(realm.schema["Station"])
+        #expect(schema.primaryKeyProperty?.name == "code")
+        #expect(schema["name"]?.isIndexed == true && schema["name"]?.columnName == "station_name")
+        #expect(schema["riders"]?.columnName == "daily_riders" && schema["code"]?.columnName == "code")
+        #expect(schema["scratch"] == nil)
+        // Ignored: the value stays in the object.
+        #expect(station.scratch == 7)
+        #expect(realm.object(ofType: Station.self, forPrimaryKey: "OSL")?.scratch == 0)
+        // Queries and key-value access use the property names.
+        #expect(realm.objects(Station.self).filter("name == 'Oslo S'").count == 1)
+        #expect(realm.objects(Station.self).where { $0.name == "Oslo S" }.first?.riders.count == 2)
+        try realm.write { realm.add(Station(value: ["code": "OSL", "name": "Oslo"]), update: .modified) }
+        #expect(realm.objects(Station.self).count == 1 && station.name == "Oslo")
+    }
+
+    @Test func aPrimaryKeyNamingNoPropertyTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = MisnamedKey().objectSchema
+        }
+        // The key a class method names is unique like any other.
+        await #expect(processExitsWith: .failure) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try! realm.write {
+                realm.add(Station(value: ["code": "OSL"]))
+                realm.add(Station(value: ["code": "OSL"]))
+            }
+        }
     }
 
     @Test func sortDescriptorsPrintAndBuildAsRealmSwifts() throws {

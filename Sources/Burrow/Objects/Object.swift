@@ -64,6 +64,37 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     /// The name under which the class is stored: its unqualified Swift name.
     open class func className() -> String { ClassInfo.storedName(of: self) }
 
+    /// The property that is the class's primary key, for models that name it here rather
+    /// than with `@Persisted(primaryKey: true)`.
+    ///
+    /// ```swift
+    /// override class func primaryKey() -> String? { "code" }
+    /// ```
+    open class func primaryKey() -> String? { nil }
+
+    /// Properties to index, besides those declared `@Persisted(indexed: true)`.
+    ///
+    /// ```swift
+    /// override class func indexedProperties() -> [String] { ["name"] }
+    /// ```
+    open class func indexedProperties() -> [String] { [] }
+
+    /// `@Persisted` properties that are not stored: they keep their value in the object only,
+    /// managed or not.
+    ///
+    /// ```swift
+    /// override class func ignoredProperties() -> [String] { ["scratch"] }
+    /// ```
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// Names the file records for properties (``Property/columnName``), by property name.
+    /// Code, queries and the schema's ``Property/name`` keep the property names.
+    ///
+    /// ```swift
+    /// override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// ```
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     /// Reads or writes a property by name: the dynamic accessor.
     ///
     /// ```swift
@@ -112,6 +143,22 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     /// or a value of the wrong type.
     public func setValue(_ value: Any?, forKey key: String) {
         self[key] = value
+    }
+
+    /// Sets the property at the end of a key path through to-one links (`owner.name`), as
+    /// key-value coding does: nothing happens where a link on the way is `nil`.
+    ///
+    /// ```swift
+    /// try realm.write { dog.setValue("Ann", forKeyPath: "owner.name") }
+    /// ```
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        let names = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        guard names.count == 2 else { return setValue(value, forKey: keyPath) }
+        guard let next = self[names[0]] else { return }
+        guard let object = next as? Object else {
+            preconditionFailure("Key path '\(keyPath)' goes through '\(names[0])', which is not a link.")
+        }
+        object.setValue(value, forKeyPath: names[1])
     }
 
     /// Whether `object` is this same stored object (the same row of the same realm file), even

@@ -5,6 +5,8 @@ import Synchronization
 struct FieldInfo {
     /// The property name (the field name without the wrapper's leading underscore).
     let name: String
+    /// The name the file records for it (``Object/propertiesMapping()``).
+    let columnName: String
     /// Byte offset of the wrapper inside an instance, or of the reference to its box.
     let offset: Int
     /// For a field held in a box (``RealmProperty``): the wrapper's offset inside the box; 0
@@ -34,7 +36,7 @@ struct FieldInfo {
         Property(name: name, type: isComputed ? .linkingObjects : kind.propertyType, isOptional: isOptional && !isComputed,
                  isIndexed: isIndexed || isPrimaryKey, isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)),
                  isArray: collection == .list, isSet: collection == .set, isMap: collection == .map,
-                 linkOriginPropertyName: originProperty)
+                 linkOriginPropertyName: originProperty, columnName: columnName)
     }
 }
 
@@ -78,23 +80,34 @@ final class ClassInfo: @unchecked Sendable {
         isEmbedded = Self.isEmbedded(type)
         let probe = type.init()
         let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+        let model = type as? Object.Type
+        let declaredKey = model?.primaryKey()
+        let indexedNames = Set(model?.indexedProperties() ?? [])
+        let ignoredNames = Set(model?.ignoredProperties() ?? [])
+        let columnNames = model?.propertiesMapping() ?? [:]
         var fields: [FieldInfo] = []
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
             let box = fieldType as? any PersistedBox.Type
             guard let accessor = box?.persistedField ?? fieldType as? any PersistedField.Type else { return true }
             let fieldName = String(cString: rawName)
             let name = fieldName.hasPrefix("_") ? String(fieldName.dropFirst()) : fieldName
+            if ignoredNames.contains(name) { return true }
             let boxOffset = box?.storageOffset ?? 0
             let wrapper = boxOffset == 0 ? base + offset : (base + offset).load(as: UnsafeRawPointer.self) + boxOffset
             let description = accessor.describe(at: wrapper)
-            fields.append(FieldInfo(name: name, offset: offset, boxOffset: boxOffset, accessor: accessor, kind: description.kind,
-                                    isOptional: description.isOptional, isIndexed: description.isIndexed,
-                                    isPrimaryKey: description.isPrimaryKey, valueType: description.valueType,
+            fields.append(FieldInfo(name: name, columnName: columnNames[name] ?? name, offset: offset, boxOffset: boxOffset, accessor: accessor, kind: description.kind,
+                                    isOptional: description.isOptional, isIndexed: description.isIndexed || indexedNames.contains(name),
+                                    isPrimaryKey: description.isPrimaryKey || name == declaredKey, valueType: description.valueType,
                                     valueOffset: description.valueOffset, linkedType: description.linkedType,
                                     collection: description.collection, originProperty: description.originProperty))
             return true
         }
         withExtendedLifetime(probe) {}
+        for (role, names) in [("Primary key", declaredKey.map { [$0] } ?? []), ("Indexed", Array(indexedNames))] {
+            for name in names where !fields.contains(where: { $0.name == name }) {
+                preconditionFailure("\(role) property '\(name)' does not exist on object '\(className)'")
+            }
+        }
         self.fields = fields
         linkFields = fields.indices.filter { fields[$0].kind == .link && fields[$0].collection == nil }
         collectionFields = fields.indices.filter { [.list, .set, .map].contains(fields[$0].collection) }

@@ -25,13 +25,15 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     public let isMap: Bool
     /// For a `LinkingObjects` property: the link property of `objectClassName` it follows back.
     public let linkOriginPropertyName: String?
-    /// The name the property is stored under: its name (Burrow stores by numeric ids, so a
-    /// rename never needs a different stored name).
-    public var columnName: String { name }
+    /// The name the file records for the property: its name, unless the class maps it to
+    /// another (``Object/propertiesMapping()``).
+    public let columnName: String
 
     init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
-         isArray: Bool = false, isSet: Bool = false, isMap: Bool = false, linkOriginPropertyName: String? = nil) {
+         isArray: Bool = false, isSet: Bool = false, isMap: Bool = false, linkOriginPropertyName: String? = nil,
+         columnName: String? = nil) {
         self.name = name
+        self.columnName = columnName ?? name
         self.type = type
         self.isOptional = isOptional
         self.isIndexed = isIndexed

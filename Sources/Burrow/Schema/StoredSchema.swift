@@ -54,7 +54,8 @@ struct StoredClass: Codable, Equatable, Sendable {
         properties = info.fields.enumerated().filter { !$0.element.isComputed }.map { index, field in
             StoredProperty(id: UInt32(index + 1), name: field.name, kind: field.kind, isOptional: field.isOptional,
                            isIndexed: field.isIndexed, isPrimary: field.isPrimaryKey,
-                           objectClassName: field.linkedType.map(ClassInfo.storedName(of:)), collection: field.collection)
+                           objectClassName: field.linkedType.map(ClassInfo.storedName(of:)), collection: field.collection,
+                           columnName: field.columnName == field.name ? nil : field.columnName)
         }
         nextPropertyID = (properties.map(\.id).max() ?? 0) + 1
     }
@@ -67,7 +68,8 @@ struct StoredClass: Codable, Equatable, Sendable {
         return ObjectSchema(className: name, properties: properties.map {
             Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
                      isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName,
-                     isArray: $0.collection == .list, isSet: $0.collection == .set, isMap: $0.collection == .map)
+                     isArray: $0.collection == .list, isSet: $0.collection == .set, isMap: $0.collection == .map,
+                     columnName: $0.columnName)
         }, computedProperties: computed)
     }
 
@@ -118,4 +120,6 @@ struct StoredProperty: Codable, Equatable, Sendable {
     var objectClassName: String? = nil
     /// The collection the property holds, if any (its `kind` is then its elements').
     var collection: _CollectionKind? = nil
+    /// The name recorded for the property when its class maps it to another.
+    var columnName: String? = nil
 }

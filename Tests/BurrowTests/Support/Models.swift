@@ -293,3 +293,22 @@ final class Reading: Object {
     let celsius = RealmProperty<Double?>()
 }
 extension Reading: Codable {}
+
+/// A model that names its primary key, indexes, ignored properties and column names in class
+/// methods, as older RealmSwift models do.
+final class Station: Object {
+    @Persisted var code = ""
+    @Persisted var name = ""
+    @Persisted var scratch = 0
+    @Persisted var riders: List<Int>
+
+    override class func primaryKey() -> String? { "code" }
+    override class func indexedProperties() -> [String] { ["name"] }
+    override class func ignoredProperties() -> [String] { ["scratch"] }
+    override class func propertiesMapping() -> [String: String] { ["name": "station_name", "riders": "daily_riders"] }
+}
+
+final class MisnamedKey: Object {
+    @Persisted var code = ""
+    override class func primaryKey() -> String? { "id" }
+}
