@@ -255,6 +255,14 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(ledger.scores.keys == ["b", "c"])
         #expect(ledger.scores.contains { $0 == "c" && $1 == 7 })
         #expect(!ledger.scores.isFrozen)
+        #expect(ledger.scores.min() == 1 && ledger.scores.max() == 7 && ledger.scores.sum() == 8)
+        #expect(ledger.scores.average() as Double? == 4)
+        #expect(Array(ledger.scores.sorted(ascending: false)) == [7, 1])
+        #expect(Array(ledger.scores) == [SingleMapEntry(key: "b", value: 1), SingleMapEntry(key: "c", value: 7)])
+        #expect(Map<String, Int>().sum() == 0 && Map<String, Int>().min() == nil)
+        let again = try #require(realm.object(ofType: Ledger.self, forPrimaryKey: 1))
+        #expect(ledger.scores == again.scores && Set([ledger.scores, again.scores]).count == 1)
+        #expect(ledger.scores != Map<String, Int>())
     }
 
     @Test func queryingValuesByAnotherNameTraps() async {

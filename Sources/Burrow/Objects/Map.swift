@@ -19,6 +19,9 @@ public struct SingleMapEntry<Key: _MapKey, Value> {
     public let value: Value
 }
 
+extension SingleMapEntry: Equatable where Value: Equatable {}
+extension SingleMapEntry: Hashable where Value: Hashable {}
+
 /// A dictionary property from `String` keys to objects or values.
 ///
 /// ```swift

@@ -100,9 +100,52 @@ extension Map: RealmKeyedCollection {
     }
 }
 
-extension Map where Value.PersistedType: SortableType {
+extension Map: Hashable {
+    /// Whether both are the same property of the same stored object, or the same unmanaged map.
+    public static func == (lhs: Map, rhs: Map) -> Bool {
+        lhs === rhs || ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        ManagedCollection.hash(managed as? ManagedCollection, orIdentityOf: self, into: &hasher)
+    }
+}
+
+extension RealmKeyedCollection where Value.PersistedType: SortableType {
     /// The values sorted by their own value.
+    ///
+    /// ```swift
+    /// scores.sorted(ascending: false).first   // the highest score
+    /// ```
     public func sorted(ascending: Bool = true) -> Results<Value> {
         sorted(byKeyPath: "self", ascending: ascending)
     }
+}
+
+extension RealmKeyedCollection where Value.PersistedType: MinMaxType {
+    /// The smallest value, ignoring `nil`; `nil` when there is none.
+    ///
+    /// ```swift
+    /// scores.min()   // Int?
+    /// ```
+    public func min() -> Value? { min(ofProperty: "self") }
+
+    /// The largest value, ignoring `nil`; `nil` when there is none.
+    public func max() -> Value? { max(ofProperty: "self") }
+}
+
+extension RealmKeyedCollection where Value.PersistedType: AddableType {
+    /// The sum of the values, ignoring `nil`: zero for an empty map.
+    ///
+    /// ```swift
+    /// scores.sum()   // Int
+    /// ```
+    public func sum() -> Value { sum(ofProperty: "self") }
+
+    /// The mean of the values, ignoring `nil`; `nil` when there is none.
+    ///
+    /// ```swift
+    /// let mean: Double? = scores.average()
+    /// ```
+    public func average<T: _Persistable>() -> T? where T.PersistedType: AddableType { average(ofProperty: "self") }
 }
