@@ -181,6 +181,22 @@ import Testing
         expectMessage(result, "Index 1 is out of bounds (must be less than 1).")
     }
 
+    @Test func aNegativeIndexTrapsNamingTheArgument() async {
+        let managed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let kennel = Kennel(value: ["id": 1, "tags": ["a", "b"]])
+            try! realm.write {
+                realm.add(kennel)
+                kennel.tags.move(from: 0, to: -1)
+            }
+        }
+        expectMessage(managed, "Cannot pass a negative value for 'to'.")
+        let unmanaged = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = List<Int>()[-1]
+        }
+        expectMessage(unmanaged, "Cannot pass a negative value for 'index'.")
+    }
+
     @Test func changingAManagedListOutsideAWriteTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

@@ -43,7 +43,7 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// The linking object at `position`; traps when out of range.
     public subscript(position: Int) -> Element {
         let keys = self.keys
-        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count)).")
+        IndexBounds.check(position, count: keys.count)
         guard let management = owner?.management,
               let object = management.realm.linkTarget(keys[position], of: Element.self) else {
             preconditionFailure("Object has been deleted or invalidated.")

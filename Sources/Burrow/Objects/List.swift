@@ -48,16 +48,14 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public subscript(position: Int) -> Element {
         get {
             guard let managed else {
-                precondition(position >= 0 && position < elements.count,
-                             "Index \(position) is out of bounds (must be less than \(elements.count)).")
+                IndexBounds.check(position, count: elements.count)
                 return elements[position]
             }
             return managed.element(at: position, as: Element.self)
         }
         set {
             guard let managed else {
-                precondition(position >= 0 && position < elements.count,
-                             "Index \(position) is out of bounds (must be less than \(elements.count)).")
+                IndexBounds.check(position, count: elements.count)
                 elements[position] = newValue
                 return
             }
@@ -91,8 +89,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Inserts `object` before the element at `index`; `index` may be `count`.
     public func insert(_ object: Element, at index: Int) {
         guard let managed else {
-            precondition(index >= 0 && index <= elements.count,
-                         "Index \(index) is out of bounds (must be less than or equal to \(elements.count)).")
+            IndexBounds.check(index, count: elements.count, endAllowed: true)
             elements.insert(object, at: index)
             return
         }
@@ -102,7 +99,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Removes the element at `index`.
     public func remove(at index: Int) {
         guard let managed else {
-            precondition(index >= 0 && index < elements.count, "Index \(index) is out of bounds (must be less than \(elements.count)).")
+            IndexBounds.check(index, count: elements.count)
             elements.remove(at: index)
             return
         }
@@ -133,8 +130,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Moves the element at `from` so that it ends at `to`.
     public func move(from: Int, to: Int) {
         guard let managed else {
-            precondition(from >= 0 && from < elements.count, "Index \(from) is out of bounds (must be less than \(elements.count)).")
-            precondition(to >= 0 && to < elements.count, "Index \(to) is out of bounds (must be less than \(elements.count)).")
+            IndexBounds.check(from, count: elements.count, name: "from")
+            IndexBounds.check(to, count: elements.count, name: "to")
             elements.insert(elements.remove(at: from), at: to)
             return
         }
@@ -144,8 +141,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Swaps the elements at the two indexes.
     public func swapAt(_ index1: Int, _ index2: Int) {
         guard let managed else {
-            precondition(index1 >= 0 && index1 < elements.count, "Index \(index1) is out of bounds (must be less than \(elements.count)).")
-            precondition(index2 >= 0 && index2 < elements.count, "Index \(index2) is out of bounds (must be less than \(elements.count)).")
+            IndexBounds.check(index1, count: elements.count, name: "index1")
+            IndexBounds.check(index2, count: elements.count, name: "index2")
             elements.swapAt(index1, index2)
             return
         }

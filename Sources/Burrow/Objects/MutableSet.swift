@@ -44,11 +44,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// The element at `position` of the set's order; traps when out of range.
     public subscript(position: Int) -> Element {
         guard let managed else {
-            precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds (must be less than \(elements.count)).")
+            IndexBounds.check(position, count: elements.count)
             return elements[position]
         }
         let values = managed.values
-        precondition(position >= 0 && position < values.count, "Index \(position) is out of bounds (must be less than \(values.count)).")
+        IndexBounds.check(position, count: values.count)
         return managed.element(from: values[position], as: Element.self, slot: nil)
     }
 

@@ -84,8 +84,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         switch backing {
         case .objects(let core):
             let keys = core.keys
-            precondition(position >= 0 && position < keys.count,
-                         "Index \(position) is out of bounds (must be less than \(keys.count)).")
+            IndexBounds.check(position, count: keys.count)
             return core.object(for: keys[position]) as! Element
         case .values(let values):
             return values.element(at: position, as: Element.self)

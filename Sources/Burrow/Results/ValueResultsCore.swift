@@ -113,7 +113,7 @@ final class ValueResultsCore {
     /// The element at `index` of the results.
     func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E {
         let positions = self.positions
-        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        IndexBounds.check(index, count: positions.count)
         return source.element(at: positions[index], as: type)
     }
 

@@ -34,7 +34,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     /// The stored value of the element at `index`.
     func value(at index: Int) -> _PersistedValue {
         let positions = self.positions
-        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        IndexBounds.check(index, count: positions.count)
         guard let value = value(atPosition: positions[index]) else {
             preconditionFailure("List element \(index) is missing from '\(realm.coordinator.path)'.")
         }
@@ -94,7 +94,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     func insert(_ element: any _Persistable, at index: Int) {
         let write = verifyWrite()
         let count = positions.count
-        precondition(index >= 0 && index <= count, "Index \(index) is out of bounds (must be less than or equal to \(count)).")
+        IndexBounds.check(index, count: count, endAllowed: true)
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
             try put(value, at: try position(forInsertingAt: index, in: write), in: write)
@@ -105,7 +105,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     func set(_ element: any _Persistable, at index: Int) {
         let write = verifyWrite()
         let positions = self.positions
-        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        IndexBounds.check(index, count: positions.count)
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
             try discard(at: positions[index], in: write)
@@ -125,7 +125,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     func remove(at index: Int) {
         let write = verifyWrite()
         let positions = self.positions
-        precondition(index >= 0 && index < positions.count, "Index \(index) is out of bounds (must be less than \(positions.count)).")
+        IndexBounds.check(index, count: positions.count)
         realm.perform(in: write) { try discard(at: positions[index], in: write) }
     }
 
@@ -145,8 +145,8 @@ final class ManagedList: ManagedCollection, ListStorage {
     func move(from: Int, to: Int) {
         let write = verifyWrite()
         let count = positions.count
-        precondition(from >= 0 && from < count, "Index \(from) is out of bounds (must be less than \(count)).")
-        precondition(to >= 0 && to < count, "Index \(to) is out of bounds (must be less than \(count)).")
+        IndexBounds.check(from, count: count, name: "from")
+        IndexBounds.check(to, count: count, name: "to")
         guard from != to else { return }
         let value = self.value(at: from)
         realm.perform(in: write) {
@@ -159,8 +159,8 @@ final class ManagedList: ManagedCollection, ListStorage {
     func swapAt(_ first: Int, _ second: Int) {
         let write = verifyWrite()
         let positions = self.positions
-        precondition(first >= 0 && first < positions.count, "Index \(first) is out of bounds (must be less than \(positions.count)).")
-        precondition(second >= 0 && second < positions.count, "Index \(second) is out of bounds (must be less than \(positions.count)).")
+        IndexBounds.check(first, count: positions.count, name: "index1")
+        IndexBounds.check(second, count: positions.count, name: "index2")
         guard first != second else { return }
         let firstValue = value(at: first), secondValue = value(at: second)
         realm.perform(in: write) {

@@ -16,7 +16,7 @@ final class NestedList: NestedCollection, ListStorage {
 
     func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E {
         let elements = self.elements
-        precondition(index >= 0 && index < elements.count, "Index \(index) is out of bounds (must be less than \(elements.count)).")
+        IndexBounds.check(index, count: elements.count)
         return AnyRealmValue(stored: elements[index], realm: realm, location: location.appending(.index(index))) as! E
     }
 
@@ -26,8 +26,7 @@ final class NestedList: NestedCollection, ListStorage {
 
     func insert(_ element: any _Persistable, at index: Int) {
         change { elements, write in
-            precondition(index >= 0 && index <= elements.count,
-                         "Index \(index) is out of bounds (must be less than or equal to \(elements.count)).")
+            IndexBounds.check(index, count: elements.count, endAllowed: true)
             elements.insert(try storedElement(element, in: write), at: index)
         }
     }
@@ -67,7 +66,7 @@ final class NestedList: NestedCollection, ListStorage {
     }
 
     private static func check(_ index: Int, in elements: [_PersistedValue]) {
-        precondition(index >= 0 && index < elements.count, "Index \(index) is out of bounds (must be less than \(elements.count)).")
+        IndexBounds.check(index, count: elements.count)
     }
 
     private func change(_ body: (inout [_PersistedValue], WriteState) throws -> Void) {
