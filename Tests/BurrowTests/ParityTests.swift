@@ -73,6 +73,8 @@ extension Mood: Codable {}
         let stray = Puppy()
         stray.setValue("Cy", forKeyPath: "owner.name")
         #expect(stray.owner == nil)
+        #expect(puppy.isEqual(realm.objects(Puppy.self).first) && !puppy.isEqual(stray) && !puppy.isEqual("rex"))
+        #expect(Puppy.sharedSchema()?.properties.map(\.name) == puppy.objectSchema.properties.map(\.name))
     }
 
     @Test func classMethodsNameKeysIndexesIgnoredAndColumnNames() throws {

@@ -182,6 +182,23 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         lhs.isSameObject(as: rhs)
     }
 
+    /// Whether `object` is this same stored object, as ``==`` compares, for code written
+    /// against `NSObject`'s method.
+    ///
+    /// ```swift
+    /// dog.isEqual(realm.objects(Dog.self).first)
+    /// ```
+    open func isEqual(_ object: Any?) -> Bool {
+        isSameObject(as: object as? Object)
+    }
+
+    /// The schema of the class, as RealmSwift's class method reads it.
+    ///
+    /// ```swift
+    /// Dog.sharedSchema()?.properties.map(\.name)
+    /// ```
+    open class func sharedSchema() -> ObjectSchema? { ClassInfo.of(self).objectSchema }
+
     /// Hashes what ``==`` compares. Adding an unmanaged object to a realm changes its hash, as
     /// in RealmSwift: do not keep an object in a set or dictionary across `add`.
     public func hash(into hasher: inout Hasher) {
