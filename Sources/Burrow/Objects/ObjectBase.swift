@@ -42,6 +42,7 @@ open class ObjectBase {
         let realm = management.realm
         realm.verifyThread()
         if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
+        if cachedRowGeneration < realm.invalidationGeneration { preconditionFailure("Object has been deleted or invalidated.") }
         let row: UnsafeRawBufferPointer?
         do {
             row = try management.bound.layout.row(management.key, in: realm.transaction)
@@ -124,6 +125,9 @@ open class ObjectBase {
         realm.addUse()
         management?.realm.removeUse()
         management = Management(realm: realm, bound: bound, key: key)
+        // The generation it became managed in, which ``RealmCore/invalidate()`` compares.
+        cachedRow = nil
+        cachedRowGeneration = realm.generation
         let info = bound.info
         for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }
         // A managed link reads its row; dropping the unmanaged target breaks reference cycles

@@ -101,6 +101,23 @@ public struct Realm: Equatable {
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
 
+    /// Releases the version the realm reads, so that later writes can reuse the space it
+    /// holds: call it before a long wait on a thread that read data it no longer needs.
+    ///
+    /// ```swift
+    /// realm.invalidate()
+    /// dog.isInvalidated           // true: objects read before are unusable
+    /// realm.objects(Dog.self)     // reads the latest version
+    /// ```
+    ///
+    /// Objects read before are invalidated for good; results and collections read the latest
+    /// version when next used. An open write transaction is cancelled first. Calling it again
+    /// before anything is read does nothing.
+    public func invalidate() {
+        if core.writeState != nil { cancelWrite() }
+        core.invalidate()
+    }
+
     // MARK: Files
 
     /// Whether the file of `config` exists (for an in-memory realm: whether it is open).

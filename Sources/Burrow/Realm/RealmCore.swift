@@ -134,7 +134,11 @@ final class RealmCore {
 
     /// The transaction reads go through: the write transaction when one is open.
     @inline(__always)
-    var transaction: Transaction { writeState?.transaction ?? readTransaction }
+    var transaction: Transaction {
+        if let writeState { return writeState.transaction }
+        if readTransaction.isReset { resumeAfterInvalidation() }
+        return readTransaction
+    }
 
     // MARK: Versions
 
@@ -165,6 +169,31 @@ final class RealmCore {
 
     /// Starts a generation past every one this realm has had.
     private func startGeneration() { snapshotGeneration = generation &+ 1 }
+
+    /// Objects that became managed in a generation before this one were read before
+    /// ``invalidate()`` and stay invalidated.
+    @exclusivity(unchecked) private(set) var invalidationGeneration: UInt64 = 0
+
+    /// Releases the snapshot until something reads again (outside a write).
+    func invalidate() {
+        verifyThread()
+        guard writeState == nil, !readTransaction.isReset else { return }
+        readTransaction.reset()
+        startGeneration()
+        invalidationGeneration = generation
+    }
+
+    /// Takes the latest snapshot when a read follows ``invalidate()``.
+    @inline(never)
+    private func resumeAfterInvalidation() {
+        do {
+            try readTransaction.renew()
+            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
+        } catch {
+            preconditionFailure("Cannot read realm at '\(coordinator.path)': \(error)")
+        }
+        startGeneration()
+    }
 
     /// Releases the snapshot before a write, and takes the latest one after.
     func pauseReading() { readTransaction.reset() }

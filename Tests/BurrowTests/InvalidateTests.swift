@@ -1,0 +1,52 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+@Suite struct InvalidateTests {
+    let directory = TestDirectory()
+
+    @Test func objectsReadBeforeAreInvalidatedForGood() throws {
+        let configuration = directory.configuration()
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        let dogs = realm.objects(Dog.self)
+        let rex = try #require(dogs.first)
+        realm.invalidate()
+        #expect(rex.isInvalidated)
+        // Another thread's commit is seen at once: the next read takes the latest version.
+        onAnotherThread {
+            let background = try! Realm(configuration: configuration)
+            try! background.write { background.add(Dog(value: ["Fido", 5])) }
+        }
+        #expect(dogs.count == 2)
+        try realm.write { realm.add(Dog(value: ["Bo", 2])) }
+        #expect(realm.objects(Dog.self).count == 3 && rex.isInvalidated)
+        let again = try #require(dogs.filter("name == 'Rex'").first)
+        #expect(!again.isInvalidated && again.age == 1)
+        // Twice in a row without a read: nothing more happens.
+        realm.invalidate()
+        realm.invalidate()
+        #expect(again.isInvalidated && dogs.count == 3)
+    }
+
+    @Test func anOpenWriteIsCancelled() throws {
+        let realm = try directory.realm()
+        realm.beginWrite()
+        realm.add(Dog(value: ["Rex", 1]))
+        realm.invalidate()
+        #expect(!realm.isInWriteTransaction)
+        #expect(realm.objects(Dog.self).isEmpty)
+    }
+
+    @Test func readingAnInvalidatedObjectTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try! realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            let rex = realm.objects(Dog.self).first!
+            realm.invalidate()
+            _ = rex.name
+        }
+        expectMessage(result, "Object has been deleted or invalidated.")
+    }
+}
