@@ -54,6 +54,7 @@ extension Decimal128 {
         return Decimal128(kind: .finite, isNegative: isNegative, coefficient: coefficient, exponent: exponent)
     }
 
+    /// The sum, rounded half-to-even to 34 digits.
     public static func + (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         if lhs.isNaN || rhs.isNaN { return .nan }
         if lhs.isInfinite || rhs.isInfinite {
@@ -88,10 +89,12 @@ extension Decimal128 {
                                : rounded(isNegative: small.isNegative, wide: other - aligned, exponent: small.exponent)
     }
 
+    /// The difference, rounded half-to-even to 34 digits.
     public static func - (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         lhs + -rhs
     }
 
+    /// The product, rounded half-to-even to 34 digits.
     public static func * (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         if lhs.isNaN || rhs.isNaN { return .nan }
         let negative = lhs.isNegative != rhs.isNegative
@@ -102,6 +105,7 @@ extension Decimal128 {
         return rounded(isNegative: negative, wide: .product(lhs.coefficient, rhs.coefficient), exponent: lhs.exponent + rhs.exponent)
     }
 
+    /// The quotient, rounded half-to-even to 34 digits; dividing by zero gives infinity or NaN.
     public static func / (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         if lhs.isNaN || rhs.isNaN { return .nan }
         let negative = lhs.isNegative != rhs.isNegative
@@ -123,9 +127,13 @@ extension Decimal128 {
                        sticky: remainder != 0)
     }
 
+    /// Adds `rhs` to `lhs`.
     public static func += (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs + rhs }
+    /// Subtracts `rhs` from `lhs`.
     public static func -= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs - rhs }
+    /// Multiplies `lhs` by `rhs`.
     public static func *= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs * rhs }
+    /// Divides `lhs` by `rhs`.
     public static func /= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs / rhs }
 
     public static prefix func - (operand: Decimal128) -> Decimal128 {
@@ -182,18 +190,22 @@ extension Decimal128: Hashable, Comparable {
         order(lhs, rhs) == 0
     }
 
+    /// Ordered by value; NaN is ordered with nothing.
     public static func < (lhs: Decimal128, rhs: Decimal128) -> Bool {
         order(lhs, rhs).map { $0 < 0 } ?? false
     }
 
+    /// Ordered by value; NaN is ordered with nothing.
     public static func <= (lhs: Decimal128, rhs: Decimal128) -> Bool {
         order(lhs, rhs).map { $0 <= 0 } ?? false
     }
 
+    /// Ordered by value; NaN is ordered with nothing.
     public static func > (lhs: Decimal128, rhs: Decimal128) -> Bool {
         order(lhs, rhs).map { $0 > 0 } ?? false
     }
 
+    /// Ordered by value; NaN is ordered with nothing.
     public static func >= (lhs: Decimal128, rhs: Decimal128) -> Bool {
         order(lhs, rhs).map { $0 >= 0 } ?? false
     }
@@ -217,6 +229,7 @@ extension Decimal128: SignedNumeric {
         self.init(number: source)
     }
 
+    /// The integer written, as in `let price: Decimal128 = 12`.
     public init(integerLiteral value: Int64) {
         self.init(number: value)
     }

@@ -19,58 +19,79 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         box = RealmCollectionBox(base)
     }
 
+    /// The realm of the wrapped collection, or `nil` while unmanaged.
     public var realm: Realm? { box.realm }
+    /// Whether the wrapped collection can no longer be read (its owner or realm is gone).
     public var isInvalidated: Bool { box.isInvalidated }
+    /// Whether the wrapped collection is a frozen snapshot.
     public var isFrozen: Bool { box.isFrozen }
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of elements: one past the last index.
     public var endIndex: Int { box.count }
+    /// The number of elements.
     public var count: Int { box.count }
+    /// The wrapped collection's description.
     public var description: String { box.description }
 
+    /// The element at `position`; traps when out of bounds.
     public subscript(position: Int) -> Element { box.element(at: position) }
 
+    /// The position of `object`, or `nil`.
     public func index(of object: Element) -> Int? { box.index(of: object) }
 
+    /// The position of the first element matching a string query; a malformed one traps.
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
         box.index(matching: Self.predicate(predicateFormat, args))
     }
 
+    /// The position of the first element matching `predicate`, or `nil`.
     public func index(matching predicate: QueryPredicate) -> Int? { box.index(matching: predicate) }
 
+    /// The elements matching a string query, live; a malformed one traps.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         box.filter(Self.predicate(predicateFormat, args))
     }
 
+    /// The elements matching `predicate`, live.
     public func filter(_ predicate: QueryPredicate) -> Results<Element> { box.filter(predicate) }
 
+    /// The elements sorted by one property (`self` for values).
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
         box.sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
+    /// The elements sorted by several properties, the first deciding first.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         box.sorted(by: Array(sortDescriptors))
     }
 
+    /// The first element of each distinct combination of `keyPaths`.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         box.distinct(by: Array(keyPaths))
     }
 
+    /// The smallest value of `property`, ignoring `nil`; `nil` when there is none.
     public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         box.min(ofProperty: property)
     }
 
+    /// The largest value of `property`, ignoring `nil`; `nil` when there is none.
     public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         box.max(ofProperty: property)
     }
 
+    /// The sum of `property`, ignoring `nil`: zero when empty.
     public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         box.sum(ofProperty: property)
     }
 
+    /// The mean of `property`, ignoring `nil`; `nil` when there is none.
     public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         box.average(ofProperty: property)
     }
 
+    /// Whether both wrap equal collections.
     public static func == (lhs: AnyRealmCollection<Element>, rhs: AnyRealmCollection<Element>) -> Bool {
         lhs.box.isEqual(to: rhs.box)
     }
