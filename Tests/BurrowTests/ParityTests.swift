@@ -75,6 +75,8 @@ extension Mood: Codable {}
         #expect(stray.owner == nil)
         #expect(puppy.isEqual(realm.objects(Puppy.self).first) && !puppy.isEqual(stray) && !puppy.isEqual("rex"))
         #expect(Puppy.sharedSchema()?.properties.map(\.name) == puppy.objectSchema.properties.map(\.name))
+        let types: [ObjectBase.Type] = [Puppy.self, Owner.self]
+        #expect(types.sorted { $0.className() < $1.className() }.map { $0.className() } == ["Owner", "Puppy"])
     }
 
     @Test func classMethodsNameKeysIndexesIgnoredAndColumnNames() throws {

@@ -62,40 +62,6 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     /// The schema of the object's class.
     public var objectSchema: ObjectSchema { ClassInfo.of(Swift.type(of: self)).objectSchema }
 
-    /// The name under which the class is stored: its unqualified Swift name.
-    open class func className() -> String { ClassInfo.storedName(of: self) }
-
-    /// The property that is the class's primary key, for models that name it here rather
-    /// than with `@Persisted(primaryKey: true)`.
-    ///
-    /// ```swift
-    /// override class func primaryKey() -> String? { "code" }
-    /// ```
-    open class func primaryKey() -> String? { nil }
-
-    /// Properties to index, besides those declared `@Persisted(indexed: true)`.
-    ///
-    /// ```swift
-    /// override class func indexedProperties() -> [String] { ["name"] }
-    /// ```
-    open class func indexedProperties() -> [String] { [] }
-
-    /// `@Persisted` properties that are not stored: they keep their value in the object only,
-    /// managed or not.
-    ///
-    /// ```swift
-    /// override class func ignoredProperties() -> [String] { ["scratch"] }
-    /// ```
-    open class func ignoredProperties() -> [String] { [] }
-
-    /// Names the file records for properties (``Property/columnName``), by property name.
-    /// Code, queries and the schema's ``Property/name`` keep the property names.
-    ///
-    /// ```swift
-    /// override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
-    /// ```
-    open class func propertiesMapping() -> [String: String] { [:] }
-
     /// Reads or writes a property by name: the dynamic accessor.
     ///
     /// ```swift
@@ -192,13 +158,6 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     open func isEqual(_ object: Any?) -> Bool {
         isSameObject(as: object as? Object)
     }
-
-    /// The schema of the class, as RealmSwift's class method reads it.
-    ///
-    /// ```swift
-    /// Dog.sharedSchema()?.properties.map(\.name)
-    /// ```
-    open class func sharedSchema() -> ObjectSchema? { ClassInfo.of(self).objectSchema }
 
     /// Hashes what ``==`` compares. Adding an unmanaged object to a realm changes its hash, as
     /// in RealmSwift: do not keep an object in a set or dictionary across `add`.

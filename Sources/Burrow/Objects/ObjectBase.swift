@@ -32,6 +32,51 @@ open class ObjectBase {
     /// Creates an unmanaged object whose properties hold their declared defaults.
     public required init() {}
 
+    // What a model class says of its own schema, as RealmSwift's class methods do: here, so
+    // that code holding `[ObjectBase.Type]` (a configuration's `objectTypes`) can ask, and in
+    // the class body, so that subclasses can override them.
+
+    /// The name under which the class is stored: its unqualified Swift name.
+    open class func className() -> String { ClassInfo.storedName(of: self) }
+
+    /// The property that is the class's primary key, for models that name it here rather
+    /// than with `@Persisted(primaryKey: true)`.
+    ///
+    /// ```swift
+    /// override class func primaryKey() -> String? { "code" }
+    /// ```
+    open class func primaryKey() -> String? { nil }
+
+    /// Properties to index, besides those declared `@Persisted(indexed: true)`.
+    ///
+    /// ```swift
+    /// override class func indexedProperties() -> [String] { ["name"] }
+    /// ```
+    open class func indexedProperties() -> [String] { [] }
+
+    /// `@Persisted` properties that are not stored: they keep their value in the object only,
+    /// managed or not.
+    ///
+    /// ```swift
+    /// override class func ignoredProperties() -> [String] { ["scratch"] }
+    /// ```
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// Names the file records for properties (``Property/columnName``), by property name.
+    /// Code, queries and the schema's ``Property/name`` keep the property names.
+    ///
+    /// ```swift
+    /// override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// ```
+    open class func propertiesMapping() -> [String: String] { [:] }
+
+    /// The schema of the class, as RealmSwift's class method reads it.
+    ///
+    /// ```swift
+    /// Dog.sharedSchema()?.properties.map(\.name)
+    /// ```
+    open class func sharedSchema() -> ObjectSchema? { ClassInfo.of(self).objectSchema }
+
     deinit {
         management?.realm.removeUse()
     }

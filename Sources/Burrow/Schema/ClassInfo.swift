@@ -80,11 +80,10 @@ final class ClassInfo: @unchecked Sendable {
         isEmbedded = Self.isEmbedded(type)
         let probe = type.init()
         let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
-        let model = type as? Object.Type
-        let declaredKey = model?.primaryKey()
-        let indexedNames = Set(model?.indexedProperties() ?? [])
-        let ignoredNames = Set(model?.ignoredProperties() ?? [])
-        let columnNames = model?.propertiesMapping() ?? [:]
+        let declaredKey = type.primaryKey()
+        let indexedNames = Set(type.indexedProperties())
+        let ignoredNames = Set(type.ignoredProperties())
+        let columnNames = type.propertiesMapping()
         var fields: [FieldInfo] = []
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
             let box = fieldType as? any PersistedBox.Type
