@@ -13,6 +13,7 @@ import Testing
         #expect(reading.celsius.value == -3.5 && reading.raw.value == .string("ü"))
         #expect(reading["celsius"] as? Double == -3.5)
         #expect(reading.celsius.description == "Optional(-3.5)")
+        #expect(reading.humidity.value == nil && RealmOptional(4).value == 4)
     }
 
     @Test func theValueIsStoredQueriedAndUpdated() throws {
@@ -23,6 +24,7 @@ import Testing
                 reading.id = id
                 reading.celsius.value = celsius
                 reading.raw.value = .int(id * 10)
+                reading.humidity.value = id * 20
                 realm.add(reading)
             }
             realm.add(Reading(value: ["id": 3]))
@@ -31,6 +33,8 @@ import Testing
         #expect(readings.filter("celsius > 10").map(\.id) == [1])
         #expect(readings.filter("celsius == nil").map(\.id) == [3])
         #expect(readings.filter("raw == 20").map(\.id) == [2])
+        #expect(readings.filter("humidity >= 20").map(\.id) == [1, 2] && readings.first?.humidity.value == 20)
+        #expect(realm.schema["Reading"]?["humidity"]?.type == .int && realm.schema["Reading"]?["humidity"]?.isOptional == true)
         #expect(readings.sorted(byKeyPath: "celsius").map(\.id) == [3, 2, 1])
         let first = try #require(realm.object(ofType: Reading.self, forPrimaryKey: 1))
         #expect(first.celsius.value == 21.5 && first.raw.value == .int(10))
@@ -51,9 +55,10 @@ import Testing
         let reading = Reading()
         reading.id = 4
         reading.celsius.value = 12.25
+        reading.humidity.value = 55
         let json = try JSONEncoder().encode(reading)
         let decoded = try JSONDecoder().decode(Reading.self, from: json)
-        #expect(decoded.id == 4 && decoded.celsius.value == 12.25 && decoded.raw.value == .none)
+        #expect(decoded.id == 4 && decoded.celsius.value == 12.25 && decoded.raw.value == .none && decoded.humidity.value == 55)
     }
 
     @Test func writingOutsideAWriteTransactionTraps() async {

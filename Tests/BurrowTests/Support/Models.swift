@@ -291,6 +291,7 @@ final class Reading: Object {
     @Persisted(primaryKey: true) var id = 0
     let raw = RealmProperty<AnyRealmValue>()
     let celsius = RealmProperty<Double?>()
+    let humidity = RealmOptional<Int>()
 }
 extension Reading: Codable {}
 
