@@ -36,6 +36,15 @@ import Testing
         #expect(setting.value == .none)
     }
 
+    @Test func anUnmanagedSetHoldsUnmanagedObjectsOnce() {
+        let ann = Owner(value: ["id": 1, "name": "Ann"])
+        let set = MutableSet<AnyRealmValue>()
+        set.insert(objectsIn: [.object(ann), .object(ann), .object(Owner()), .int(1), .int(1)])
+        #expect(set.count == 3 && set.contains(.object(ann)))
+        set.remove(.object(ann))
+        #expect(set.count == 2 && !set.contains(.object(ann)))
+    }
+
     @Test func queriesCompareTheHeldValue() throws {
         let realm = try directory.realm()
         try realm.write {

@@ -81,6 +81,7 @@ import Testing
     @Test func notANumberAndInfinitiesFollowIEEE() throws {
         let nan = Decimal128.nan
         #expect(nan.isNaN && nan.isSignaling && nan.isSignalingNaN)
+        #expect(Decimal128(value: NSNull()).isNaN)
         #expect(nan != nan)
         #expect(!(nan < 1) && !(nan > 1) && !(nan == 1))
         #expect((nan + 1).isNaN)

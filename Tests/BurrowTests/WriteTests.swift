@@ -48,6 +48,19 @@ import Testing
         #expect(realm.objects(Dog.self).map(\.name) == ["Kept"])
     }
 
+    @Test func anOpenWriteKeepsItsRealmForTheNextValue() throws {
+        let configuration = directory.configuration()
+        // Each value is dropped at once: the open write keeps the realm in the thread's cache.
+        try Realm(configuration: configuration).beginWrite()
+        try Realm(configuration: configuration).create(Dog.self, value: ["Rex", 1])
+        #expect(try Realm(configuration: configuration).isInWriteTransaction)
+        try Realm(configuration: configuration).commitWrite()
+        #expect(try Realm(configuration: configuration).objects(Dog.self).count == 1)
+        try Realm(configuration: configuration).beginWrite()
+        try Realm(configuration: configuration).cancelWrite()
+        #expect(try !Realm(configuration: configuration).isInWriteTransaction)
+    }
+
     @Test func addingMakesTheSameInstanceManaged() throws {
         let realm = try directory.realm()
         let dog = Dog(value: ["Rex", 1])

@@ -114,8 +114,8 @@ public struct Decimal128: Sendable {
         }
     }
 
-    /// The decimal of a number, a numeric string, another decimal or a `Decimal`; traps on a
-    /// value that is none of these, as RealmSwift's does.
+    /// The decimal of a number, a numeric string, another decimal or a `Decimal`, and NaN for
+    /// `NSNull` (no value); traps on a value that is none of these, as RealmSwift's does.
     ///
     /// ```swift
     /// Decimal128(value: "1.5") == Decimal128(value: 1.5)   // true
@@ -127,6 +127,7 @@ public struct Decimal128: Sendable {
         case let integer as any BinaryInteger: self.init(number: integer)
         case let double as any BinaryFloatingPoint: self.init(number: double)
         case let bool as Bool: self.init(number: bool ? 1 : 0)
+        case is NSNull: self = .nan
         case let text as String:
             guard let parsed = Self.parse(text) else { preconditionFailure("'\(text)' is not a valid Decimal128 string.") }
             self = parsed

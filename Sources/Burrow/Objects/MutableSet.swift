@@ -120,6 +120,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// The same element: the same stored object, the same object, or an equal value.
     private static func same(_ lhs: Element, _ rhs: Element) -> Bool {
         if let left = lhs as? Object, let right = rhs as? Object { return left === right || left.isSameObject(as: right) }
+        // A mixed value may hold an unmanaged object, which has no stored form yet.
+        if let left = lhs as? AnyRealmValue, let right = rhs as? AnyRealmValue { return left == right }
         return lhs._persistedValue == rhs._persistedValue
     }
 

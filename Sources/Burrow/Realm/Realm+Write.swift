@@ -57,7 +57,7 @@ extension Realm {
             core.resumeReading()
             preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
         }
-        core.writeState = WriteState(transaction: transaction, catalogs: core.coordinator.catalogs)
+        core.writeState = WriteState(transaction: transaction, catalogs: core.coordinator.catalogs, realm: core)
     }
 
     /// Commits the write transaction: its changes become durable and visible to others.

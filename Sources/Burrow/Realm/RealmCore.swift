@@ -94,15 +94,8 @@ final class RealmCore {
         return info
     }
 
-    deinit {
-        if let writeState {
-            // LMDB's writer lock belongs to the thread that took it: only that thread can end it.
-            precondition(pthread_equal(owningThread, pthread_self()) != 0,
-                         "A Realm in a write transaction was released on another thread; commit or cancel the write on its own thread first.")
-            writeState.transaction.abort()
-            coordinator.finish(writeState, committed: false)
-        }
-    }
+    // No deinit ends a write: an open write keeps its realm (WriteState holds a use), so the
+    // realm lives until the write is committed or cancelled, on its own thread.
 
     // MARK: Thread confinement
 

@@ -7,6 +7,9 @@ final class WriteState {
     let tables: TableWriter
     /// The write transaction, held here too: every read inside a write reaches it.
     let transaction: Transaction
+    /// Keeps the realm in its thread's cache while the write is open, as RealmSwift does:
+    /// `try Realm().beginWrite()` then `try Realm().create(...)` write in one transaction.
+    private let use: RealmUse
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -28,8 +31,9 @@ final class WriteState {
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
 
-    init(transaction: Transaction, catalogs: CatalogStore) {
+    init(transaction: Transaction, catalogs: CatalogStore, realm: RealmCore) {
         self.transaction = transaction
+        use = RealmUse(realm)
         tables = TableWriter(storage: StorageWrite(transaction: transaction), catalogs: catalogs)
     }
 
