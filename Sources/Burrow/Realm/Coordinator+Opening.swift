@@ -7,6 +7,7 @@ extension Coordinator {
     static func openFile(_ configuration: Realm.Configuration) throws -> Coordinator {
         let isInMemory = configuration.inMemoryIdentifier != nil
         let path = try prepareLocation(configuration)
+        if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
         let url = URL(fileURLWithPath: path)
         let lockPath = path + "-lock"
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)

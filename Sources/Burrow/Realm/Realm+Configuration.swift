@@ -66,6 +66,13 @@ extension Realm {
         public var maximumFileSize: Int?
         /// Mode of every file Burrow creates for this realm.
         public var filePermissions: mode_t
+        /// A realm file copied in as the realm's file when that does not exist yet, as a
+        /// starting set of data shipped with a program.
+        ///
+        /// ```swift
+        /// config.seedFilePath = Bundle.module.url(forResource: "starter", withExtension: "realm")
+        /// ```
+        public var seedFilePath: URL?
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil,

@@ -160,6 +160,10 @@ extension Realm.Error {
         case LMDBError(code: EPERM): return Realm.Error(.filePermissionDenied, failed + "Operation not permitted" + permissions, fileURL: url)
         case LMDBError(code: ENOTDIR): return notADirectory(path)
         case .invalid, .corrupted, .pageNotFound, .panic:
+            // LMDB's two meta pages take 8 KiB at the least.
+            if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size < 8192 {
+                return Realm.Error(.invalidDatabase, failed + "file is non-empty but too small (\(size) bytes) to be a valid Realm.", fileURL: url)
+            }
             return Realm.Error(.invalidDatabase, failed + "not a valid Burrow file, or damaged (\(error.description)).", fileURL: url)
         default: return nil
         }
