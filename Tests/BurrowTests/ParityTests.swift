@@ -114,6 +114,16 @@ extension Mood: Codable {}
         }
     }
 
+    @Test func datesAndUUIDsDefaultToNowAndNew() {
+        let before = Date()
+        let first = Stamp(), second = Stamp()
+        #expect(first.at >= before && first.at <= Date())
+        #expect(first.id != second.id)
+        // An array lists the stored properties: the linking objects between them take no slot.
+        let filled = Stamp(value: [Date(timeIntervalSince1970: 5), UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, "hi"])
+        #expect(filled.note == "hi" && filled.at == Date(timeIntervalSince1970: 5))
+    }
+
     @Test func sortDescriptorsPrintAndBuildAsRealmSwifts() throws {
         #expect(SortDescriptor(keyPath: "age", ascending: false).description == "SortDescriptor(keyPath: age, direction: descending)")
         let literal: Burrow.SortDescriptor = "name"

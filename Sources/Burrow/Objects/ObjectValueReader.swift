@@ -14,24 +14,27 @@ extension Optional: OptionalValue {
 struct ObjectValueReader {
     let info: ClassInfo
 
-    /// Sets the properties `value` mentions. With `isNew`, an array must not be longer than
-    /// the property list.
+    /// Sets the stored properties `value` mentions, as RealmSwift does: a dictionary's keys
+    /// that name none (or name linking objects) are ignored, and an array lists the stored
+    /// properties in order. With `isNew`, an array must not be longer than that list.
     func apply(_ value: Any, to object: ObjectBase, isNew: Bool) {
         switch value {
         case let dictionary as [String: Any]:
-            for (name, propertyValue) in dictionary {
-                set(propertyValue, field: info.field(named: name), on: object)
-            }
-        case let array as [Any]:
-            precondition(array.count <= info.fields.count,
-                         "Invalid array input: \(array.count) values for \(info.fields.count) properties of '\(info.className)'.")
-            for (index, propertyValue) in array.enumerated() {
+            for index in info.storedFields {
+                guard let propertyValue = dictionary[info.fields[index].name] else { continue }
                 set(propertyValue, field: index, on: object)
             }
+        case let array as [Any]:
+            precondition(array.count <= info.storedFields.count,
+                         "Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
+            for (position, propertyValue) in array.enumerated() {
+                set(propertyValue, field: info.storedFields[position], on: object)
+            }
         case let other as Object:
-            for (index, field) in info.fields.enumerated() {
-                guard other.objectSchema[field.name] != nil else { continue }
-                set(other[field.name] as Any, field: index, on: object)
+            for index in info.storedFields {
+                let name = info.fields[index].name
+                guard other.objectSchema[name] != nil else { continue }
+                set(other[name] as Any, field: index, on: object)
             }
         default:
             preconditionFailure("Invalid value '\(value)' to initialize an object of type '\(info.className)': expected a dictionary, an array or an object.")
@@ -44,7 +47,7 @@ struct ObjectValueReader {
         let field = info.fields[index]
         let raw: Any? = switch value {
         case let dictionary as [String: Any]: dictionary[field.name]
-        case let array as [Any]: index < array.count ? array[index] : nil
+        case let array as [Any]: info.storedFields.firstIndex(of: index).flatMap { $0 < array.count ? array[$0] : nil }
         case let other as Object: other.objectSchema[field.name] == nil ? nil : other[field.name] as Any
         default: nil
         }

@@ -206,8 +206,9 @@ extension Data: _Persistable {
 extension Date: _Persistable {
     @inlinable
     public static var _storageKind: _StorageKind { .date }
+    /// The current time, as RealmSwift's default for a `Date` property.
     @inlinable
-    public static var _defaultValue: Date { Date(timeIntervalSince1970: 0) }
+    public static var _defaultValue: Date { Date() }
     @inlinable
     public var _persistedValue: _PersistedValue { .date(self) }
     @inlinable
@@ -220,8 +221,9 @@ extension Date: _Persistable {
 extension UUID: _Persistable {
     @inlinable
     public static var _storageKind: _StorageKind { .uuid }
+    /// A new random UUID, as RealmSwift's default for a `UUID` property.
     @inlinable
-    public static var _defaultValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    public static var _defaultValue: UUID { UUID() }
     @inlinable
     public var _persistedValue: _PersistedValue { .uuid(self) }
     @inlinable

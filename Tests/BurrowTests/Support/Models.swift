@@ -313,3 +313,11 @@ final class MisnamedKey: Object {
     @Persisted var code = ""
     override class func primaryKey() -> String? { "id" }
 }
+
+/// Properties declared without values: they take RealmSwift's defaults.
+final class Stamp: Object {
+    @Persisted var at: Date
+    @Persisted var id: UUID
+    @Persisted(originProperty: "owner") var puppies: LinkingObjects<Puppy>
+    @Persisted var note = ""
+}
