@@ -51,6 +51,24 @@ import Testing
         #expect(other.address == nil)
     }
 
+    @Test func creatingFromAManagedObjectCopiesItsEmbeddedObjects() throws {
+        let realm = try directory.realm()
+        let other = try Realm(configuration: directory.configuration("other.realm"))
+        let source = Contact(value: ["id": 1, "address": ["street": "Main", "geo": ["latitude": 1.5]],
+                                     "previous": [["street": "Old"], ["street": "Older"]]])
+        try realm.write { realm.add(source) }
+        let copy = try realm.write { realm.create(Contact.self, value: ["id": 2, "address": source.address as Any, "previous": source.previous]) }
+        #expect(copy.address?.street == "Main" && copy.address?.geo?.latitude == 1.5)
+        #expect(copy.previous.map(\.street) == ["Old", "Older"])
+        #expect(source.address?.street == "Main" && source.previous.count == 2)
+        #expect(try realm.storedCount(of: Address.self) == 6)
+        // Into another realm, the whole object is copied.
+        let moved = try other.write { other.create(Contact.self, value: source) }
+        #expect(moved.realm == other && moved.id == 1 && moved.previous.map(\.street) == ["Old", "Older"])
+        #expect(moved.address?.geo?.latitude == 1.5)
+        #expect(source.realm == realm && !source.isInvalidated)
+    }
+
     @Test func addingAnEmbeddedObjectDirectlyTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

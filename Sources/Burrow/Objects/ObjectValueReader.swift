@@ -13,6 +13,10 @@ extension Optional: OptionalValue {
 /// properties, for `Object(value:)`, `create(_:value:update:)` and dynamic subscripts.
 struct ObjectValueReader {
     let info: ClassInfo
+    /// For `create(_:value:)`: the realm the values go to. Objects they hold that are
+    /// embedded in another owner, or managed by another realm, are copied, as RealmSwift's
+    /// `create` copies them, instead of being linked.
+    var copyingInto: RealmCore? = nil
 
     /// Sets the stored properties `value` mentions, as RealmSwift does: a dictionary's keys
     /// that name none (or name linking objects) are ignored, and an array lists the stored
@@ -61,7 +65,11 @@ struct ObjectValueReader {
                      "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
         if field.collection != nil {
             var input = value
-            if let linkedType = field.linkedType, let items = value as? [Any] {
+            if field.linkedType != nil, field.collection != .map, !(value is [Any]), let sequence = value as? any Sequence {
+                // Another object's list or set, whose objects may need copying.
+                input = Self.elements(of: sequence)
+            }
+            if let linkedType = field.linkedType, let items = input as? [Any] {
                 input = items.map { linkedObject($0, of: linkedType, field: index) as Any }
             } else if let linkedType = field.linkedType, let entries = value as? [String: Any] {
                 input = entries.mapValues { linkedObject($0, of: linkedType, field: index) as Any }
@@ -103,16 +111,23 @@ struct ObjectValueReader {
         if value is NSNull { return nil }
         if let optional = value as? any OptionalValue, optional.isNil { return nil }
         if let object = value as? ObjectBase ?? (value as? any _Persistable)?._linkedObject, Self.isKind(object, of: type) {
-            return object
+            guard let realm = copyingInto, let management = object.management,
+                  management.realm !== realm || management.bound.info.isEmbedded else { return object }
+            let copyType = Swift.type(of: object)
+            let copy = copyType.init()
+            ObjectValueReader(info: ClassInfo.of(copyType), copyingInto: realm).apply(object, to: copy, isNew: true)
+            return copy
         }
         if value is [String: Any] || value is [Any] {
             let created = type.init()
-            ObjectValueReader(info: ClassInfo.of(type)).apply(value, to: created, isNew: true)
+            ObjectValueReader(info: ClassInfo.of(type), copyingInto: copyingInto).apply(value, to: created, isNew: true)
             return created
         }
         let field = info.fields[index]
         preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
     }
+
+    private static func elements<S: Sequence>(of sequence: S) -> [Any] { sequence.map { $0 } }
 
     private static func isKind(_ object: ObjectBase, of type: ObjectBase.Type) -> Bool {
         var current: AnyClass? = Swift.type(of: object)

@@ -142,7 +142,7 @@ extension Realm {
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         let write = core.verifyWrite(doing: "create an object in")
         let info = ClassInfo.of(type)
-        let reader = ObjectValueReader(info: info)
+        let reader = ObjectValueReader(info: info, copyingInto: core)
         if update != .error {
             precondition(info.primaryKeyField != nil, "'\(info.className)' does not have a primary key and can not be updated")
             if let key = reader.primaryKey(in: value), let existing = object(ofType: type, primaryKeyValue: key) {
