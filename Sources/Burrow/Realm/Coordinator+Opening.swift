@@ -20,12 +20,22 @@ extension Coordinator {
         options.noSync = isInMemory
         options.fileMode = configuration.filePermissions
         if let limit = configuration.maximumFileSize { options.mapSize = limit }
+        let firstInProcess = !Environment.isOpen(path: path)
         let result = Result { () throws -> Coordinator in
-            let environment: Environment
-            switch Result(catching: { () throws(LMDBError) in try Environment.open(path: path, options: options) }) {
-            case .success(let opened): environment = opened
-            case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
+            func openEnvironment() throws -> Environment {
+                switch Result(catching: { () throws(LMDBError) in try Environment.open(path: path, options: options) }) {
+                case .success(let opened): return opened
+                case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
+                }
             }
+            var opened: Environment? = try openEnvironment()
+            if let decide = configuration.shouldCompactOnLaunch, firstInProcess, dataExisted, !isInMemory, !configuration.readOnly,
+               LaunchCompaction.compactIfAsked(opened!, path: path, decide: decide) {
+                // Closed before opening again: the file may be the same one.
+                opened = nil
+                opened = try openEnvironment()
+            }
+            let environment = opened!
             let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
             return Coordinator(catalogs: CatalogStore(environment: environment, metadata: metadata, catalog: catalog),
                                isInMemory: isInMemory, isReadOnly: configuration.readOnly,

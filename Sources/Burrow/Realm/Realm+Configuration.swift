@@ -73,6 +73,15 @@ extension Realm {
         /// config.seedFilePath = Bundle.module.url(forResource: "starter", withExtension: "realm")
         /// ```
         public var seedFilePath: URL?
+        /// Asked at the first open of the file in the process, with the file's size and the
+        /// bytes its data uses (both in bytes); when it returns `true` the file is replaced by
+        /// a compacted copy, unless another process has it open. Not asked for read-only or
+        /// in-memory realms.
+        ///
+        /// ```swift
+        /// config.shouldCompactOnLaunch = { total, used in total > 100 << 20 && used * 2 < total }
+        /// ```
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil,
