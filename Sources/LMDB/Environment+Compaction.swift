@@ -59,3 +59,22 @@ extension Environment {
         return fd
     }
 }
+
+extension Environment {
+    /// Whether a process has the environment at `path` open, for a file this process does not
+    /// have open: LMDB's shared lock on the lock file's first byte is held by every process
+    /// with it open.
+    public static func isOpenElsewhere(path: String) -> Bool {
+        precondition(!isOpen(path: path), "isOpenElsewhere(path:) is for files this process does not have open.")
+        let fd = Glibc.open(path + "-lock", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+}

@@ -205,6 +205,30 @@ import Testing
         #expect(try !Realm.deleteFiles(for: configuration))
     }
 
+    @Test func filesAnotherProcessHasOpenAreNotDeleted() async throws {
+        let configuration = directory.configuration("shared.realm")
+        let path = directory.file("shared.realm").path
+        try Realm(configuration: configuration).write { try Realm(configuration: configuration).add(Dog()) }
+        // The child keeps the file open until the parent removes the signal file.
+        let signal = directory.file("release").path
+        _ = FileManager.default.createFile(atPath: signal, contents: nil)
+        let child = Task {
+            _ = await #expect(processExitsWith: .success) { [path = path as String, signal = signal as String] in
+                let realm = try! Realm(fileURL: URL(fileURLWithPath: path))
+                _ = FileManager.default.createFile(atPath: path + ".opened", contents: nil)
+                while FileManager.default.fileExists(atPath: signal) { usleep(10_000) }
+                precondition(realm.objects(Dog.self).count == 1)
+            }
+        }
+        while !FileManager.default.fileExists(atPath: path + ".opened") { try await Task.sleep(for: .milliseconds(10)) }
+        expectError(.fileOperationFailed) { try Realm.deleteFiles(for: configuration) }
+        #expect(FileManager.default.fileExists(atPath: path))
+        unlink(signal)
+        await child.value
+        #expect(try Realm.deleteFiles(for: configuration))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func filePermissionsApplyToCreatedFiles() throws {
         var configuration = directory.configuration("private.realm")
         configuration.filePermissions = 0o600

@@ -133,14 +133,17 @@ public struct Realm: Equatable {
     /// ```swift
     /// try Realm.deleteFiles(for: config)
     /// ```
-    /// - Throws: ``Realm/Error/Code/fileOperationFailed`` when the realm is open in this process
-    ///   or a file cannot be removed.
+    /// - Throws: ``Realm/Error/Code/fileOperationFailed`` when the realm is open in this or
+    ///   another process (LMDB's lock on the lock file tells), or a file cannot be removed.
     @discardableResult
     public static func deleteFiles(for config: Configuration) throws -> Bool {
         guard let url = config.fileURL, config.inMemoryIdentifier == nil else { return false }
         let path = url.standardizedFileURL.path
-        if CoordinatorRegistry.isOpen(config) {
+        if CoordinatorRegistry.isOpen(config) || Environment.isOpen(path: path) {
             throw Realm.Error(.fileOperationFailed, "Cannot delete the files of '\(path)': it is open in this process.", fileURL: url)
+        }
+        if Environment.isOpenElsewhere(path: path) {
+            throw Realm.Error(.fileOperationFailed, "Cannot delete the files of '\(path)': another process has it open.", fileURL: url)
         }
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
