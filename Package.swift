@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Burrow", targets: ["Burrow"]),
         .executable(name: "burrow-demo", targets: ["BurrowDemo"]),
+        .executable(name: "burrow", targets: ["BurrowTool"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,6 +17,7 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Burrow", dependencies: ["LMDB"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
+        .executableTarget(name: "BurrowTool", dependencies: ["Burrow"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB"]),
     ],

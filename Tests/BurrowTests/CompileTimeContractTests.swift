@@ -4,19 +4,13 @@ import Testing
 /// `swiftc` and the arguments that let it import the `Burrow` module this test run built.
 enum BuiltModule {
     static let compiler: (swiftc: String, arguments: [String])? = {
-        let binary = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
-        var modules = binary.deletingLastPathComponent()
-        // The test bundle may be a directory; the modules sit beside it.
-        while modules.path != "/" && !FileManager.default.fileExists(atPath: modules.appendingPathComponent("Modules/Burrow.swiftmodule").path) {
-            modules = modules.deletingLastPathComponent()
-        }
         let moduleMaps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/CLMDB")
         let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
-        guard modules.path != "/", let swiftc = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let products = BuildDirectory.url, let swiftc = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return nil
         }
-        return (swiftc, ["-typecheck", "-I", modules.appendingPathComponent("Modules").path, "-I", moduleMaps.path])
+        return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path, "-I", moduleMaps.path])
     }()
 }
 

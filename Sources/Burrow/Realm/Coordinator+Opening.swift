@@ -30,7 +30,7 @@ extension Coordinator {
             }
             var opened: Environment? = try openEnvironment()
             if let decide = configuration.shouldCompactOnLaunch, firstInProcess, dataExisted, !isInMemory, !configuration.readOnly,
-               LaunchCompaction.compactIfAsked(opened!, path: path, decide: decide) {
+               FileCompaction.compactIfAsked(opened!, path: path, decide: decide) {
                 // Closed before opening again: the file may be the same one.
                 opened = nil
                 opened = try openEnvironment()

@@ -1,0 +1,61 @@
+import Burrow
+import Foundation
+
+/// The `burrow` command: reads its subcommand and arguments, runs it, and returns the exit
+/// status (0 done, 1 failed, 2 misused).
+enum BurrowTool {
+    static let usage = """
+        usage: burrow <command> [arguments]
+
+        commands:
+          compact SRC [DST]   copy-compact the realm file SRC: in place (atomically, keeping
+                              its mode) or into DST, which must not exist; refuses a file
+                              that another process has open
+          help                print this text
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else { return misuse("no command given") }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "compact": return compact(rest)
+        case "help", "--help", "-h":
+            print(usage)
+            return 0
+        default: return misuse("unknown command '\(command)'")
+        }
+    }
+
+    private static func compact(_ arguments: [String]) -> Int32 {
+        guard (1...2).contains(arguments.count), !arguments.contains(where: { $0.hasPrefix("-") }) else {
+            return misuse("compact takes SRC and an optional DST")
+        }
+        let source = URL(fileURLWithPath: arguments[0])
+        let destination = arguments.count == 2 ? URL(fileURLWithPath: arguments[1]) : nil
+        let started = Date()
+        do {
+            let outcome = try FileCompaction.compact(source, into: destination)
+            let seconds = Date().timeIntervalSince(started)
+            let target = destination.map { " into \($0.path)" } ?? " in place"
+            print("compacted \(source.path)\(target): \(outcome.bytesBefore) -> \(outcome.bytesAfter) bytes "
+                  + "(\(percent(outcome.bytesAfter, of: outcome.bytesBefore)) of before) in \(String(format: "%.2f", seconds)) s")
+            return 0
+        } catch {
+            printError("burrow compact: \(error.localizedDescription)")
+            return 1
+        }
+    }
+
+    private static func percent(_ part: Int, of whole: Int) -> String {
+        whole == 0 ? "100%" : String(format: "%.1f%%", Double(part) * 100 / Double(whole))
+    }
+
+    private static func misuse(_ problem: String) -> Int32 {
+        printError("burrow: \(problem)\n\n\(usage)")
+        return 2
+    }
+
+    private static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
