@@ -212,13 +212,13 @@ import Testing
         #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "ключ")?.value == 9)
     }
 
-    @Test func aFullFileThrowsOutOfDiskSpaceAndLosesNothing() throws {
+    @Test func passingTheMaximumFileSizeThrowsLimitExceededAndLosesNothing() throws {
         var configuration = directory.configuration()
         configuration.maximumFileSize = 1 << 20
         let realm = try Realm(configuration: configuration)
         try realm.write { for id in 0..<10 { realm.add(Person(value: ["id": id])) } }
         let blob = Data(repeating: 7, count: 64 * 1024)
-        expectError(.outOfDiskSpace) {
+        expectError(.limitExceeded) {
             try realm.write { for id in 10..<100 { realm.add(Person(value: ["id": id, "picture": blob])) } }
         }
         #expect(!realm.isInWriteTransaction)

@@ -39,6 +39,16 @@ final class Coordinator: @unchecked Sendable {
         configuredMapLimit = mapLimit
     }
 
+    /// The error of a failed write: a full map is the configured `maximumFileSize` when there
+    /// is one (the map is that size), the disk otherwise.
+    func writeFailure(_ error: LMDBError, doing action: String = "write to") -> Realm.Error {
+        if error == .mapFull, let limit = configuredMapLimit {
+            return Realm.Error(.limitExceeded, "Cannot \(action) '\(path)': the write would take the file past its maximumFileSize of \(limit) bytes.",
+                               fileURL: URL(fileURLWithPath: path))
+        }
+        return Realm.Error(error, path: path, doing: action)
+    }
+
     deinit {
         let path = path, isInMemory = isInMemory
         CoordinatorRegistry.remove(registryKey) {

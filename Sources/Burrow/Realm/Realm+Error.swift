@@ -31,7 +31,7 @@ extension Realm {
             case schemaMismatch
             /// Not a Burrow file, a wrong or missing encryption key, or a corrupt file.
             case invalidDatabase
-            /// The disk is full, or the file reached `maximumFileSize`.
+            /// The disk is full.
             case outOfDiskSpace
             /// The file was written by a newer format version.
             case unsupportedFileFormatVersion
@@ -41,7 +41,7 @@ extension Realm {
             case invalidQuery
             /// The realm was used from a thread that does not own it.
             case wrongThread
-            /// Too many versions are pinned or too many readers are open.
+            /// A limit was reached: `maximumFileSize`, too many pinned versions or open readers.
             case limitExceeded
 
             public var description: String {

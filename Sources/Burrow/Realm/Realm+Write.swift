@@ -62,7 +62,8 @@ extension Realm {
 
     /// Commits the write transaction: its changes become durable and visible to others.
     ///
-    /// - Throws: ``Realm/Error``: `outOfDiskSpace` (disk full or `maximumFileSize` reached),
+    /// - Throws: ``Realm/Error``: `limitExceeded` when the write would take the file past
+    ///   `maximumFileSize`, `outOfDiskSpace` when the disk is full,
     ///   `fileAccess`; the transaction is then cancelled.
     public func commitWrite() throws {
         core.verifyThread()
@@ -83,7 +84,7 @@ extension Realm {
             write.transaction.abort()
             core.coordinator.finish(write, committed: false)
             core.resumeReading()
-            throw (error as? LMDBError).map { Realm.Error($0, path: core.coordinator.path, doing: "commit to") } ?? error
+            throw (error as? LMDBError).map { core.coordinator.writeFailure($0, doing: "commit to") } ?? error
         }
         core.coordinator.finish(write, committed: true)
         core.resumeReading()

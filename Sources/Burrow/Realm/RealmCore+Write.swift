@@ -22,7 +22,7 @@ extension RealmCore {
         } catch let error as Realm.Error {
             write.failure = error
         } catch let error as LMDBError {
-            write.failure = Realm.Error(error, path: coordinator.path, doing: "write to")
+            write.failure = coordinator.writeFailure(error)
         } catch let error as StorageError {
             write.failure = Realm.Error(error, path: coordinator.path)
         } catch {
