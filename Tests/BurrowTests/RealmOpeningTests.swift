@@ -237,6 +237,42 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
+    @Test func theCreationHookSeesEveryNewFileOnce() throws {
+        var configuration = directory.configuration("hooked.realm")
+        let seen = LockedValue<[String]>([])
+        configuration.fileCreationHook = { url in seen.set(seen.value + [url.lastPathComponent]) }
+        do { _ = try Realm(configuration: configuration) }
+        #expect(seen.value == ["hooked.realm", "hooked.realm-lock"])
+        do { _ = try Realm(configuration: configuration) }
+        #expect(seen.value.count == 2)
+    }
+
+    @Test func aThrowingCreationHookFailsTheOpenAndRemovesWhatItMade() throws {
+        struct Refused: Error {}
+        var configuration = directory.configuration("refused.realm")
+        configuration.fileCreationHook = { _ in throw Refused() }
+        #expect(throws: Refused.self) { try Realm(configuration: configuration) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        configuration.fileCreationHook = nil
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Dog()) }
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test func filePermissionsHoldWhateverTheUmask() async {
+        await #expect(processExitsWith: .success) {
+            umask(0o077)
+            let directory = TestDirectory()
+            var configuration = directory.configuration("shared.realm")
+            configuration.filePermissions = 0o664
+            do { _ = try! Realm(configuration: configuration) }
+            for name in ["shared.realm", "shared.realm-lock"] {
+                let mode = try! FileManager.default.attributesOfItem(atPath: directory.file(name).path)[.posixPermissions] as! Int
+                precondition(mode == 0o664, "\(name) has mode \(String(mode, radix: 8))")
+            }
+        }
+    }
+
     @Test(.enabled(if: getuid() != 0, "root reads every file whatever its mode"))
     func anUnreadableFileThrowsPermissionDenied() throws {
         let url = directory.file("locked.realm")

@@ -6,12 +6,13 @@ import LMDB
 extension Coordinator {
     static func openFile(_ configuration: Realm.Configuration) throws -> Coordinator {
         let isInMemory = configuration.inMemoryIdentifier != nil
-        let path = try prepareLocation(configuration)
-        if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
+        let (path, createdFolder) = try prepareLocation(configuration)
         let url = URL(fileURLWithPath: path)
         let lockPath = path + "-lock"
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
-        let dataExisted = FileManager.default.fileExists(atPath: path)
+        let seeded = !isInMemory && !FileManager.default.fileExists(atPath: path) && configuration.seedFilePath != nil
+        if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
+        let dataExisted = FileManager.default.fileExists(atPath: path) && !seeded
         if configuration.readOnly && !dataExisted {
             throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: url)
         }
@@ -36,6 +37,8 @@ extension Coordinator {
                 opened = try openEnvironment()
             }
             let environment = opened!
+            try announceCreated(folder: createdFolder, data: dataExisted ? nil : path, lock: lockExisted ? nil : lockPath,
+                                configuration: configuration)
             let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
             return Coordinator(catalogs: CatalogStore(environment: environment, metadata: metadata, catalog: catalog),
                                isInMemory: isInMemory, isReadOnly: configuration.readOnly,
@@ -45,12 +48,22 @@ extension Coordinator {
             // Leave a file that is not ours exactly as it was: remove only what we created.
             if !lockExisted && !Environment.isOpen(path: path) { unlink(lockPath) }
             if !dataExisted && !isInMemory { unlink(path) }
+            if let createdFolder { rmdir(createdFolder.path) }
         }
         return try result.get()
     }
 
-    /// The data file's path, creating the default or in-memory folder when needed.
-    private static func prepareLocation(_ configuration: Realm.Configuration) throws -> String {
+    /// Gives the files and folder this open created the configured mode (whatever the
+    /// process's umask) and hands each to `fileCreationHook`, folder first.
+    private static func announceCreated(folder: URL?, data: String?, lock: String?, configuration: Realm.Configuration) throws {
+        let files = [data, lock].compactMap { $0 }
+        for file in files { chmod(file, configuration.filePermissions) }
+        guard let hook = configuration.fileCreationHook else { return }
+        for created in [folder].compactMap({ $0 }) + files.map({ URL(fileURLWithPath: $0) }) { try hook(created) }
+    }
+
+    /// The data file's path, and the folder created for it (the default folder, when missing).
+    private static func prepareLocation(_ configuration: Realm.Configuration) throws -> (String, URL?) {
         if let identifier = configuration.inMemoryIdentifier {
             let shm = "/dev/shm"
             let folder = access(shm, W_OK) == 0 ? shm : NSTemporaryDirectory()
@@ -60,7 +73,7 @@ extension Coordinator {
             let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
             unlink(path)
             unlink(path + "-lock")
-            return path
+            return (path, nil)
         }
         guard let url = configuration.fileURL else {
             throw Realm.Error(.fail, "The configuration has neither a fileURL nor an inMemoryIdentifier.")
@@ -70,6 +83,7 @@ extension Coordinator {
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
             throw Realm.Error.notADirectory(url.path)
         }
+        var createdFolder: URL?
         if !FileManager.default.fileExists(atPath: folder.path) {
             let defaultFolder = Realm.Configuration.defaultDirectory.standardizedFileURL.path
             guard folder.standardizedFileURL.path == defaultFolder, !configuration.readOnly else {
@@ -77,11 +91,12 @@ extension Coordinator {
             }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                createdFolder = folder
             } catch {
                 throw Realm.Error(.fileAccess, "Cannot create the folder '\(folder.path)': \(error.localizedDescription)", fileURL: url)
             }
         }
-        return url.standardizedFileURL.path
+        return (url.standardizedFileURL.path, createdFolder)
     }
 
     /// Reads (or, for a new file, writes) the metadata, and opens every class's databases.

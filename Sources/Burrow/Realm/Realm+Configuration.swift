@@ -64,7 +64,8 @@ extension Realm {
         public var objectTypes: [ObjectBase.Type]?
         /// Largest size the file may grow to, in bytes; `nil` lets it grow as needed.
         public var maximumFileSize: Int?
-        /// Mode of every file Burrow creates for this realm.
+        /// Mode of every file Burrow creates for this realm, the lock file too, whatever the
+        /// process's umask.
         public var filePermissions: mode_t
         /// A realm file copied in as the realm's file when that does not exist yet, as a
         /// starting set of data shipped with a program.
@@ -82,6 +83,15 @@ extension Realm {
         /// config.shouldCompactOnLaunch = { total, used in total > 100 << 20 && used * 2 < total }
         /// ```
         public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// Called once with every file and folder an open creates for the realm (the folder
+        /// first, then the data and lock files), after they take ``filePermissions``: to set
+        /// ownership, extended attributes or backup exclusions. A throw fails the open, which
+        /// removes what it created and rethrows the error.
+        ///
+        /// ```swift
+        /// config.fileCreationHook = { url in try FileManager.default.setAttributes([.groupOwnerAccountName: "app"], ofItemAtPath: url.path) }
+        /// ```
+        public var fileCreationHook: (@Sendable (URL) throws -> Void)?
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil,
