@@ -53,6 +53,8 @@ enum BenchmarkCommand {
         }
         report("Burrow list appends")
         let lists = try ListAppend.measure(in: directory, rounds: rounds)
+        report("Compaction")
+        let compaction = try CompactionStep.measure(count: count, in: directory)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
         print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
@@ -65,6 +67,7 @@ enum BenchmarkCommand {
         print("")
         print(String(format: "Burrow list append: %.2f µs on a list of %d, %.2f µs on an empty list: %.2fx",
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
+        print(CompactionStep.summary(compaction, count: count))
         guard table.checksAgree else {
             print("")
             print("The engines' check values differ: they did not do the same work.")
