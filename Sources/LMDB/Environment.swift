@@ -119,6 +119,7 @@ public final class Environment: @unchecked Sendable {
                 guard let open = entry.environment else { return nil }
                 return open
             }
+            if !options.readOnly { try reserveLockFile(path + "-lock", readers: options.maxReaders, mode: options.fileMode) }
             var raw: OpaquePointer?
             try LMDBError.check(mdb_env_create(&raw))
             guard let handle = raw else { throw LMDBError(code: ENOMEM) }
@@ -143,6 +144,23 @@ public final class Environment: @unchecked Sendable {
             let environment = Environment(handle: handle, path: path, options: options, identity: identity)
             entries[identity] = WeakEntry(environment: environment)
             return environment
+        }
+    }
+
+    /// Allocates a new lock file's blocks before LMDB maps it: on a full disk LMDB's
+    /// `ftruncate` leaves a sparse file whose first write through the map is a SIGBUS. A lock
+    /// file at least as large as LMDB asks for is used as it is (LMDB fits more readers in it).
+    private static func reserveLockFile(_ lockPath: String, readers: UInt32, mode: mode_t) throws(LMDBError) {
+        // LMDB's reader slots are a cache line each, after a header of a few cache lines.
+        let size = (Int(readers) * 64 + 4096 + 4095) / 4096 * 4096
+        // Only a new one: other processes size an existing one by their own reader count.
+        let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { return }  // it exists, or LMDB reports the problem with the file
+        defer { close(fd) }
+        let code = posix_fallocate(fd, 0, off_t(size))
+        if code == ENOSPC || code == EDQUOT {
+            unlink(lockPath)
+            throw LMDBError(code: code)
         }
     }
 

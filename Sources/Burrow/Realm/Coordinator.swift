@@ -46,7 +46,19 @@ final class Coordinator: @unchecked Sendable {
             return Realm.Error(.limitExceeded, "Cannot \(action) '\(path)': the write would take the file past its maximumFileSize of \(limit) bytes.",
                                fileURL: URL(fileURLWithPath: path))
         }
+        // LMDB reports a short write as EIO: on a filesystem with no room left, that is a full disk.
+        if error == LMDBError(code: EIO), Self.freeBytes(at: path).map({ $0 < 16 << 20 }) == true {
+            return Realm.Error(.outOfDiskSpace, "Out of space: \(action) '\(path)': a short write, the disk is full.",
+                               fileURL: URL(fileURLWithPath: path))
+        }
         return Realm.Error(error, path: path, doing: action)
+    }
+
+    /// The bytes an unprivileged write can still take on the filesystem of `path`.
+    private static func freeBytes(at path: String) -> Int? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int(info.f_bavail) * Int(info.f_frsize)
     }
 
     deinit {
