@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A small tmpfs of its own, mounted for one test and unmounted after it.
-private final class SmallDisk {
+final class SmallDisk {
     let url: URL
 
     init(in directory: TestDirectory, megabytes: Int) throws {
@@ -42,10 +42,20 @@ private final class SmallDisk {
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
-    static let canMount = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+    /// Whether this process may mount a tmpfs: root, and a mount that works (a container may
+    /// refuse it even to root).
+    static let canMount: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-mount-probe-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil,
+              (try? run("/bin/mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.path)) != nil else { return false }
+        try? run("/bin/umount", probe.path)
+        return true
+    }()
 }
 
-@Suite(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"), .serialized)
+@Suite(.enabled(if: SmallDisk.canMount, "needs root and a system that lets it mount a small tmpfs"), .serialized)
 struct DiskFullTests {
     let directory = TestDirectory()
 
