@@ -131,6 +131,7 @@ public final class Environment: @unchecked Sendable {
                 if options.readOnly { flags |= UInt32(MDB_RDONLY) }
                 if options.noSync { flags |= UInt32(MDB_NOSYNC) }
                 try LMDBError.check(mdb_env_open(handle, path, flags, options.fileMode))
+                try checkFileHoldsItsPages(handle)
             } catch {
                 mdb_env_close(handle)
                 throw error
@@ -145,6 +146,20 @@ public final class Environment: @unchecked Sendable {
             entries[identity] = WeakEntry(environment: environment)
             return environment
         }
+    }
+
+    /// Refuses a file shorter than the last page its meta page names: LMDB maps the file and
+    /// would touch those pages past its end, a SIGBUS. A truncated file is damage.
+    private static func checkFileHoldsItsPages(_ handle: OpaquePointer) throws(LMDBError) {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        var fd: Int32 = -1
+        guard mdb_env_info(handle, &info) == MDB_SUCCESS, mdb_env_stat(handle, &stat) == MDB_SUCCESS,
+              mdb_env_get_fd(handle, &fd) == MDB_SUCCESS else { return }
+        var file = Glibc.stat()
+        guard fstat(fd, &file) == 0 else { throw LMDBError(code: errno) }
+        let (pages, overflow) = (info.me_last_pgno + 1).multipliedReportingOverflow(by: Int(stat.ms_psize))
+        if overflow || Int(file.st_size) < pages { throw LMDBError.corrupted }
     }
 
     /// Allocates a new lock file's blocks before LMDB maps it: on a full disk LMDB's
