@@ -82,6 +82,8 @@ import Testing
         let nan = Decimal128.nan
         #expect(nan.isNaN && nan.isSignaling && nan.isSignalingNaN)
         #expect(Decimal128(value: NSNull()).isNaN)
+        #expect(Decimal128(number: 42 as NSNumber) == 42 && Decimal128(number: 2.5 as NSNumber) == Decimal128(number: 2.5))
+        #expect(Decimal128(number: NSNumber(value: UInt64.max)) == Decimal128(number: UInt64.max))
         #expect(nan != nan)
         #expect(!(nan < 1) && !(nan > 1) && !(nan == 1))
         #expect((nan + 1).isNaN)

@@ -248,6 +248,7 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(total(ledger.scores) == 6)
         #expect(ledger.scores.value(forKey: "a") as? Int == 5)
         #expect(ledger.scores.value(forKey: "zz") == nil)
+        #expect(ledger.scores.object(forKey: "a" as AnyObject) as? Int == 5 && ledger.scores.object(forKey: 3 as AnyObject) == nil)
         try realm.write {
             ledger.scores.setValue(7, forKey: "c")
             ledger.scores.setValue(nil, forKey: "a")

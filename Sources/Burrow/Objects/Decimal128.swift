@@ -104,6 +104,19 @@ public struct Decimal128: Sendable {
         }
     }
 
+    /// The decimal of an `NSNumber`: its integers exactly, its doubles as for a `Double`.
+    ///
+    /// ```swift
+    /// Decimal128(number: 42 as NSNumber) == 42   // true
+    /// ```
+    public init(number: NSNumber) {
+        switch String(cString: number.objCType) {
+        case "d", "f": self.init(number: number.doubleValue)
+        case "Q", "L", "I", "S", "C": self.init(number: number.uint64Value)
+        default: self.init(number: number.int64Value)
+        }
+    }
+
     /// The decimal of an integer, exactly (rounded to 34 digits past 10³⁴).
     public init(number: some BinaryInteger) {
         let magnitude = number.magnitude

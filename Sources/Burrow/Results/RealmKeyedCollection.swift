@@ -69,6 +69,17 @@ extension Map: RealmKeyedCollection {
         self[Key(_mapKey: key)].map { $0 as AnyObject }
     }
 
+    /// The value under `key` as an object, or `nil`, as `NSDictionary`'s method reads it; a
+    /// key that is not a `Key` finds nothing.
+    ///
+    /// ```swift
+    /// map.object(forKey: "a" as AnyObject)
+    /// ```
+    public func object(forKey key: AnyObject) -> AnyObject? {
+        guard let key = key as? Key else { return nil }
+        return self[key].map { $0 as AnyObject }
+    }
+
     public func value(forKeyPath keyPath: String) -> AnyObject? {
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
         guard let first = parts.first, let value = value(forKey: first) else { return nil }
