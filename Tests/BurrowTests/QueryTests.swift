@@ -76,6 +76,11 @@ import Testing
         #expect(ids(people.filter("mood == %@", Mood.excited)) == [1, 3])
         #expect(ids(people.filter("age == %@", Optional<Int>.none as Any)) == [3, 4])
         #expect(ids(people.filter("id == %1@", 5, 2)) == [2])
+        // NSPredicate's printf-style placeholders take one argument each.
+        #expect(ids(people.filter("id == %d OR id == %ld", 1, Int64(4))) == [1, 4])
+        #expect(ids(people.filter("id == %lld AND name != %@", 2, "x")) == [2])
+        // An AnyRealmValue argument is compared as the value it holds.
+        #expect(ids(people.filter("name == %@ OR id == %@", AnyRealmValue.string("Rex"), AnyRealmValue.int(3))) == [0, 3])
     }
 
     @Test func comparesTwoProperties() throws {

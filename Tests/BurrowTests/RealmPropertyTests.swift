@@ -33,6 +33,7 @@ import Testing
         #expect(readings.filter("celsius > 10").map(\.id) == [1])
         #expect(readings.filter("celsius == nil").map(\.id) == [3])
         #expect(readings.filter("raw == 20").map(\.id) == [2])
+        #expect(readings.filter("raw == %@", AnyRealmValue.int(10)).map(\.id) == [1])
         #expect(readings.filter("humidity >= 20").map(\.id) == [1, 2] && readings.first?.humidity.value == 20)
         #expect(realm.schema["Reading"]?["humidity"]?.type == .int && realm.schema["Reading"]?["humidity"]?.isOptional == true)
         #expect(readings.sorted(byKeyPath: "celsius").map(\.id) == [3, 2, 1])

@@ -85,6 +85,11 @@ struct QueryLexer {
                 index += 1
                 return Token(kind: .keyPathArgument, position: start)
             }
+            if digits.isEmpty, let width = printfConversionLength() {
+                // NSPredicate's printf-style arguments (`%d`, `%ld`, `%f`…) stand for one value, as `%@`.
+                index += width
+                return Token(kind: .argument(nil), position: start)
+            }
             guard peek() == "@" else { throw QueryError.at(start, "expected '%@' or '%K' for an argument") }
             index += 1
             return Token(kind: .argument(Int(digits)), position: start)
@@ -99,6 +104,15 @@ struct QueryLexer {
             return Token(kind: .symbol(String(c)), position: start)
         }
         throw QueryError.at(start, "unexpected character '\(c)'")
+    }
+
+    /// The length of a printf conversion at the cursor (length modifiers, then one of
+    /// `d i u f e g`), or `nil`.
+    private func printfConversionLength() -> Int? {
+        var offset = 0
+        while let modifier = peek(offset), "lhqz".contains(modifier), offset < 2 { offset += 1 }
+        guard let conversion = peek(offset), "diufegDUO".contains(conversion) else { return nil }
+        return offset + 1
     }
 
     private func matches(_ symbol: String) -> Bool {

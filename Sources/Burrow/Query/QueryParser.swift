@@ -439,6 +439,15 @@ struct QueryParser {
         if let integer = argument as? Int { return .int(Int64(integer)) }
         if let double = argument as? Double { return .double(double) }
         if argument is NSNull { return .null }
+        if let mixed = argument as? AnyRealmValue {
+            // The value it holds, compared as itself with any property.
+            switch mixed {
+            case .object(let object): return try value(of: object, at: position)
+            case .list, .dictionary:
+                throw QueryError.at(position, "an AnyRealmValue holding a list or dictionary cannot be compared")
+            default: return mixed.scalar
+            }
+        }
         if let object = argument as? ObjectBase {
             guard let management = object.management else {
                 throw QueryError.at(position, "an unmanaged \(type(of: object)) cannot be compared: add it to the realm first")
