@@ -114,6 +114,21 @@ extension Mood: Codable {}
         }
     }
 
+    @Test func valuesMayBeOptionalsCollectionsOrResults() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(Puppy(value: ["name": "rex", "age": 2]))
+            realm.add(Puppy(value: ["name": "bo", "age": 1]))
+        }
+        let tags: List<String>? = { let list = List<String>(); list.append(objectsIn: ["a", "b"]); return list }()
+        let name: String? = "Ark"
+        let kennel = Kennel(value: ["id": 1, "name": name as Any, "tags": tags as Any, "dogs": realm.objects(Puppy.self).sorted(byKeyPath: "name")])
+        #expect(Array(kennel.tags) == ["a", "b"] && kennel.name == "Ark")
+        #expect(kennel.dogs.map(\.name) == ["bo", "rex"])
+        try realm.write { realm.add(kennel) }
+        #expect(realm.objects(Puppy.self).count == 2 && kennel.dogs.count == 2)
+    }
+
     @Test func datesAndUUIDsDefaultToNowAndNew() {
         let before = Date()
         let first = Stamp(), second = Stamp()

@@ -188,6 +188,8 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         sizes.insert(objectsIn: [Cents(2), Cents(5)])
         #expect(Set(sizes.value(forKey: "self").map { dynamicBridgeCast(fromObjectiveC: $0) as Cents }) == [Cents(2), Cents(5)])
         #expect(dynamicBridgeCast(fromSwift: Cents(5)) as? Int == 5)
+        #expect(dynamicBridgeCast(fromObjectiveC: AnyRealmValue.int(3)) as Int == 3)
+        #expect(dynamicBridgeCast(fromObjectiveC: AnyRealmValue.none) as String? == nil)
         try realm.write { kennel.dogs.setValue(4, forKey: "age") }
         #expect(realm.objects(Puppy.self).map(\.age) == [4, 4, 4])
         try realm.write { owner.puppies.setValue(nil, forKey: "owner") }

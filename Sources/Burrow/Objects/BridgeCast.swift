@@ -12,6 +12,14 @@ public func dynamicBridgeCast<T>(fromObjectiveC value: Any) -> T {
         return converted
     }
     if let exact = value as? T { return exact }
+    // An AnyRealmValue read from a collection of them stands for the value it holds.
+    if let mixed = value as? AnyRealmValue, T.self != AnyRealmValue.self {
+        switch mixed {
+        case .object(let object): return dynamicBridgeCast(fromObjectiveC: object)
+        case .list, .dictionary: break
+        default: return dynamicBridgeCast(fromObjectiveC: mixed.scalar.anyValue ?? NSNull())
+        }
+    }
     preconditionFailure("Could not convert value '\(value)' to type '\(T.self)'")
 }
 

@@ -3,10 +3,13 @@ import Foundation
 /// Tells an `Optional` inside an `Any` apart from a value.
 protocol OptionalValue {
     var isNil: Bool { get }
+    /// The wrapped value, `nil` for none.
+    var wrappedAny: Any? { get }
 }
 
 extension Optional: OptionalValue {
     var isNil: Bool { self == nil }
+    var wrappedAny: Any? { self.map { $0 as Any } }
 }
 
 /// Applies loosely typed input (dictionaries, arrays, other objects) to an object's
@@ -60,6 +63,11 @@ struct ObjectValueReader {
 
     /// Sets field `index` of `object` from a loosely typed value; traps when it does not fit.
     func set(_ value: Any, field index: Int, on object: ObjectBase) {
+        // An optional inside `Any` (a dictionary of `[String: Any?]`, another object's
+        // optional property) stands for its value, or for nil.
+        if let optional = value as? any OptionalValue {
+            return set(optional.wrappedAny ?? NSNull(), field: index, on: object)
+        }
         let field = info.fields[index]
         precondition(!field.isComputed,
                      "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
