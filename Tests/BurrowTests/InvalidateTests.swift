@@ -11,8 +11,10 @@ import Testing
         try realm.write { realm.add(Dog(value: ["Rex", 1])) }
         let dogs = realm.objects(Dog.self)
         let rex = try #require(dogs.first)
+        let owners = realm.objects(Owner.self)
         realm.invalidate()
-        #expect(rex.isInvalidated)
+        #expect(rex.isInvalidated && dogs.isInvalidated && owners.isInvalidated)
+        #expect(!realm.objects(Dog.self).isInvalidated)
         // Another thread's commit is seen at once: the next read takes the latest version.
         onAnotherThread {
             let background = try! Realm(configuration: configuration)
@@ -27,6 +29,16 @@ import Testing
         realm.invalidate()
         realm.invalidate()
         #expect(again.isInvalidated && dogs.count == 3)
+    }
+
+    @Test func collectionsReadBeforeAreInvalidatedToo() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Kennel(value: ["id": 1, "tags": ["a"]])) }
+        let tags = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1)).tags
+        #expect(!tags.isInvalidated)
+        realm.invalidate()
+        #expect(tags.isInvalidated)
+        #expect(realm.object(ofType: Kennel.self, forPrimaryKey: 1)?.tags.isInvalidated == false)
     }
 
     @Test func anOpenWriteIsCancelled() throws {

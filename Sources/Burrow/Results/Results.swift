@@ -49,10 +49,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         }
     }
 
-    /// Whether the collection the results read was deleted (results of a class never are).
+    /// Whether the collection the results read was deleted, or the realm was invalidated
+    /// (``Realm/invalidate()``) since the results were made. Results of a class read the
+    /// latest version even then.
     public var isInvalidated: Bool {
-        guard case .values(let values) = backing else { return false }
-        return values.source.isInvalidated
+        switch backing {
+        case .objects(let core): core.createdGeneration < core.realm.invalidationGeneration
+        case .values(let values): values.source.isInvalidated
+        }
     }
 
     /// Whether the results are a frozen snapshot. Always `false` until frozen results exist.

@@ -27,8 +27,12 @@ final class ResultsCore {
         return links
     }
 
+    /// The realm generation the core was made in, which ``Realm/invalidate()`` compares.
+    let createdGeneration: UInt64
+
     init(realm: RealmCore, info: ClassInfo, query: ResultsQuery) {
         self.realm = realm
+        createdGeneration = realm.generation
         use = RealmUse(realm)
         self.info = info
         self.query = query

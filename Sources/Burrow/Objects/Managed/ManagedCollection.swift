@@ -31,15 +31,21 @@ class ManagedCollection {
         self.database = database
         kind = layout.kinds[column]
         self.targetType = targetType
+        createdGeneration = management.realm.generation
     }
+
+    /// The realm generation the collection was made in: one made before ``Realm/invalidate()``
+    /// stays invalidated, as its owner does.
+    private let createdGeneration: UInt64
 
     /// The generation in which the owner was last seen to exist (0: never), so that reading and
     /// then writing a collection looks the owner up once.
     private var ownerSeenGeneration: UInt64 = 0
 
-    /// Whether the owner was deleted.
+    /// Whether the owner was deleted, or the realm invalidated since.
     var isInvalidated: Bool {
         realm.verifyThread()
+        if createdGeneration < realm.invalidationGeneration { return true }
         let generation = realm.generation
         if ownerSeenGeneration == generation { return false }
         guard realm.contains(ownerKey, in: layout) else { return true }
