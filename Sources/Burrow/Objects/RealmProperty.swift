@@ -1,5 +1,3 @@
-@_spi(Reflection) import Swift
-
 /// A property declared as a `let` holding its value in a box, as RealmSwift's older models
 /// declare `AnyRealmValue` and optional numbers: change it through ``value``.
 ///

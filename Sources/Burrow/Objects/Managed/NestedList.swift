@@ -33,14 +33,14 @@ final class NestedList: NestedCollection, ListStorage {
 
     func set(_ element: any _Persistable, at index: Int) {
         change { elements, write in
-            Self.check(index, in: elements)
+            IndexBounds.check(index, count: elements.count)
             elements[index] = try storedElement(element, in: write)
         }
     }
 
     func remove(at index: Int) {
         change { elements, _ in
-            Self.check(index, in: elements)
+            IndexBounds.check(index, count: elements.count)
             elements.remove(at: index)
         }
     }
@@ -51,22 +51,18 @@ final class NestedList: NestedCollection, ListStorage {
 
     func move(from: Int, to: Int) {
         change { elements, _ in
-            Self.check(from, in: elements)
-            Self.check(to, in: elements)
+            IndexBounds.check(from, count: elements.count)
+            IndexBounds.check(to, count: elements.count)
             elements.insert(elements.remove(at: from), at: to)
         }
     }
 
     func swapAt(_ first: Int, _ second: Int) {
         change { elements, _ in
-            Self.check(first, in: elements)
-            Self.check(second, in: elements)
+            IndexBounds.check(first, count: elements.count)
+            IndexBounds.check(second, count: elements.count)
             elements.swapAt(first, second)
         }
-    }
-
-    private static func check(_ index: Int, in elements: [_PersistedValue]) {
-        IndexBounds.check(index, count: elements.count)
     }
 
     private func change(_ body: (inout [_PersistedValue], WriteState) throws -> Void) {
