@@ -12,24 +12,16 @@ extension Environment {
     ///
     /// Each free-list record is an ID list whose first word is its page count.
     public func freePageCount() throws(LMDBError) -> Int {
-        var raw: OpaquePointer?
-        try LMDBError.check(mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &raw))
-        guard let txn = raw else { throw LMDBError(code: ENOMEM) }
-        defer { mdb_txn_abort(txn) }
-        var rawCursor: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(txn, 0, &rawCursor))
-        guard let cursor = rawCursor else { throw LMDBError(code: ENOMEM) }
-        defer { mdb_cursor_close(cursor) }
-        var key = MDB_val(), data = MDB_val()
+        let cursor = try beginReadTransaction().openCursor(Database(handle: 0))
         var pages = 0
-        while true {
-            let code = mdb_cursor_get(cursor, &key, &data, MDB_NEXT)
-            if code == MDB_NOTFOUND { break }
-            try LMDBError.check(code)
+        var entry = try cursor.first()
+        while let (_, record) = entry {
             // A record too short for its count is damage: count nothing from it.
-            guard data.mv_size >= MemoryLayout<Int>.size, let bytes = data.mv_data else { continue }
-            let count = bytes.loadUnaligned(as: Int.self)
-            if count > 0 && count <= data.mv_size / MemoryLayout<Int>.size - 1 { pages += count }
+            if record.count >= MemoryLayout<Int>.size {
+                let count = record.loadUnaligned(as: Int.self)
+                if count > 0 && count <= record.count / MemoryLayout<Int>.size - 1 { pages += count }
+            }
+            entry = try cursor.next()
         }
         return pages
     }
@@ -47,11 +39,7 @@ extension Environment {
     public func lockExclusively() -> Int32? {
         let fd = Glibc.open(path + "-lock", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 1
+        var lock = Self.firstByteLock()
         guard fcntl(fd, F_SETLK, &lock) == 0 else {
             close(fd)
             return nil
@@ -69,12 +57,19 @@ extension Environment {
         let fd = Glibc.open(path + "-lock", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var lock = firstByteLock()
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// An exclusive lock on the lock file's first byte, the one LMDB locks shared in every
+    /// process with the environment open.
+    private static func firstByteLock() -> flock {
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 1
-        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
-        return lock.l_type != Int16(F_UNLCK)
+        return lock
     }
 }
