@@ -52,7 +52,7 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     public var isInvalidated: Bool {
         guard let management else { return false }
         management.realm.verifyThread()
-        if cachedRowGeneration < management.realm.invalidationGeneration { return true }
+        if management.realm.invalidated(since: cachedRowGeneration) { return true }
         return !management.realm.contains(management.key, in: management.bound.layout)
     }
 

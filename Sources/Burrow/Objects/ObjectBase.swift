@@ -87,7 +87,7 @@ open class ObjectBase {
         let realm = management.realm
         realm.verifyThread()
         if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
-        if cachedRowGeneration < realm.invalidationGeneration { preconditionFailure("Object has been deleted or invalidated.") }
+        if realm.invalidated(since: cachedRowGeneration) { preconditionFailure("Object has been deleted or invalidated.") }
         let row: UnsafeRawBufferPointer?
         do {
             row = try management.bound.layout.row(management.key, in: realm.transaction)

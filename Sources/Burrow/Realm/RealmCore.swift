@@ -165,7 +165,12 @@ final class RealmCore {
 
     /// Objects that became managed in a generation before this one were read before
     /// ``invalidate()`` and stay invalidated.
-    @exclusivity(unchecked) private(set) var invalidationGeneration: UInt64 = 0
+    @exclusivity(unchecked) private var invalidationGeneration: UInt64 = 0
+
+    /// Whether what was made in `generation` (an object, results, a collection) predates the
+    /// last ``invalidate()``.
+    @inline(__always)
+    func invalidated(since generation: UInt64) -> Bool { generation < invalidationGeneration }
 
     /// Releases the snapshot until something reads again (outside a write).
     func invalidate() {

@@ -54,7 +54,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
     /// latest version even then.
     public var isInvalidated: Bool {
         switch backing {
-        case .objects(let core): core.createdGeneration < core.realm.invalidationGeneration
+        case .objects(let core): core.realm.invalidated(since: core.createdGeneration)
         case .values(let values): values.source.isInvalidated
         }
     }

@@ -45,7 +45,7 @@ class ManagedCollection {
     /// Whether the owner was deleted, or the realm invalidated since.
     var isInvalidated: Bool {
         realm.verifyThread()
-        if createdGeneration < realm.invalidationGeneration { return true }
+        if realm.invalidated(since: createdGeneration) { return true }
         let generation = realm.generation
         if ownerSeenGeneration == generation { return false }
         guard realm.contains(ownerKey, in: layout) else { return true }
