@@ -10,12 +10,12 @@ extension Coordinator {
         let url = URL(fileURLWithPath: path)
         let lockPath = path + "-lock"
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
-        let seeded = !isInMemory && !FileManager.default.fileExists(atPath: path) && configuration.seedFilePath != nil
-        if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
-        let dataExisted = FileManager.default.fileExists(atPath: path) && !seeded
+        // Read before a seed is copied in: a seeded file is one this open created.
+        let dataExisted = FileManager.default.fileExists(atPath: path)
         if configuration.readOnly && !dataExisted {
             throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: url)
         }
+        if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
         var options = Environment.Options()
         options.readOnly = configuration.readOnly
         options.noSync = isInMemory

@@ -139,7 +139,7 @@ public struct Realm: Equatable {
     public static func deleteFiles(for config: Configuration) throws -> Bool {
         guard let url = config.fileURL, config.inMemoryIdentifier == nil else { return false }
         let path = url.standardizedFileURL.path
-        if CoordinatorRegistry.isOpen(config) || Environment.isOpen(path: path) {
+        if Environment.isOpen(path: path) {
             throw Realm.Error(.fileOperationFailed, "Cannot delete the files of '\(path)': it is open in this process.", fileURL: url)
         }
         if Environment.isOpenElsewhere(path: path) {
