@@ -13,11 +13,7 @@ import Testing
             for id in 0..<3000 { realm.add(Person(value: ["id": id, "name": String(repeating: "n", count: 300)])) }
         }
         try realm.write { realm.delete(realm.objects(Person.self).filter("id >= 10")) }
-        return try size(of: directory.file())
-    }
-
-    private func size(of url: URL) throws -> Int {
-        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        return try fileSize(directory.file())
     }
 
     @Test func theFileIsCompactedAtTheFirstOpenWhenAsked() throws {
@@ -31,7 +27,7 @@ import Testing
         let realm = try Realm(configuration: configuration)
         let figures = try #require(asked.value.first)
         #expect(figures.0 == before && figures.1 > 0 && figures.1 < before / 4)
-        #expect(try size(of: directory.file()) < before / 4)
+        #expect(try fileSize(directory.file()) < before / 4)
         #expect(realm.objects(Person.self).count == 10)
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 9)?.name.count == 300)
         try realm.write { realm.add(Person(value: ["id": 50])) }
@@ -47,7 +43,7 @@ import Testing
         configuration.shouldCompactOnLaunch = { _, _ in false }
         let realm = try Realm(configuration: configuration)
         #expect(realm.objects(Person.self).count == 10)
-        #expect(try size(of: directory.file()) == before)
+        #expect(try fileSize(directory.file()) == before)
         #expect(try FileManager.default.attributesOfItem(atPath: directory.file().path)[.systemFileNumber] as? Int == inode)
     }
 

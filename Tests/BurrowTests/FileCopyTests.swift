@@ -5,10 +5,6 @@ import Testing
 @Suite struct FileCopyTests {
     let directory = TestDirectory()
 
-    private func size(_ url: URL) throws -> Int {
-        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
-    }
-
     @Test func aCopyHoldsTheDataWithoutTheFreePages() throws {
         let realm = try directory.realm()
         try realm.write {
@@ -17,7 +13,7 @@ import Testing
         try realm.write { realm.delete(realm.objects(Person.self).filter("id >= 10")) }
         let copy = directory.file("copy.realm")
         try realm.writeCopy(toFile: copy)
-        #expect(try size(copy) < size(directory.file()) / 4)
+        #expect(try fileSize(copy) < fileSize(directory.file()) / 4)
         let reopened = try Realm(configuration: directory.configuration("copy.realm"))
         #expect(reopened.objects(Person.self).count == 10)
         #expect(reopened.object(ofType: Person.self, forPrimaryKey: 9)?.name.count == 200)

@@ -95,3 +95,8 @@ extension Realm {
         return try layout.count(in: core.transaction)
     }
 }
+
+/// The size of the file at `url`, in bytes.
+func fileSize(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+    try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, sourceLocation: sourceLocation)
+}
