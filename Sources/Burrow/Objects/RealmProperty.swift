@@ -29,6 +29,7 @@ public final class RealmProperty<Value: RealmPropertyType>: PersistedBox, Custom
         set { boxedValue = newValue }
     }
 
+    /// The value's description.
     public var description: String { String(describing: value) }
 }
 
@@ -58,6 +59,7 @@ public final class RealmOptional<Wrapped: RealmOptionalType>: PersistedBox, Cust
         set { boxedValue = newValue }
     }
 
+    /// The value's description.
     public var description: String { String(describing: value) }
 }
 

@@ -117,6 +117,7 @@ extension Map: Hashable {
         lhs === rhs || ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         ManagedCollection.hash(managed as? ManagedCollection, orIdentityOf: self, into: &hasher)
     }
