@@ -7,8 +7,13 @@ import Testing
 @Suite struct MisuseTests {
     /// A realm on a fresh file, for use inside an exit test.
     static func freshRealm() -> Realm {
+        try! Realm(configuration: freshConfiguration())
+    }
+
+    /// A configuration for a fresh file, for use inside an exit test.
+    static func freshConfiguration() -> Realm.Configuration {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-misuse-\(UUID().uuidString).realm")
-        return try! Realm(fileURL: url)
+        return Realm.Configuration(fileURL: url)
     }
 
     @Test func modifyingOutsideAWriteTraps() async {

@@ -15,6 +15,8 @@ final class Coordinator: @unchecked Sendable {
     let configuredMapLimit: Int?
     /// The classes of the file, published and drafted.
     let catalogs: CatalogStore
+    /// This process's writers of the file, queued in order.
+    let writerGate = WriterGate()
     /// This coordinator's key in the registry.
     let registryKey: CoordinatorRegistry.Key
 
@@ -186,6 +188,7 @@ final class Coordinator: @unchecked Sendable {
             for (id, next) in write.nextKeys { highWater[id] = max(highWater[id] ?? 1, next) }
         }
         catalogs.finish(write.catalogChanges, committed: committed)
+        writerGate.leave(for: write.writer)
     }
 
     /// Grows the map ahead of a write when the file nears it and nothing else reads.

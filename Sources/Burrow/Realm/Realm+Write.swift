@@ -43,11 +43,18 @@ extension Realm {
 
     /// Begins a write transaction, waiting for writers in other threads and processes.
     ///
-    /// The realm moves to the latest version first. Traps inside a write or on a read-only realm.
+    /// The realm moves to the latest version first. Writers of this process get their turn in
+    /// the order they asked. Traps inside a write or on a read-only realm.
     public func beginWrite() {
         core.verifyThread()
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
+        beginWriteInTurn()
+    }
+
+    /// Begins the write once the realm holds the file's writer turn.
+    func beginWriteInTurn() {
         core.pauseReading()
         core.coordinator.growMapIfNeeded()
         let transaction: Transaction
@@ -55,6 +62,7 @@ extension Realm {
             transaction = try core.coordinator.environment.beginTransaction()
         } catch {
             core.resumeReading()
+            core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
             preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
         }
         core.writeState = WriteState(transaction: transaction, catalogs: core.coordinator.catalogs, realm: core)

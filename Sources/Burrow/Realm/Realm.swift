@@ -31,12 +31,13 @@ public struct Realm: Equatable {
         handle = RealmHandle(RealmUse(core))
     }
 
-    /// The realm for ``Configuration/defaultConfiguration``.
+    /// The realm for ``Configuration/defaultConfiguration``: this thread's cached instance, or
+    /// with `queue`, the one confined to that serial queue.
     ///
     /// - Throws: ``Realm/Error``: `fileNotFound`, `filePermissionDenied`, `invalidDatabase`
     ///   (not a Burrow file), `schemaMismatch`, `unsupportedFileFormatVersion`, …
-    public init() throws {
-        try self.init(configuration: .defaultConfiguration)
+    public init(queue: DispatchQueue? = nil) throws {
+        try self.init(configuration: .defaultConfiguration, queue: queue)
     }
 
     /// The realm for the file at `fileURL`, otherwise configured by default.
@@ -46,24 +47,49 @@ public struct Realm: Equatable {
         try self.init(configuration: configuration)
     }
 
-    /// The realm for `configuration`: this thread's cached instance, or a new one.
+    /// The realm for `configuration`: this thread's cached instance, or a new one. With
+    /// `queue`, the realm is confined to that serial queue instead of the calling thread: it
+    /// may be used in any block the queue runs, whatever thread runs it, and nowhere else.
     ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "import")
+    /// queue.async {
+    ///     let realm = try! Realm(configuration: config, queue: queue)
+    ///     try! realm.write { realm.add(Dog()) }
+    /// }
+    /// ```
+    /// Opening a queue-confined realm anywhere but on that queue traps ("Realm opened from
+    /// incorrect dispatch queue.").
     /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing, or missing folder),
     ///   `filePermissionDenied`, `invalidDatabase` (not a Burrow file; the file is left as it
     ///   was), `schemaMismatch` (stored schema differs from `objectTypes`, or a lower
     ///   `schemaVersion`), `unsupportedFileFormatVersion`, `outOfDiskSpace`.
-    public init(configuration: Configuration) throws {
+    public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
+        if let queue {
+            let entries = RealmInstanceCache.entries(for: queue)
+            precondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
+            try self.init(configuration: configuration, confinement: .queue(queue))
+        } else {
+            try self.init(configuration: configuration, confinement: .thread(pthread_self()))
+        }
+    }
+
+    /// The realm for `configuration` confined to `confinement` (not frozen): its cached
+    /// instance, or a new one over `coordinator` (opened here when not given).
+    init(configuration: Configuration, confinement: Confinement, coordinator opened: Coordinator? = nil) throws {
         let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
-        if let cached = ThreadRealmCache.realm(for: identity) {
+        let entries = RealmInstanceCache.entries(for: confinement)
+        if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
             handle = RealmHandle(RealmUse(adopting: cached))  // the lookup counted this use
             return
         }
-        let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
+        let coordinator = try opened ?? CoordinatorRegistry.coordinator(for: configuration)
         let declared = configuration.objectTypes.map { ClassInfo.closure(of: $0) } ?? []
         try coordinator.verify(declared)
-        let core = try RealmCore(configuration: configuration, coordinator: coordinator, cacheIdentity: identity)
+        let core = try RealmCore(configuration: configuration, coordinator: coordinator, confinement: confinement,
+                                 cacheIdentity: identity)
         let use = RealmUse(core)
-        ThreadRealmCache.store(core)
+        RealmInstanceCache.store(core)
         handle = RealmHandle(use)
         try createTables(for: declared)
     }

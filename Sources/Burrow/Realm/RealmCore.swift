@@ -25,7 +25,10 @@ final class RealmCore {
     @exclusivity(unchecked) var writeState: WriteState? {
         willSet { startGeneration() }
     }
-    private let owningThread: pthread_t
+    /// Where the realm may be used.
+    let confinement: Confinement
+    /// The thread of a thread-confined realm, compared on every access.
+    private let owningThread: pthread_t?
     /// The generation of the current snapshot: moved by refresh and by the start and end of a write.
     @exclusivity(unchecked) private var snapshotGeneration: UInt64 = 1
     /// Model classes' schemas, cached here to skip the process-wide cache's lock.
@@ -37,19 +40,24 @@ final class RealmCore {
     @exclusivity(unchecked) private var lastInfo: ClassInfo?
     @exclusivity(unchecked) var lastBound: BoundClass?
 
-    /// The thread's realm cache, which keeps this realm while it is used, and its key there.
-    let cacheEntries: ThreadRealmCache.Entries
+    /// The cache of the realm's thread, queue or actor, which keeps it while it is used, and its
+    /// key there.
+    let cacheEntries: RealmInstanceCache.Entries
     let cacheIdentity: String
+    /// Asynchronous writes scheduled on the realm's queue or actor.
+    let asyncWrites = AsyncWriteQueue()
     /// How many `Realm` values, managed objects and results use this realm (a collection uses it
     /// through its owner).
     private let uses = Atomic<Int>(0)
 
-    init(configuration: Realm.Configuration, coordinator: Coordinator, cacheIdentity: String) throws(Realm.Error) {
+    init(configuration: Realm.Configuration, coordinator: Coordinator, confinement: Confinement,
+         cacheIdentity: String) throws(Realm.Error) {
         self.configuration = configuration
         self.coordinator = coordinator
         self.cacheIdentity = cacheIdentity
-        cacheEntries = ThreadRealmCache.current
-        owningThread = pthread_self()
+        self.confinement = confinement
+        cacheEntries = RealmInstanceCache.entries(for: confinement)
+        owningThread = confinement.owningThread
         do {
             readTransaction = try coordinator.environment.beginReadTransaction()
             if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
@@ -99,12 +107,27 @@ final class RealmCore {
 
     // MARK: Thread confinement
 
-    /// Traps unless called on the realm's own thread.
+    /// Traps unless called where the realm is confined: its thread, its queue or its actor.
     @inline(__always)
     func verifyThread() {
-        if pthread_equal(owningThread, pthread_self()) == 0 {
-            preconditionFailure("Realm accessed from incorrect thread.")
+        if let owningThread, pthread_equal(owningThread, pthread_self()) != 0 { return }
+        verifyConfinement()
+    }
+
+    /// The check for realms not confined to a thread, and the trap for the wrong thread.
+    @inline(never)
+    private func verifyConfinement() {
+        switch confinement {
+        case .thread:
+            break
+        case .queue:
+            if RealmInstanceCache.isRunningOnQueue(of: cacheEntries) { return }
+        case .actor(let isolation):
+            if isolation.isCurrent { return }
+        case .frozen:
+            return
         }
+        preconditionFailure("Realm accessed from incorrect thread.")
     }
 
     /// Whether `layout`'s table holds `key` at the realm's current version.

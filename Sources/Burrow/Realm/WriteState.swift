@@ -10,6 +10,8 @@ final class WriteState {
     /// Keeps the realm in its thread's cache while the write is open, as RealmSwift does:
     /// `try Realm().beginWrite()` then `try Realm().create(...)` write in one transaction.
     private let use: RealmUse
+    /// The realm writing, which holds the file's ``WriterGate`` turn until the write ends.
+    let writer: ObjectIdentifier
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -34,6 +36,7 @@ final class WriteState {
     init(transaction: Transaction, catalogs: CatalogStore, realm: RealmCore) {
         self.transaction = transaction
         use = RealmUse(realm)
+        writer = ObjectIdentifier(realm)
         tables = TableWriter(storage: StorageWrite(transaction: transaction), catalogs: catalogs)
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -5,8 +6,9 @@ import Glibc
 import Musl
 #endif
 
-/// Each thread's realms, by configuration identity: `Realm()` on a thread returns the instance
-/// that thread already has, for as long as anything uses it.
+/// The realms of each thread, queue and actor, by configuration identity: `Realm()` on a thread
+/// (or `Realm(queue:)` on a queue, `Realm.open()` on an actor) returns the instance it already
+/// has, for as long as anything uses it.
 ///
 /// The cache holds each realm strongly while its use count (``RealmCore/addUse()``: `Realm`
 /// values, managed objects, results, collections) is above zero, and lets it go when the count
@@ -15,8 +17,8 @@ import Musl
 /// several times slower. A lookup counts its use under the cache's lock, so a realm whose
 /// last use ends on another thread at that moment is either kept or already gone, never
 /// handed out while it deinitialises.
-enum ThreadRealmCache {
-    /// One thread's realms. Locked because a realm's last use may end on another thread.
+enum RealmInstanceCache {
+    /// The realms of one thread, queue or actor. Locked because a realm's last use may end on another thread.
     final class Entries: Sendable {
         /// The address of each realm, retained once by the cache.
         private let realms = Mutex<[String: UInt]>([:])
@@ -78,12 +80,70 @@ enum ThreadRealmCache {
         return entries
     }
 
-    /// This thread's live realm for `identity`, with one use counted for the caller.
-    static func realm(for identity: String) -> RealmCore? {
-        current.realm(for: identity)
+    /// The entries of `confinement`'s thread, queue or actor.
+    static func entries(for confinement: Confinement) -> Entries {
+        switch confinement {
+        case .thread: return current
+        case .queue(let queue): return entries(for: queue)
+        case .actor(let isolation):
+            guard let actor = isolation.actor else { preconditionFailure("Realm accessed from incorrect thread.") }
+            return entries(for: actor)
+        case .frozen: preconditionFailure("Frozen realms are not cached.")
+        }
     }
 
-    /// Keeps `realm`, which already counts a use, as its thread's instance.
+    // MARK: Queues
+
+    /// The key under which a queue keeps its entries: the queue's own storage, so they live as
+    /// long as the queue, and `DispatchQueue.getSpecific` tells whether code runs on it.
+    static let queueKey = DispatchSpecificKey<Entries>()
+    /// Serialises giving a queue its entries.
+    private static let queueSetup = Mutex<Void>(())
+
+    /// The entries kept on `queue`, made on first use.
+    static func entries(for queue: DispatchQueue) -> Entries {
+        queueSetup.withLock { _ in
+            if let entries = queue.getSpecific(key: queueKey) { return entries }
+            let entries = Entries()
+            queue.setSpecific(key: queueKey, value: entries)
+            return entries
+        }
+    }
+
+    /// Whether the calling code runs on the queue that keeps `entries`.
+    static func isRunningOnQueue(of entries: Entries) -> Bool {
+        DispatchQueue.getSpecific(key: queueKey) === entries
+    }
+
+    // MARK: Actors
+
+    /// An actor's entries, with the actor held weakly: an identifier outlives its actor and may
+    /// be reused by a new one, which must not find the old one's realms.
+    private struct ActorSlot {
+        weak var actor: (any Actor)?
+        let entries: Entries
+    }
+
+    private static let actorSlots = Mutex<[ObjectIdentifier: ActorSlot]>([:])
+
+    /// The entries of `actor`, made on first use.
+    static func entries(for actor: any Actor) -> Entries {
+        actorSlots.withLock { slots in
+            let id = ObjectIdentifier(actor)
+            if let slot = slots[id], slot.actor === actor { return slot.entries }
+            slots = slots.filter { $0.value.actor != nil }
+            let entries = Entries()
+            slots[id] = ActorSlot(actor: actor, entries: entries)
+            return entries
+        }
+    }
+
+    /// `entries`' live realm for `identity`, with one use counted for the caller.
+    static func realm(for identity: String, in entries: Entries) -> RealmCore? {
+        entries.realm(for: identity)
+    }
+
+    /// Keeps `realm`, which already counts a use, as its thread's, queue's or actor's instance.
     static func store(_ realm: RealmCore) {
         realm.cacheEntries.store(realm)
     }

@@ -1,0 +1,109 @@
+import Dispatch
+
+extension Realm {
+    /// Opens the realm for `configuration` isolated to the calling actor: it may be used by
+    /// any code isolated to that actor, across suspension points, whatever thread the actor's
+    /// executor runs it on.
+    ///
+    /// ```swift
+    /// actor Importer {
+    ///     func run(_ config: Realm.Configuration) async throws {
+    ///         let realm = try await Realm.open(configuration: config)
+    ///         try await realm.asyncWrite { realm.add(Dog()) }
+    ///     }
+    /// }
+    /// ```
+    /// Opening the file (and compacting it, or copying a seed file) happens on a thread of
+    /// Burrow's, never on the caller's executor. The actor's cached instance is returned when it
+    /// has one.
+    /// - Throws: ``Realm/Error`` as ``init(configuration:queue:)`` does, or `CancellationError`
+    ///   when the task is cancelled.
+    public static func open(configuration: Configuration = .defaultConfiguration,
+                            _isolation actor: isolated any Actor = #isolation) async throws -> Realm {
+        let coordinator = try await openFileInBackground(configuration)
+        try Task.checkCancellation()
+        return try Realm(configuration: configuration, confinement: .actor(ActorIsolation(actor)), coordinator: coordinator)
+    }
+
+    /// Opens the realm for `configuration` isolated to `actor` (see ``open(configuration:_isolation:)``).
+    ///
+    /// ```swift
+    /// let realm = try await Realm(configuration: config, actor: MainActor.shared)
+    /// ```
+    /// - Throws: ``Realm/Error``, or `CancellationError` when the task is cancelled.
+    public init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A) async throws {
+        let coordinator = try await Realm.openFileInBackground(configuration)
+        try Task.checkCancellation()
+        try self.init(configuration: configuration, confinement: .actor(ActorIsolation(actor)), coordinator: coordinator)
+    }
+
+    /// Opens (or finds open) the file of `configuration` on a Dispatch thread.
+    private static func openFileInBackground(_ configuration: Configuration) async throws -> Coordinator {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try CoordinatorRegistry.coordinator(for: configuration) })
+            }
+        }
+    }
+
+    /// Runs `block` in a write transaction without blocking the actor's thread while other
+    /// writers of this process go first; returns what the block returns.
+    ///
+    /// ```swift
+    /// let dog = try await realm.asyncWrite { realm.create(Dog.self, value: ["name": "Rex"]) }
+    /// ```
+    /// The task suspends until it is this realm's turn among the process's writers, then
+    /// begins, runs the block and commits in one synchronous stretch on the actor: a write
+    /// transaction never spans a suspension point, since LMDB's writer lock belongs to the
+    /// thread that took it. Only a writer of another process can still make the begin wait.
+    /// If the block throws, the transaction is cancelled and the error rethrown. Traps unless
+    /// the realm is isolated to an actor.
+    /// - Throws: what `block` throws, `CancellationError` when the task is cancelled before the
+    ///   write began, or ``Realm/Error`` from the commit.
+    @discardableResult
+    public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation,
+                                   _ block: () throws -> Result) async throws -> Result {
+        guard case .actor = core.confinement else {
+            preconditionFailure("asyncWrite() can only be called on actor-isolated Realms")
+        }
+        core.verifyThread()
+        precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
+        precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        let gate = core.coordinator.writerGate
+        let writer = ObjectIdentifier(core)
+        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+            gate.enter(for: writer) { turn.resume() }
+        }
+        gate.claim(for: writer)
+        if Task.isCancelled {
+            gate.leave(for: writer)
+            throw CancellationError()
+        }
+        precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        beginWriteInTurn()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if core.writeState != nil { cancelWrite() }
+            throw error
+        }
+        if core.writeState != nil { try commitWrite() }
+        return result
+    }
+
+    /// Moves an actor-isolated realm to the latest version; returns whether it changed.
+    ///
+    /// ```swift
+    /// await realm.asyncRefresh()
+    /// ```
+    /// Moving to the latest version only renews LMDB's snapshot, which never waits, so the
+    /// task does not suspend. Traps unless the realm is isolated to an actor.
+    @discardableResult
+    public func asyncRefresh(_isolation actor: isolated any Actor = #isolation) async -> Bool {
+        guard case .actor = core.confinement else {
+            preconditionFailure("asyncRefresh() can only be called on actor-isolated Realms")
+        }
+        return refresh()
+    }
+}

@@ -1,0 +1,118 @@
+extension Realm {
+    /// Runs `block` in a write transaction later, on the realm's queue or actor, and commits it;
+    /// `onComplete` gets the commit's error or `nil`.
+    ///
+    /// ```swift
+    /// queue.async {
+    ///     let realm = try! Realm(configuration: config, queue: queue)
+    ///     realm.writeAsync({ realm.add(Dog()) }, onComplete: { error in print(error ?? "saved") })
+    /// }
+    /// ```
+    /// The queue is never blocked waiting for other writers: the block is scheduled when it is
+    /// this realm's turn. Traps for a realm confined to a thread (on Linux a thread has no run
+    /// loop to deliver to: open the realm with `queue:` or on an actor).
+    @discardableResult
+    public func writeAsync(_ block: @escaping () -> Void, onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+        beginAsyncWrite {
+            block()
+            if self.isInWriteTransaction { self.commitAsyncWrite(onComplete) }
+        }
+    }
+
+    /// Schedules `asyncWriteBlock` to run inside a write transaction on the realm's queue or
+    /// actor, once it is this realm's turn among the process's writers.
+    ///
+    /// ```swift
+    /// realm.beginAsyncWrite {
+    ///     realm.add(Dog())
+    ///     realm.commitAsyncWrite()
+    /// }
+    /// ```
+    /// The block should end the transaction (``commitAsyncWrite(allowGrouping:_:)``,
+    /// ``commitWrite()``, ``cancelWrite()``); one it leaves open stays open. Returns an
+    /// identifier for ``cancelAsyncWrite(_:)``. Traps for a thread-confined or read-only realm.
+    @discardableResult
+    public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
+        core.verifyThread()
+        guard let schedule = core.confinement.scheduler else {
+            preconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
+        }
+        precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
+        let id = core.asyncWrites.schedule()
+        let work = ConfinedWork { self.runAsyncWrite(id, asyncWriteBlock) }
+        core.coordinator.writerGate.enter(for: ObjectIdentifier(core)) { schedule { work.run() } }
+        return id
+    }
+
+    /// Runs an asynchronous write whose turn came, on the realm's queue or actor.
+    private func runAsyncWrite(_ id: AsyncTransactionId, _ block: @escaping () -> Void) {
+        let gate = core.coordinator.writerGate
+        let writer = ObjectIdentifier(core)
+        if core.writeState != nil {
+            // A synchronous write of this realm is open: run after it.
+            let work = ConfinedWork { self.runAsyncWrite(id, block) }
+            core.confinement.scheduler? { work.run() }
+            return
+        }
+        gate.claim(for: writer)
+        guard core.asyncWrites.take(id) else {
+            gate.leave(for: writer)  // cancelled: pass the turn on
+            return
+        }
+        beginWriteInTurn()
+        core.asyncWrites.isRunningBlock = true
+        defer { core.asyncWrites.isRunningBlock = false }
+        block()
+    }
+
+    /// Commits the write transaction and calls `onComplete` with its error (or `nil`) later, on
+    /// the realm's queue or actor.
+    ///
+    /// ```swift
+    /// realm.commitAsyncWrite { error in if let error { print(error) } }
+    /// ```
+    /// The commit itself happens now, in the call: LMDB commits on the thread that began the
+    /// write. `allowGrouping` is accepted for RealmSwift's signature; each commit is durable on
+    /// its own. Returns an identifier with which ``cancelAsyncWrite(_:)`` stops the callback.
+    @discardableResult
+    public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+        core.verifyThread()
+        guard let schedule = core.confinement.scheduler else {
+            preconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
+        }
+        precondition(core.writeState != nil, "Can't commit a non-existing write transaction")
+        let id = core.asyncWrites.schedule()
+        var failure: Swift.Error?
+        do {
+            try commitWrite()
+        } catch {
+            failure = error
+        }
+        let outcome = failure
+        let work = ConfinedWork {
+            if self.core.asyncWrites.take(id) { onComplete?(outcome) }
+        }
+        schedule { work.run() }
+        return id
+    }
+
+    /// Cancels an asynchronous write that has not begun (it never runs) or the callback of an
+    /// asynchronous commit that has not been called (the commit stands).
+    ///
+    /// ```swift
+    /// let id = realm.beginAsyncWrite { … }
+    /// try realm.cancelAsyncWrite(id)
+    /// ```
+    /// An identifier that already ran, or is unknown, is ignored.
+    /// - Throws: nothing today; kept throwing for RealmSwift's signature.
+    public func cancelAsyncWrite(_ asyncTransactionId: AsyncTransactionId) throws {
+        core.verifyThread()
+        core.asyncWrites.cancel(asyncTransactionId)
+    }
+
+    /// Whether asynchronous writes or commit callbacks of this realm are pending or running.
+    public var isPerformingAsynchronousWriteOperations: Bool {
+        core.verifyThread()
+        return core.asyncWrites.isBusy
+    }
+}

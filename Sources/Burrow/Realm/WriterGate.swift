@@ -1,0 +1,113 @@
+import Dispatch
+import Synchronization
+
+/// This process's writers of one file, served in the order they asked.
+///
+/// LMDB's writer mutex is not fair: a thread that releases it often takes it straight back
+/// while others wait for seconds. Writers queue here first, so only the one whose turn it is
+/// contends for LMDB's mutex (with other processes). Synchronous writers wait on a semaphore of
+/// their own thread; asynchronous ones (``Realm/asyncWrite(_isolation:_:)``,
+/// ``Realm/beginAsyncWrite(_:)``) leave a callback and never block a thread.
+///
+/// A turn granted to an asynchronous writer is held for its realm until the writer runs on the
+/// realm's queue or actor. A synchronous write of that same realm in the meantime borrows the
+/// turn instead of waiting for a writer that cannot run before it ends.
+final class WriterGate: Sendable {
+    private enum Phase {
+        /// A write is under way.
+        case writing
+        /// Granted to an asynchronous writer that has not started yet.
+        case granted
+        /// Granted to an asynchronous writer, and lent to a synchronous write of its realm.
+        case borrowed
+    }
+
+    private enum Wake {
+        case thread(DispatchSemaphore)
+        case callback(@Sendable () -> Void)
+    }
+
+    private struct Waiter {
+        let realm: ObjectIdentifier
+        let wake: Wake
+    }
+
+    private struct State {
+        var holder: (realm: ObjectIdentifier, phase: Phase)?
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// How many writers wait for their turn.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
+    /// Waits, blocking the thread, until it is `realm`'s turn to write.
+    func enter(for realm: ObjectIdentifier) {
+        let semaphore = state.withLock { state -> DispatchSemaphore? in
+            guard let holder = state.holder else {
+                state.holder = (realm, .writing)
+                return nil
+            }
+            if holder.realm == realm, holder.phase == .granted {
+                state.holder = (realm, .borrowed)
+                return nil
+            }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.waiters.append(Waiter(realm: realm, wake: .thread(semaphore)))
+            return semaphore
+        }
+        semaphore?.wait()
+    }
+
+    /// Calls `granted` (on whatever thread hands the turn over) once it is `realm`'s turn; the
+    /// writer then ``claim(for:)``s it where its realm lives.
+    func enter(for realm: ObjectIdentifier, whenGranted granted: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.holder == nil else {
+                state.waiters.append(Waiter(realm: realm, wake: .callback(granted)))
+                return false
+            }
+            state.holder = (realm, .granted)
+            return true
+        }
+        if now { granted() }
+    }
+
+    /// Starts the write of the asynchronous writer that was granted the turn.
+    func claim(for realm: ObjectIdentifier) {
+        state.withLock { state in
+            precondition(state.holder?.realm == realm && state.holder?.phase == .granted,
+                         "An asynchronous write started without its turn.")
+            state.holder = (realm, .writing)
+        }
+    }
+
+    /// Ends `realm`'s write: a borrowed turn goes back to its asynchronous writer, any other
+    /// goes to the writer that has waited longest.
+    func leave(for realm: ObjectIdentifier) {
+        let next = state.withLock { state -> Wake? in
+            precondition(state.holder?.realm == realm, "A write ended that did not hold the writer's turn.")
+            if state.holder?.phase == .borrowed {
+                state.holder = (realm, .granted)
+                return nil
+            }
+            guard !state.waiters.isEmpty else {
+                state.holder = nil
+                return nil
+            }
+            let waiter = state.waiters.removeFirst()
+            if case .callback = waiter.wake {
+                state.holder = (waiter.realm, .granted)
+            } else {
+                state.holder = (waiter.realm, .writing)
+            }
+            return waiter.wake
+        }
+        switch next {
+        case .thread(let semaphore): semaphore.signal()
+        case .callback(let granted): granted()
+        case nil: break
+        }
+    }
+}

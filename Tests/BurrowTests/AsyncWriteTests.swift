@@ -1,0 +1,177 @@
+@testable import Burrow
+import Foundation
+import Synchronization
+import Testing
+
+/// Writes that never block the caller while others write: `asyncWrite` on actors, and
+/// `writeAsync` and friends on queue-confined realms, all served in order by the file's writer
+/// gate.
+@Suite struct AsyncWriteTests {
+    @Test func anActorWritesAcrossSuspensionPoints() async throws {
+        let directory = TestDirectory()
+        let store = DogStore(configuration: directory.configuration())
+        for age in 0..<10 {
+            let count = try await store.add(name: "dog\(age)", age: age)
+            #expect(count == age + 1)
+        }
+        #expect(try await store.names().count == 10)
+    }
+
+    @Test func manyActorsWriteOneFileConcurrently() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let stores = (0..<4).map { _ in DogStore(configuration: configuration) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for round in 0..<25 { _ = try await store.add(name: "s\(index)-\(round)", age: round) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let names = try await stores[0].names()
+        #expect(names.count == 100)
+        #expect(Set(names).count == 100)
+    }
+
+    @MainActor @Test func aThrowingAsyncWriteChangesNothing() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let realm = try await Realm.open(configuration: configuration)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await realm.asyncWrite {
+                realm.add(Dog())
+                throw Refused()
+            }
+        }
+        #expect(realm.objects(Dog.self).isEmpty)
+        #expect(!realm.isInWriteTransaction)
+        // The turn was given back: the next write proceeds.
+        let added = try await realm.asyncWrite { realm.create(Dog.self, value: ["name": "Rex"]) }
+        #expect(added.name == "Rex")
+    }
+
+    @MainActor @Test func aCancelledTaskDoesNotWrite() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration())
+        let task = Task { @MainActor [configuration = directory.configuration()] in
+            let realm = try await Realm.open(configuration: configuration)
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await realm.asyncWrite { realm.add(Dog()) }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        await realm.asyncRefresh()
+        #expect(realm.objects(Dog.self).isEmpty)
+    }
+
+    @Test func writeAsyncOnAQueueCommitsAndCallsBack() throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "writer")
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(error: String?, busyDuring: Bool, busyAfter: Bool)>((nil, false, true))
+        queue.async {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            let box = UncheckedBox(realm)
+            realm.writeAsync({
+                realm.add(Dog(value: ["name": "queued"]))
+            }, onComplete: { error in
+                outcome.withLock { $0.error = error.map { "\($0)" } }
+                queue.async {
+                    outcome.withLock { $0.busyAfter = box.value.isPerformingAsynchronousWriteOperations }
+                    finished.signal()
+                }
+            })
+            outcome.withLock { $0.busyDuring = realm.isPerformingAsynchronousWriteOperations }
+        }
+        finished.wait()
+        let seen = outcome.withLock { $0 }
+        #expect(seen.error == nil)
+        #expect(seen.busyDuring)
+        #expect(!seen.busyAfter)
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(Dog.self).map(\.name) == ["queued"])
+    }
+
+    @Test func aCancelledAsyncWriteNeverRuns() throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "cancel")
+        let ran = Mutex<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        queue.async {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            // Holding a write keeps the async ones waiting until this block ends.
+            realm.beginWrite()
+            let cancelled = realm.beginAsyncWrite {
+                ran.withLock { $0.append("cancelled") }
+                realm.add(Dog(value: ["name": "never"]))
+                realm.commitAsyncWrite()
+            }
+            realm.beginAsyncWrite {
+                ran.withLock { $0.append("kept") }
+                realm.add(Dog(value: ["name": "kept"]))
+                realm.commitAsyncWrite { _ in finished.signal() }
+            }
+            try! realm.cancelAsyncWrite(cancelled)
+            try! realm.commitWrite()
+        }
+        finished.wait()
+        #expect(ran.withLock { $0 } == ["kept"])
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(Dog.self).map(\.name) == ["kept"])
+    }
+
+    @Test func writeAsyncOnAThreadConfinedRealmTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            realm.writeAsync { realm.add(Dog()) }
+        }
+        expectMessage(result, "Asynchronous writes need a Realm confined to a queue or an actor")
+    }
+
+    @Test func asyncWriteOnAThreadConfinedRealmTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let thread = ConfinedThread()
+            let realm = UncheckedBox(try! thread.run { MisuseTests.freshRealm() })
+            let task = Task { @MainActor in _ = try? await realm.value.asyncWrite { } }
+            await task.value
+        }
+        expectMessage(result, "asyncWrite() can only be called on actor-isolated Realms")
+    }
+
+    @Test func writersOfOneProcessGetTheirTurnInOrder() throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let order = Mutex<[Int]>([])
+        let holder = ConfinedThread()
+        let holding = try holder.run { () -> Realm in
+            let realm = try Realm(configuration: configuration)
+            realm.beginWrite()
+            return realm
+        }
+        // Writers queue one after the other while the holder keeps the turn.
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        let gate = try holder.run { holding.core.coordinator.writerGate }
+        for index in 0..<6 {
+            done.enter()
+            Thread {
+                do {
+                    let realm = try! Realm(configuration: configuration)
+                    started.signal()
+                    try! realm.write { order.withLock { $0.append(index) } }
+                }
+                done.leave()  // after the realm is released
+            }.start()
+            started.wait()
+            // Wait until this writer is queued before starting the next.
+            while gate.waitingCount < index + 1 { usleep(1_000) }
+        }
+        try holder.run { try holding.commitWrite() }
+        done.wait()
+        #expect(order.withLock { $0 } == Array(0..<6))
+        holder.stop()
+    }
+}

@@ -1,0 +1,157 @@
+@testable import Burrow
+import Foundation
+import Synchronization
+import Testing
+
+/// Realms confined to queues and actors, the caches that hand out their instances, and the
+/// trap for every use from elsewhere.
+@Suite struct ConfinementTests {
+    /// Runs `body` on `queue` and waits for it.
+    private func onQueue(_ queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+        queue.sync(execute: body)
+    }
+
+    @Test func aQueueConfinedRealmWorksOnWhateverThreadTheQueueUses() throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "confined")
+        let threads = Mutex<Set<UInt>>([])
+        for round in 0..<20 {
+            let done = DispatchSemaphore(value: 0)
+            queue.async {
+                let realm = try! Realm(configuration: configuration, queue: queue)
+                try! realm.write { realm.add(Person(value: ["id": round, "name": "p\(round)"])) }
+                threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+                done.signal()
+            }
+            done.wait()
+        }
+        onQueue(queue) {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            #expect(realm.objects(Person.self).count == 20)
+        }
+        // The blocks may run on several pool threads; the realm follows the queue either way.
+        #expect(!threads.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aQueueHandsOutOneInstanceWhileItIsUsed() throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "cache")
+        onQueue(queue) {
+            let first = try! Realm(configuration: configuration, queue: queue)
+            let second = try! Realm(configuration: configuration, queue: queue)
+            #expect(first == second)
+            // The thread's own instance is another realm.
+            let threadRealm = try! Realm(configuration: configuration)
+            #expect(threadRealm != first)
+        }
+    }
+
+    @Test func aRealmOpenedInAnAsyncBlockIsReleasedWhenTheBlockEnds() throws {
+        var configuration = Realm.Configuration(inMemoryIdentifier: "released-\(UUID())")
+        configuration.objectTypes = [Person.self]
+        do {
+            let main = try Realm(configuration: configuration)
+            try main.write { main.add(Person(value: ["id": 1])) }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async { [configuration] in
+                let worker = try! Realm(configuration: configuration)
+                #expect(worker.objects(Person.self).count == 1)
+                done.signal()
+            }
+            done.wait()
+        }
+        // Every instance is gone, on both threads: the in-memory store went with them.
+        #expect(!Realm.fileExists(for: configuration))
+        let reopened = try Realm(configuration: configuration)
+        #expect(reopened.objects(Person.self).isEmpty)
+    }
+
+    @Test func aFileIsClosedWhenItsLastInstanceGoesOnAWorkerThread() throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "closing")
+        onQueue(queue) {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            try! realm.write { realm.add(Dog()) }
+        }
+        #expect(!CoordinatorRegistry.isOpen(configuration))
+        #expect(try Realm.deleteFiles(for: configuration))
+    }
+
+    @Test func openingAQueueConfinedRealmOffItsQueueTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try! Realm(configuration: MisuseTests.freshConfiguration(), queue: DispatchQueue(label: "elsewhere"))
+        }
+        expectMessage(result, "Realm opened from incorrect dispatch queue.")
+    }
+
+    @Test func usingAQueueConfinedRealmOffItsQueueTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let queue = DispatchQueue(label: "owner")
+            let configuration = MisuseTests.freshConfiguration()
+            nonisolated(unsafe) var escaped: Results<Dog>?
+            queue.sync { escaped = try! Realm(configuration: configuration, queue: queue).objects(Dog.self) }
+            _ = escaped!.count
+        }
+        expectMessage(result, "Realm accessed from incorrect thread.")
+    }
+
+    @Test func usingAThreadRealmsObjectOnAnotherThreadTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let dog = Dog()
+            try! realm.write { realm.add(dog) }
+            nonisolated(unsafe) let escaped = dog
+            onAnotherThread { _ = escaped.name }
+        }
+        expectMessage(result, "Realm accessed from incorrect thread.")
+    }
+
+    @Test func usingAnActorsRealmOutsideTheActorTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let store = DogStore(configuration: MisuseTests.freshConfiguration())
+            let escaped = try! await store.leakRealm()
+            _ = escaped.value.objects(Dog.self).count
+        }
+        expectMessage(result, "Realm accessed from incorrect thread.")
+    }
+}
+
+/// An actor that owns a realm across suspension points.
+actor DogStore {
+    let configuration: Realm.Configuration
+    private var realm: Realm?
+
+    init(configuration: Realm.Configuration) {
+        self.configuration = configuration
+    }
+
+    private func opened() async throws -> Realm {
+        if let realm { return realm }
+        let realm = try await Realm.open(configuration: configuration)
+        self.realm = realm
+        return realm
+    }
+
+    /// Adds a dog through an asynchronous write; returns the count after it.
+    func add(name: String, age: Int) async throws -> Int {
+        let realm = try await opened()
+        try await realm.asyncWrite { realm.add(Dog(value: ["name": name, "age": age])) }
+        await Task.yield()
+        return realm.objects(Dog.self).count
+    }
+
+    /// The names of the dogs, read after a refresh.
+    func names() async throws -> [String] {
+        let realm = try await opened()
+        await realm.asyncRefresh()
+        return realm.objects(Dog.self).sorted(byKeyPath: "name").map(\.name)
+    }
+
+    /// Hands the realm out of the actor, which is a programmer error.
+    func leakRealm() async throws -> UncheckedBox<Realm> {
+        UncheckedBox(try await opened())
+    }
+}
