@@ -55,6 +55,9 @@ public final class Transaction {
     /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
     /// calls touch it, never during another access.
     @exclusivity(unchecked) private var lookups = PointLookups()
+    /// Whether the transaction is shared by threads reading at once (``shareAcrossThreads()``):
+    /// lookups then keep no cursor, and nothing in the transaction changes as it is read.
+    @exclusivity(unchecked) public private(set) var isShared = false
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
@@ -156,6 +159,40 @@ public final class Transaction {
         environment.transactionRenewed()
     }
 
+    // MARK: Sharing
+
+    /// Makes a read transaction safe for any number of threads to read at once, for good.
+    ///
+    /// LMDB changes a read transaction's state in two places only: the first use of each named
+    /// database in it (it loads the database's root and clears a "stale" flag), and cursors a
+    /// transaction keeps. This touches every database open in the environment once, here, and
+    /// stops keeping lookup cursors, so that from then on reads leave the transaction as it is.
+    /// Databases opened after the transaction began are not part of its snapshot anyway.
+    public func shareAcrossThreads() {
+        precondition(isReadOnly, "Only a read transaction can be shared across threads.")
+        let handle = liveHandle()
+        releaseLookupCursors()
+        var stat = MDB_stat()
+        for dbi in 2..<environment.options.maxDatabases { _ = mdb_stat(handle, MDB_dbi(dbi), &stat) }
+        isShared = true
+    }
+
+    /// Swaps the snapshots of two live read transactions of one environment: each then reads
+    /// what the other read.
+    ///
+    /// A snapshot cannot be reopened once released, so this is how a version that one holder
+    /// reads can be handed to another while the first moves to a newer version.
+    public func exchangeSnapshot(with other: Transaction) {
+        precondition(isReadOnly && other.isReadOnly && environment === other.environment,
+                     "Only read transactions of one environment can exchange snapshots.")
+        precondition(isActive && other.isActive && !isShared && !other.isShared, "Cannot exchange an inactive or shared snapshot.")
+        releaseLookupCursors()
+        other.releaseLookupCursors()
+        swap(&handle, &other.handle)
+        swap(&snapshotID, &other.snapshotID)
+        swap(&epoch, &other.epoch)
+    }
+
     // MARK: Databases
 
     /// Opens the named database (`nil`: the main one), creating it when `create` is true.
@@ -202,7 +239,7 @@ public final class Transaction {
         let handle = liveHandle()
         let code = if let injected = faults.take(.get) {
             injected
-        } else if let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
+        } else if !isShared, let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
             mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
         } else {
             mdb_get(handle, database.handle, &keyVal, &dataVal)

@@ -62,15 +62,17 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
         guard let management = owner?.management else { return [] }
         let realm = management.realm
         realm.verifyThread()
-        if cachedGeneration == realm.generation { return cachedKeys }
-        do {
-            cachedKeys = try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
-                                                     through: originProperty, in: realm)
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        return realm.exclusively {
+            if cachedGeneration == realm.generation { return cachedKeys }
+            do {
+                cachedKeys = try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
+                                                         through: originProperty, in: realm)
+            } catch {
+                preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            }
+            cachedGeneration = realm.generation
+            return cachedKeys
         }
-        cachedGeneration = realm.generation
-        return cachedKeys
     }
 }
 

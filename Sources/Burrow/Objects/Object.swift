@@ -52,12 +52,12 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     public var isInvalidated: Bool {
         guard let management else { return false }
         management.realm.verifyThread()
-        if management.realm.invalidated(since: cachedRowGeneration) { return true }
+        if !management.realm.isFrozen, management.realm.invalidated(since: cachedRowGeneration) { return true }
         return !management.realm.contains(management.key, in: management.bound.layout)
     }
 
-    /// Whether the object is a frozen snapshot. Always `false` until frozen objects exist.
-    public var isFrozen: Bool { false }
+    /// Whether the object is a frozen snapshot (``freeze()``).
+    public var isFrozen: Bool { belongsToFrozenRealm }
 
     /// The schema of the object's class.
     public var objectSchema: ObjectSchema { ClassInfo.of(Swift.type(of: self)).objectSchema }

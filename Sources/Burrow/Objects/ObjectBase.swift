@@ -86,6 +86,14 @@ open class ObjectBase {
     final func currentRow(_ management: Management) -> UnsafeRawBufferPointer {
         let realm = management.realm
         realm.verifyThread()
+        if realm.frozenLock != nil { return realm.exclusively { cachedRow(management) } }
+        return cachedRow(management)
+    }
+
+    /// The row from the cache, or read into it.
+    @inline(__always)
+    private final func cachedRow(_ management: Management) -> UnsafeRawBufferPointer {
+        let realm = management.realm
         if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
         if realm.invalidated(since: cachedRowGeneration) { preconditionFailure("Object has been deleted or invalidated.") }
         let row: UnsafeRawBufferPointer?
@@ -141,6 +149,14 @@ open class ObjectBase {
     /// that `person.dogs[i]` in a loop does not reload the list on every access.
     @inline(__always)
     final func managedCollection<Collection: AnyObject>(column: Int, make: () -> Collection) -> Collection {
+        if let realm = management?.realm, realm.frozenLock != nil {
+            return realm.exclusively { cachedCollection(column: column, make: make) }
+        }
+        return cachedCollection(column: column, make: make)
+    }
+
+    @inline(__always)
+    private final func cachedCollection<Collection: AnyObject>(column: Int, make: () -> Collection) -> Collection {
         if let first = firstCollection {
             if first.column == column { return unsafeDowncast(first.collection, to: Collection.self) }
             if let cached = otherCollections[column] { return unsafeDowncast(cached, to: Collection.self) }

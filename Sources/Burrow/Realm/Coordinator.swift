@@ -15,6 +15,15 @@ final class Coordinator: @unchecked Sendable {
     let configuredMapLimit: Int?
     /// The classes of the file, published and drafted.
     let catalogs: CatalogStore
+    /// The frozen realms of this process, by the transaction id of the version each pins:
+    /// freezing many values of one version pins it once.
+    private let frozenRealms = Mutex<[Int: WeakFrozenRealm]>([:])
+
+    /// Frozen realms are read by any thread; the registry only hands them out.
+    private struct WeakFrozenRealm: @unchecked Sendable {
+        weak var realm: RealmCore?
+    }
+
     /// This process's writers of the file, queued in order.
     let writerGate = WriterGate()
     /// This coordinator's key in the registry.
@@ -171,6 +180,37 @@ final class Coordinator: @unchecked Sendable {
         write.nextKeys[id] = next + 1
         return ObjectKey(next)
     }
+
+    // MARK: Frozen realms
+
+    /// The live frozen realm pinning version `id`, or the one `make` returns, kept for the
+    /// next caller. `make` runs under the registry's lock, so two threads freezing one version
+    /// at once get one realm.
+    func frozenRealm(at id: Int, orMake make: () throws -> RealmCore) rethrows -> RealmCore {
+        try frozenRealms.withLock { realms in
+            if let existing = realms[id]?.realm { return existing }
+            // The registry holds it weakly; `made` keeps it alive until the caller takes it.
+            nonisolated(unsafe) let made = try make()
+            realms[id] = WeakFrozenRealm(realm: made)
+            return made
+        }
+    }
+
+    /// Whether a frozen realm pins version `id`.
+    func hasFrozenRealm(at id: Int) -> Bool {
+        frozenRealms.withLock { $0[id]?.realm != nil }
+    }
+
+    /// Drops the entry of a frozen realm that is going away.
+    func forgetFrozen(_ realm: RealmCore) {
+        let id = realm.readTransaction.id
+        frozenRealms.withLock { realms in
+            if realms[id] != nil, realms[id]?.realm == nil || realms[id]?.realm === realm { realms[id] = nil }
+        }
+    }
+
+    /// How many versions frozen realms of this process pin.
+    var frozenVersionCount: Int { frozenRealms.withLock { $0.values.filter { $0.realm != nil }.count } }
 
     // MARK: Ending writes
 

@@ -86,6 +86,12 @@ extension RealmCore {
     /// `info` resolved against the file, cached while the catalog does not change; `nil` while
     /// the file has no table for the class.
     func bound(_ info: ClassInfo) -> BoundClass? {
+        if frozenLock != nil { return exclusively { cachedBound(info) } }
+        return cachedBound(info)
+    }
+
+    @inline(__always)
+    private func cachedBound(_ info: ClassInfo) -> BoundClass? {
         let revision = catalogRevision
         if revision != boundRevision {
             boundClasses.removeAll(keepingCapacity: true)

@@ -47,6 +47,7 @@ extension Realm {
     /// the order they asked. Traps inside a write or on a read-only realm.
     public func beginWrite() {
         core.verifyThread()
+        precondition(!core.isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
         core.coordinator.writerGate.enter(for: ObjectIdentifier(core))

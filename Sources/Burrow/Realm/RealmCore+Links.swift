@@ -28,7 +28,7 @@ extension RealmCore {
     func setLink(_ target: ObjectBase?, on object: ObjectBase, column: Int) {
         verifyThread()
         guard let write = writeState, let management = object.management else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+            refuseModificationOutsideWrite()
         }
         var value = _PersistedValue.null
         if let target {

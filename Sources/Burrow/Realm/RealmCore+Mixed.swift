@@ -46,7 +46,7 @@ extension RealmCore {
     func setMixed(_ value: AnyRealmValue, on object: ObjectBase, management: ObjectBase.Management, column: Int) {
         verifyThread()
         guard let write = writeState else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+            refuseModificationOutsideWrite()
         }
         var stored = _PersistedValue.null
         guard perform(in: write, { stored = try storedMixed(value, update: write.nestedUpdatePolicy, in: write) }) else { return }

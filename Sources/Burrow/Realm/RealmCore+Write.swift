@@ -1,9 +1,17 @@
 import LMDB
 
 extension RealmCore {
+    /// Traps for a change to an object or collection outside a write, with RealmSwift's message
+    /// (a frozen one's says to thaw it).
+    func refuseModificationOutsideWrite() -> Never {
+        if isFrozen { preconditionFailure("Attempting to modify a frozen object - call thaw on the Object instance first.") }
+        preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+    }
+
     /// The open write transaction; traps with a precise message when there is none.
     func verifyWrite(doing action: String) -> WriteState {
         verifyThread()
+        precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
         guard let writeState else {
             preconditionFailure("Cannot \(action) a Realm outside of a write transaction - call beginWrite() or write {} first.")
         }
@@ -169,7 +177,7 @@ extension RealmCore {
     func update(_ object: ObjectBase, management: ObjectBase.Management, column: Int, to value: _PersistedValue) {
         verifyThread()
         guard let write = writeState else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+            refuseModificationOutsideWrite()
         }
         let layout = management.bound.layout
         let row = object.currentRow(management)

@@ -17,7 +17,7 @@ final class RealmCore {
     let configuration: Realm.Configuration
     let coordinator: Coordinator
     /// The pinned snapshot this realm reads outside writes.
-    private let readTransaction: Transaction
+    let readTransaction: Transaction
     // The mutable state below is read on every object access and changed only on the realm's
     // thread, never while another access to it is under way: it skips the runtime's
     // exclusivity check, which costs more than the read.
@@ -41,9 +41,14 @@ final class RealmCore {
     @exclusivity(unchecked) var lastBound: BoundClass?
 
     /// The cache of the realm's thread, queue or actor, which keeps it while it is used, and its
-    /// key there.
-    let cacheEntries: RealmInstanceCache.Entries
+    /// key there; a frozen realm is in no cache.
+    let cacheEntries: RealmInstanceCache.Entries?
     let cacheIdentity: String
+    /// A frozen realm's lock around its caches and those of everything read through it: any
+    /// number of threads read it at once. `nil` for live realms, which one thread uses at a time.
+    let frozenLock: NSRecursiveLock?
+    /// The catalog a frozen realm reads through: the one published when it was frozen.
+    private let frozenCatalog: (catalog: Catalog, revision: UInt64)?
     /// Asynchronous writes scheduled on the realm's queue or actor.
     let asyncWrites = AsyncWriteQueue()
     /// How many `Realm` values, managed objects and results use this realm (a collection uses it
@@ -58,6 +63,8 @@ final class RealmCore {
         self.confinement = confinement
         cacheEntries = RealmInstanceCache.entries(for: confinement)
         owningThread = confinement.owningThread
+        frozenLock = nil
+        frozenCatalog = nil
         do {
             readTransaction = try coordinator.environment.beginReadTransaction()
             if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
@@ -66,6 +73,38 @@ final class RealmCore {
         } catch {
             throw Realm.Error(.invalidDatabase, "Cannot read the schema of '\(coordinator.path)': \(error)")
         }
+    }
+
+    /// A frozen realm reading `snapshot` (which it takes over and shares across threads), with
+    /// `live`'s configuration.
+    init(frozenFrom live: RealmCore, snapshot: Transaction) {
+        configuration = live.configuration
+        coordinator = live.coordinator
+        cacheIdentity = live.cacheIdentity
+        confinement = .frozen
+        owningThread = nil
+        cacheEntries = nil
+        readTransaction = snapshot
+        snapshot.shareAcrossThreads()
+        frozenLock = NSRecursiveLock()
+        frozenCatalog = (coordinator.catalog(seenBy: nil), coordinator.revision)
+    }
+
+    deinit {
+        if frozenLock != nil { coordinator.forgetFrozen(self) }
+    }
+
+    /// Whether the realm is frozen: it never changes and any thread may read it.
+    var isFrozen: Bool { frozenLock != nil }
+
+    /// Runs `body` holding a frozen realm's lock; for a live realm, simply runs it. Every cache
+    /// filled while reading (rows, keys of results, collections' positions) is filled inside.
+    @inline(__always)
+    func exclusively<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard let frozenLock else { return try body() }
+        frozenLock.lock()
+        defer { frozenLock.unlock() }
+        return try body()
     }
 
     // MARK: Uses
@@ -82,7 +121,7 @@ final class RealmCore {
     func removeUse() {
         let remaining = uses.subtract(1, ordering: .acquiringAndReleasing).newValue
         assert(remaining >= 0, "A realm's uses went below zero.")
-        if remaining == 0 { cacheEntries.releaseIfUnused(self) }
+        if remaining == 0 { cacheEntries?.releaseIfUnused(self) }
     }
 
     var useCount: Int { uses.load(ordering: .acquiring) }
@@ -90,6 +129,12 @@ final class RealmCore {
     /// The schema of `type`.
     @inline(__always)
     func info(_ type: ObjectBase.Type) -> ClassInfo {
+        if frozenLock != nil { return exclusively { cachedInfo(type) } }
+        return cachedInfo(type)
+    }
+
+    @inline(__always)
+    private func cachedInfo(_ type: ObjectBase.Type) -> ClassInfo {
         // Most calls ask for the class asked for last: skip hashing for it.
         if let lastInfo, lastInfo.type == type { return lastInfo }
         if let known = classInfos[ObjectIdentifier(type)] {
@@ -121,7 +166,7 @@ final class RealmCore {
         case .thread:
             break
         case .queue:
-            if RealmInstanceCache.isRunningOnQueue(of: cacheEntries) { return }
+            if let cacheEntries, RealmInstanceCache.isRunningOnQueue(of: cacheEntries) { return }
         case .actor(let isolation):
             if isolation.isCurrent { return }
         case .frozen:
@@ -143,10 +188,10 @@ final class RealmCore {
 
     /// The catalog this realm reads through: its write's draft once the write changed the
     /// schema, else the coordinator's published one.
-    var catalog: Catalog { coordinator.catalog(seenBy: writeState) }
+    var catalog: Catalog { frozenCatalog?.catalog ?? coordinator.catalog(seenBy: writeState) }
 
     /// The revision of ``catalog``: what was resolved against it stays valid while it holds.
-    var catalogRevision: UInt64 { coordinator.revision(seenBy: writeState) }
+    var catalogRevision: UInt64 { frozenCatalog?.revision ?? coordinator.revision(seenBy: writeState) }
 
     /// The transaction reads go through: the write transaction when one is open.
     @inline(__always)
@@ -164,7 +209,7 @@ final class RealmCore {
     @discardableResult
     func refresh() -> Bool {
         verifyThread()
-        guard writeState == nil else { return false }
+        guard writeState == nil, !isFrozen else { return false }
         let before = readTransaction.id
         do {
             try readTransaction.renew()
@@ -198,11 +243,14 @@ final class RealmCore {
     /// Releases the snapshot until something reads again (outside a write).
     func invalidate() {
         verifyThread()
-        guard writeState == nil, !readTransaction.isReset else { return }
+        guard writeState == nil, !isFrozen, !readTransaction.isReset else { return }
         readTransaction.reset()
         startGeneration()
         invalidationGeneration = generation
     }
+
+    /// Starts a generation after the snapshot changed under the realm (see ``frozen()``).
+    func adoptNewSnapshot() { startGeneration() }
 
     /// Takes the latest snapshot when a read follows ``invalidate()``.
     @inline(never)

@@ -145,6 +145,6 @@ enum RealmInstanceCache {
 
     /// Keeps `realm`, which already counts a use, as its thread's, queue's or actor's instance.
     static func store(_ realm: RealmCore) {
-        realm.cacheEntries.store(realm)
+        realm.cacheEntries?.store(realm)
     }
 }

@@ -19,6 +19,16 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         box = RealmCollectionBox(base)
     }
 
+    private init(box: AnyRealmCollectionBox<Element>) {
+        self.box = box
+    }
+
+    /// A frozen snapshot of the wrapped collection.
+    public func freeze() -> AnyRealmCollection<Element> { AnyRealmCollection(box: box.freeze()) }
+
+    /// The live wrapped collection, or `nil` when its owner was deleted.
+    public func thaw() -> AnyRealmCollection<Element>? { box.thaw().map { AnyRealmCollection(box: $0) } }
+
     /// The realm of the wrapped collection, or `nil` while unmanaged.
     public var realm: Realm? { box.realm }
     /// Whether the wrapped collection can no longer be read (its owner or realm is gone).
@@ -111,6 +121,8 @@ class AnyRealmCollectionBox<Element: RealmCollectionValue> {
     var realm: Realm? { fatalError("abstract") }
     var isInvalidated: Bool { fatalError("abstract") }
     var isFrozen: Bool { fatalError("abstract") }
+    func freeze() -> AnyRealmCollectionBox<Element> { fatalError("abstract") }
+    func thaw() -> AnyRealmCollectionBox<Element>? { fatalError("abstract") }
     var count: Int { fatalError("abstract") }
     var description: String { fatalError("abstract") }
     func element(at position: Int) -> Element { fatalError("abstract") }
@@ -137,6 +149,8 @@ final class RealmCollectionBox<Base: RealmCollection>: AnyRealmCollectionBox<Bas
     override var realm: Realm? { base.realm }
     override var isInvalidated: Bool { base.isInvalidated }
     override var isFrozen: Bool { base.isFrozen }
+    override func freeze() -> AnyRealmCollectionBox<Base.Element> { RealmCollectionBox(base.freeze()) }
+    override func thaw() -> AnyRealmCollectionBox<Base.Element>? { base.thaw().map { RealmCollectionBox($0) } }
     override var count: Int { base.count }
     override var description: String { base.description }
     override func element(at position: Int) -> Base.Element { base[position] }

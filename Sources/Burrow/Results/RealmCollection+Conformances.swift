@@ -21,9 +21,6 @@ extension Results: RealmCollection, Hashable {
 }
 
 extension List: RealmCollection {
-    /// Whether the list is a frozen snapshot. Always `false` until frozen data exists.
-    public var isFrozen: Bool { false }
-
     public static func == (lhs: List<Element>, rhs: List<Element>) -> Bool {
         lhs === rhs || ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
     }
@@ -36,9 +33,6 @@ extension List: Hashable {
 }
 
 extension MutableSet: RealmCollection {
-    /// Whether the set is a frozen snapshot. Always `false` until frozen data exists.
-    public var isFrozen: Bool { false }
-
     /// The position of `object` in the set's order, or `nil`.
     public func index(of object: Element) -> Int? {
         guard contains(object) else { return nil }
@@ -77,9 +71,6 @@ extension LinkingObjects: RealmCollection where Element: Object {
     public var isInvalidated: Bool {
         (owner as? Object)?.isInvalidated ?? false
     }
-
-    /// Whether the linking objects are a frozen snapshot. Always `false` until frozen data exists.
-    public var isFrozen: Bool { false }
 }
 
 extension ManagedCollection {

@@ -21,8 +21,14 @@ where Element: RealmCollectionValue, Index == Int {
     var realm: Realm? { get }
     /// Whether the collection's owner was deleted (results of a class never are).
     var isInvalidated: Bool { get }
-    /// Whether the collection is a frozen snapshot. Always `false` until frozen data exists.
+    /// Whether the collection is a frozen snapshot.
     var isFrozen: Bool { get }
+    /// A frozen snapshot of the collection: it never changes, any thread may read and query
+    /// it, and modifying it traps. Traps while unmanaged.
+    func freeze() -> Self
+    /// The live collection in the calling thread's realm at the latest version (itself when
+    /// live), or `nil` when its owner was deleted.
+    func thaw() -> Self?
 
     /// The position of `object`, or `nil` (the same stored object, for objects).
     func index(of object: Element) -> Int?

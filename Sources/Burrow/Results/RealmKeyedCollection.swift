@@ -16,8 +16,12 @@ public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
     var realm: Realm? { get }
     /// Whether the map's owner was deleted.
     var isInvalidated: Bool { get }
-    /// Whether the map is a frozen snapshot. Always `false` until frozen data exists.
+    /// Whether the map is a frozen snapshot.
     var isFrozen: Bool { get }
+    /// A frozen snapshot of the map; traps while unmanaged.
+    func freeze() -> Self
+    /// The live map in the calling thread's realm, or `nil` when its owner was deleted.
+    func thaw() -> Self?
     /// The number of entries.
     var count: Int { get }
     /// The keys, in key order.
@@ -63,8 +67,6 @@ public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
 }
 
 extension Map: RealmKeyedCollection {
-    public var isFrozen: Bool { false }
-
     public func value(forKey key: String) -> AnyObject? {
         self[Key(_mapKey: key)].map { $0 as AnyObject }
     }

@@ -59,8 +59,13 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         }
     }
 
-    /// Whether the results are a frozen snapshot. Always `false` until frozen results exist.
-    public var isFrozen: Bool { false }
+    /// Whether the results are a frozen snapshot (``freeze()``).
+    public var isFrozen: Bool {
+        switch backing {
+        case .objects(let core): core.realm.isFrozen
+        case .values(let values): values.realm.isFrozen
+        }
+    }
 
     /// Always 0.
     public var startIndex: Int { 0 }

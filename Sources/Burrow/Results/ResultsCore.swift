@@ -87,6 +87,10 @@ final class ResultsCore {
     /// The matching object keys in the realm's current generation, in the query's order.
     var keys: [ObjectKey] {
         realm.verifyThread()
+        return realm.exclusively { currentKeys }
+    }
+
+    private var currentKeys: [ObjectKey] {
         if cachedGeneration == realm.generation { return cachedKeys }
         do {
             cachedKeys = try evaluate()

@@ -14,7 +14,7 @@ final class ValueResultsCore {
     /// The predicate and steps; the query's source is unused.
     let query: ResultsQuery
     /// Whether `nil` is an element's value.
-    private let isOptional: Bool
+    let isOptional: Bool
     private let test: RowPredicate?
     private var cache = GenerationCache<[Int]>([])
 
@@ -71,10 +71,12 @@ final class ValueResultsCore {
     var positions: [Int] {
         realm.verifyThread()
         precondition(!source.isInvalidated, "Object has been deleted or invalidated.")
-        if cache.generation == realm.generation { return cache.value }
-        cache.value = evaluate(source.storedValues)
-        cache.generation = realm.generation
-        return cache.value
+        return realm.exclusively {
+            if cache.generation == realm.generation { return cache.value }
+            cache.value = evaluate(source.storedValues)
+            cache.generation = realm.generation
+            return cache.value
+        }
     }
 
     private func evaluate(_ values: [_PersistedValue]) -> [Int] {

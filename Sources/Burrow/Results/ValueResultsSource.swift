@@ -12,6 +12,12 @@ protocol ValueResultsSource: AnyObject {
     var storedValues: [_PersistedValue] { get }
     /// The element at `index` of ``storedValues``, as an `E`.
     func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E
+    /// The same collection read through `core`, or `nil` where its owner does not exist.
+    func source(in core: RealmCore) -> (any ValueResultsSource)?
+}
+
+extension ValueResultsSource where Self: ManagedCollection {
+    func source(in core: RealmCore) -> (any ValueResultsSource)? { moved(to: core) }
 }
 
 extension ManagedCollection {

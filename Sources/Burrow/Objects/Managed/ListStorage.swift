@@ -8,6 +8,9 @@ protocol ListStorage: AnyObject {
     /// Whether the list's owner, or the value holding a nested list, is gone.
     var isInvalidated: Bool { get }
     var count: Int { get }
+    /// The same list read through `core` (frozen or live, same file), or `nil` where its owner
+    /// does not exist.
+    func storage(in core: RealmCore) -> (any ListStorage)?
     /// The element at `index`, read as an `E`: the target object of a link, a live collection
     /// for a nested one.
     func element<E: RealmCollectionValue>(at index: Int, as type: E.Type) -> E

@@ -13,13 +13,15 @@ class ManagedCollection {
     /// The owner's object key.
     let ownerKey: ObjectKey
     let layout: TableLayout
+    /// The owner's class, to find the owner in another version (freezing, thawing, handing over).
+    let ownerInfo: ClassInfo
     let column: Int
     let database: Database
     let kind: _StorageKind
     /// The element class of a collection of objects.
     let targetType: ObjectBase.Type?
 
-    init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
+    required init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
         guard let management = owner.management, let database = management.bound.layout.collectionDatabase(of: column) else {
             preconditionFailure("Object has been deleted or invalidated.")
         }
@@ -27,6 +29,7 @@ class ManagedCollection {
         realm = management.realm
         use = RealmUse(management.realm)
         layout = management.bound.layout
+        ownerInfo = management.bound.info
         self.column = column
         self.database = database
         kind = layout.kinds[column]
@@ -46,17 +49,26 @@ class ManagedCollection {
     var isInvalidated: Bool {
         realm.verifyThread()
         if realm.invalidated(since: createdGeneration) { return true }
-        let generation = realm.generation
-        if ownerSeenGeneration == generation { return false }
-        guard realm.contains(ownerKey, in: layout) else { return true }
-        ownerSeenGeneration = generation
-        return false
+        return realm.exclusively {
+            let generation = realm.generation
+            if ownerSeenGeneration == generation { return false }
+            guard realm.contains(ownerKey, in: layout) else { return true }
+            ownerSeenGeneration = generation
+            return false
+        }
     }
 
     /// Records that the owner exists in the current generation: a write to this collection
     /// moves the generation but cannot delete its owner.
     func noteOwnerSeen() {
         ownerSeenGeneration = realm.generation
+    }
+
+    /// The same property of the same owner read through `core` (a frozen or a live realm of the
+    /// same file), or `nil` when the owner does not exist there.
+    func moved(to core: RealmCore) -> Self? {
+        guard let bound = core.bound(ownerInfo), core.contains(ownerKey, in: bound.layout) else { return nil }
+        return Self(owner: core.makeObject(bound, key: ownerKey), column: column, targetType: targetType)
     }
 
     /// Traps unless the owner still exists.
@@ -68,22 +80,24 @@ class ManagedCollection {
     /// which the cache then keeps.
     func current<Value>(_ cache: inout GenerationCache<Value>, read: (Transaction) throws -> Value) -> Value {
         realm.verifyThread()
-        if cache.generation == realm.generation { return cache.value }
-        verifyOwner()
-        do {
-            cache.value = try read(realm.transaction)
-        } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        return realm.exclusively {
+            if cache.generation == realm.generation { return cache.value }
+            verifyOwner()
+            do {
+                cache.value = try read(realm.transaction)
+            } catch {
+                preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            }
+            cache.generation = realm.generation
+            return cache.value
         }
-        cache.generation = realm.generation
-        return cache.value
     }
 
     /// The open write transaction; traps outside one.
     func verifyWrite() -> WriteState {
         realm.verifyThread()
         guard let write = realm.writeState else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+            realm.refuseModificationOutsideWrite()
         }
         return write
     }

@@ -218,3 +218,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         try write.tables.removeListElement(owner: ownerKey, position: position, column: column, in: layout)
     }
 }
+
+extension ManagedList {
+    func storage(in core: RealmCore) -> (any ListStorage)? { moved(to: core) }
+}

@@ -81,3 +81,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         }
     }
 }
+
+extension ManagedMap {
+    func storage(in core: RealmCore) -> (any MapStorage)? { moved(to: core) }
+}

@@ -6,6 +6,9 @@ protocol MapStorage: AnyObject {
     var isInvalidated: Bool { get }
     /// The number of entries.
     var count: Int { get }
+    /// The same map read through `core` (frozen or live, same file), or `nil` where its owner
+    /// does not exist.
+    func storage(in core: RealmCore) -> (any MapStorage)?
     /// The keys, in UTF-8 byte order.
     var keys: [String] { get }
     /// Whether the map has `key`.

@@ -8,6 +8,9 @@ protocol MixedSlot: AnyObject {
     func read() -> _PersistedValue
     /// Stores `value` (without its `.mixed` wrapper) in the slot; `write` is open.
     func write(_ value: _PersistedValue, in write: WriteState)
+    /// The same slot read through `core` (frozen or live, same file), or `nil` where its holder
+    /// does not exist.
+    func moved(to core: RealmCore) -> MixedSlot?
 }
 
 extension MixedSlot {
@@ -47,6 +50,12 @@ final class PropertySlot: MixedSlot {
     func write(_ value: _PersistedValue, in write: WriteState) {
         owner.setManagedValue(value.isNull ? .null : .mixed(value), column: column)
     }
+
+    func moved(to core: RealmCore) -> MixedSlot? {
+        guard let management = owner.management, let bound = core.bound(management.bound.info),
+              core.contains(management.key, in: bound.layout) else { return nil }
+        return PropertySlot(owner: core.makeObject(bound, key: management.key), column: column)
+    }
 }
 
 /// One element of a managed `List<AnyRealmValue>`, by its index, as a list nested in a value
@@ -54,6 +63,10 @@ final class PropertySlot: MixedSlot {
 final class ListElementSlot: MixedSlot {
     let list: ManagedList
     let index: Int
+
+    func moved(to core: RealmCore) -> MixedSlot? {
+        list.moved(to: core).map { ListElementSlot(list: $0, index: index) }
+    }
 
     init(list: ManagedList, index: Int) {
         self.list = list
@@ -83,6 +96,10 @@ final class ListElementSlot: MixedSlot {
 final class MapEntrySlot: MixedSlot {
     let map: ManagedMap
     let key: String
+
+    func moved(to core: RealmCore) -> MixedSlot? {
+        map.moved(to: core).map { MapEntrySlot(map: $0, key: key) }
+    }
 
     init(map: ManagedMap, key: String) {
         self.map = map

@@ -13,14 +13,21 @@ class NestedCollection {
 
     var realm: RealmCore { location.slot.realm }
 
+    /// This collection's location read through `core`, or `nil` where its holder does not exist.
+    func location(in core: RealmCore) -> NestedLocation? {
+        location.slot.moved(to: core).map { NestedLocation(slot: $0, path: location.path) }
+    }
+
     /// The stored collection for the realm's current generation, or `nil` when it is gone.
     var current: _PersistedValue? {
         realm.verifyThread()
-        if cache.generation != realm.generation {
-            cache.value = location.slot.isInvalidated ? nil : location.resolve()
-            cache.generation = realm.generation
+        return realm.exclusively {
+            if cache.generation != realm.generation {
+                cache.value = location.slot.isInvalidated ? nil : location.resolve()
+                cache.generation = realm.generation
+            }
+            return cache.value
         }
-        return cache.value
     }
 
     /// The stored form of a new element, adding the objects it holds to the realm.
@@ -33,7 +40,7 @@ class NestedCollection {
     func modify(_ change: (inout _PersistedValue, WriteState) throws -> Void) {
         realm.verifyThread()
         guard let write = realm.writeState else {
-            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+            realm.refuseModificationOutsideWrite()
         }
         var root = location.slot.read()
         guard realm.perform(in: write, { try location.update(&root) { try change(&$0, write) } }) else { return }

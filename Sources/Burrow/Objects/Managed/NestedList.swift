@@ -75,3 +75,9 @@ final class NestedList: NestedCollection, ListStorage {
         }
     }
 }
+
+extension NestedList {
+    func storage(in core: RealmCore) -> (any ListStorage)? {
+        location(in: core).map { NestedList(location: $0) }
+    }
+}

@@ -77,3 +77,9 @@ final class NestedMap: NestedCollection, MapStorage {
         }
     }
 }
+
+extension NestedMap {
+    func storage(in core: RealmCore) -> (any MapStorage)? {
+        location(in: core).map { NestedMap(location: $0) }
+    }
+}

@@ -1,0 +1,50 @@
+import LMDB
+
+extension RealmCore {
+    /// The frozen realm at the version this realm reads (inside a write: the last committed
+    /// version, which the write started from). One frozen realm serves every value frozen at a
+    /// version, in this process; it is released with the last of them.
+    func frozen() -> RealmCore {
+        verifyThread()
+        if isFrozen { return self }
+        do {
+            if writeState != nil { return try frozenAtLatestCommit() }
+            let id = transaction.id  // resumes reading after invalidate()
+            return try coordinator.frozenRealm(at: id) {
+                RealmCore(frozenFrom: self, snapshot: try takeSnapshotForFreezing())
+            }
+        } catch {
+            preconditionFailure("Cannot freeze '\(coordinator.path)': \(error)")
+        }
+    }
+
+    /// A snapshot at the version this realm reads, for a frozen realm to keep. A new read
+    /// transaction reads the latest version: when that is still this realm's, it is the
+    /// snapshot; otherwise the two exchange snapshots, and this live realm moves on to the
+    /// latest version, as a refresh would.
+    private func takeSnapshotForFreezing() throws -> Transaction {
+        let snapshot = try coordinator.environment.beginReadTransaction()
+        guard snapshot.id != readTransaction.id else { return snapshot }
+        readTransaction.exchangeSnapshot(with: snapshot)
+        if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
+        adoptNewSnapshot()
+        return snapshot
+    }
+
+    /// Inside a write: the frozen realm at the version the write began from.
+    private func frozenAtLatestCommit() throws -> RealmCore {
+        let snapshot = try coordinator.environment.beginReadTransaction()
+        if try coordinator.synchronizeCatalog(seenBy: snapshot) { try snapshot.renew() }
+        return coordinator.frozenRealm(at: snapshot.id) { RealmCore(frozenFrom: self, snapshot: snapshot) }
+    }
+
+    /// The live realm of the calling thread for this realm's configuration, for `thaw()`.
+    func thawed() -> RealmCore {
+        guard isFrozen else { return self }
+        do {
+            return try Realm(configuration: configuration).core
+        } catch {
+            preconditionFailure("Cannot thaw '\(coordinator.path)': \(error)")
+        }
+    }
+}
