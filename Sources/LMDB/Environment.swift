@@ -62,7 +62,7 @@ public final class Environment: @unchecked Sendable {
     private struct WeakEntry { weak var environment: Environment? }
 
     /// Environments open in this process, by file identity.
-    private static let registry = Mutex<[FileIdentity: WeakEntry]>([:])
+    private static let registry = Locked<[FileIdentity: WeakEntry]>([:])
 
     /// The `MDB_env` handle. Owned by this object; closed in `deinit`.
     package let handle: OpaquePointer
@@ -77,7 +77,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Counts live transactions in this process, and guards map resizing: LMDB allows
     /// `mdb_env_set_mapsize` only while no transaction of the process is active.
-    private let gate = Mutex<Int>(0)
+    private let gate = Locked<Int>(0)
     private let handleEpochValue = Atomic<UInt64>(0)
 
     private init(handle: OpaquePointer, path: String, options: Options, identity: FileIdentity) {

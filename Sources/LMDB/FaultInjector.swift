@@ -29,7 +29,7 @@ package final class FaultInjector: Sendable {
 
     private let armed = Atomic<Bool>(false)
     /// Per point, what the next calls return: a code, or `nil` for a call let through.
-    private let planned = Mutex<[Point: [Int32?]]>([:])
+    private let planned = Locked<[Point: [Int32?]]>([:])
 
     package init() {}
 

@@ -1,6 +1,6 @@
+import LMDB
 @testable import Burrow
 import Foundation
-import Synchronization
 import Testing
 
 /// Writes that never block the caller while others write: `asyncWrite` on actors, and
@@ -70,7 +70,7 @@ import Testing
         let configuration = directory.configuration()
         let queue = DispatchQueue(label: "writer")
         let finished = DispatchSemaphore(value: 0)
-        let outcome = Mutex<(error: String?, busyDuring: Bool, busyAfter: Bool)>((nil, false, true))
+        let outcome = Locked<(error: String?, busyDuring: Bool, busyAfter: Bool)>((nil, false, true))
         queue.async {
             let realm = try! Realm(configuration: configuration, queue: queue)
             let box = UncheckedBox(realm)
@@ -86,6 +86,7 @@ import Testing
             outcome.withLock { $0.busyDuring = realm.isPerformingAsynchronousWriteOperations }
         }
         finished.wait()
+        waitUntilReleased(configuration, on: queue)
         let seen = outcome.withLock { $0 }
         #expect(seen.error == nil)
         #expect(seen.busyDuring)
@@ -98,7 +99,7 @@ import Testing
         let directory = TestDirectory()
         let configuration = directory.configuration()
         let queue = DispatchQueue(label: "cancel")
-        let ran = Mutex<[String]>([])
+        let ran = Locked<[String]>([])
         let finished = DispatchSemaphore(value: 0)
         queue.async {
             let realm = try! Realm(configuration: configuration, queue: queue)
@@ -118,6 +119,7 @@ import Testing
             try! realm.commitWrite()
         }
         finished.wait()
+        waitUntilReleased(configuration, on: queue)
         #expect(ran.withLock { $0 } == ["kept"])
         let realm = try Realm(configuration: configuration)
         #expect(realm.objects(Dog.self).map(\.name) == ["kept"])
@@ -144,7 +146,7 @@ import Testing
     @Test func writersOfOneProcessGetTheirTurnInOrder() throws {
         let directory = TestDirectory()
         let configuration = directory.configuration()
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         let holder = ConfinedThread()
         let holding = try holder.run { () -> Realm in
             let realm = try Realm(configuration: configuration)
@@ -173,5 +175,12 @@ import Testing
         done.wait()
         #expect(order.withLock { $0 } == Array(0..<6))
         holder.stop()
+    }
+
+    /// Waits until the blocks `queue` ran have let go of the realm they captured: a block is
+    /// released after it returns, so its realm may outlive the moment the test was signalled.
+    private func waitUntilReleased(_ configuration: Realm.Configuration, on queue: DispatchQueue) {
+        queue.sync {}
+        for _ in 0..<1_000 where CoordinatorRegistry.isOpen(configuration) { usleep(1_000) }
     }
 }

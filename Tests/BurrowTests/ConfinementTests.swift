@@ -1,6 +1,6 @@
+import LMDB
 @testable import Burrow
 import Foundation
-import Synchronization
 import Testing
 
 /// Realms confined to queues and actors, the caches that hand out their instances, and the
@@ -15,7 +15,7 @@ import Testing
         let directory = TestDirectory()
         let configuration = directory.configuration()
         let queue = DispatchQueue(label: "confined")
-        let threads = Mutex<Set<UInt>>([])
+        let threads = Locked<Set<UInt>>([])
         for round in 0..<20 {
             let done = DispatchSemaphore(value: 0)
             queue.async {
@@ -56,9 +56,11 @@ import Testing
             try main.write { main.add(Person(value: ["id": 1])) }
             let done = DispatchSemaphore(value: 0)
             DispatchQueue.global().async { [configuration] in
-                let worker = try! Realm(configuration: configuration)
-                #expect(worker.objects(Person.self).count == 1)
-                done.signal()
+                do {
+                    let worker = try! Realm(configuration: configuration)
+                    #expect(worker.objects(Person.self).count == 1)
+                }
+                done.signal()  // after the worker's realm is released
             }
             done.wait()
         }

@@ -1,6 +1,6 @@
+import LMDB
 @testable import Burrow
 import Foundation
-import Synchronization
 import Testing
 
 /// Backlinks, embedded objects and database handles stay consistent across bulk deletes,
@@ -37,7 +37,7 @@ import Testing
         try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
         realm.beginWrite()
         realm.add(Puppy(value: ["name": "a", "owner": realm.object(ofType: Owner.self, forPrimaryKey: 1)!]))
-        let counts = Mutex<[Int]>([])
+        let counts = Locked<[Int]>([])
         onAnotherThread {
             let other = try! Realm(fileURL: url)
             counts.withLock { $0.append(other.object(ofType: Owner.self, forPrimaryKey: 1)!.puppies.count) }
@@ -55,7 +55,7 @@ import Testing
         let realm = try Realm(fileURL: url)
         try realm.write { realm.add(Owner(value: ["id": 1, "name": "Ann"])) }
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        let counts = Mutex<[Int]>([])
+        let counts = Locked<[Int]>([])
         let thread = Thread {
             do {
                 let other = try! Realm(fileURL: url)
@@ -116,7 +116,7 @@ import Testing
             realm = try Realm(fileURL: URL(fileURLWithPath: path))
             try realm!.write { realm!.add(Owner(value: ["id": 1, "name": "Ann"])) }
         }
-        let olderSnapshotCount = Mutex<Int?>(nil)
+        let olderSnapshotCount = Locked<Int?>(nil)
         let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let thread = Thread {
             // The realm is gone before `done`, so the file is closed when the test ends.

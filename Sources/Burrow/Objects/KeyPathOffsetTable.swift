@@ -1,3 +1,4 @@
+import LMDB
 import Synchronization
 
 /// A lock-free map from key path addresses to the offsets of the fields they reach, for
@@ -14,7 +15,7 @@ final class KeyPathOffsetTable: Sendable {
     // Only ever read and written through the atomics it points to; never freed, like the table.
     nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<UInt64>>
     /// Entries whose probe was full, or whose address or offset do not fit a slot's word.
-    private let overflow = Mutex<[UInt64: Int]>([:])
+    private let overflow = Locked<[UInt64: Int]>([:])
     private let overflowUsed = Atomic<Bool>(false)
 
     /// A table of `1 << slotBits` slots.

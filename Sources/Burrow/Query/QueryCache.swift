@@ -1,4 +1,4 @@
-import Synchronization
+import LMDB
 
 /// Recently used query strings, parsed once into templates whose `%@` and `%K` arguments are
 /// bound at each use: a query run many times with different arguments is lexed and parsed once.
@@ -11,7 +11,7 @@ enum QueryCache {
     }
 
     private static let capacity = 512
-    private static let entries = Mutex<[String: Entry]>([:])
+    private static let entries = Locked<[String: Entry]>([:])
 
     /// Parses `format` with `arguments`, reusing what was learnt of `format` before.
     static func parse(_ format: String, arguments: [Any]) throws -> ParsedQuery {

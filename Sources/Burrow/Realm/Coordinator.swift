@@ -1,6 +1,5 @@
 import Foundation
 import LMDB
-import Synchronization
 
 /// Everything one process shares about one realm file, whichever threads use it: the LMDB
 /// environment, the catalog of classes and their databases, and the object keys handed out.
@@ -17,7 +16,7 @@ final class Coordinator: @unchecked Sendable {
     let catalogs: CatalogStore
     /// The frozen realms of this process, by the transaction id of the version each pins:
     /// freezing many values of one version pins it once.
-    private let frozenRealms = Mutex<[Int: WeakFrozenRealm]>([:])
+    private let frozenRealms = Locked<[Int: WeakFrozenRealm]>([:])
 
     /// Frozen realms are read by any thread; the registry only hands them out.
     private struct WeakFrozenRealm: @unchecked Sendable {
@@ -31,9 +30,9 @@ final class Coordinator: @unchecked Sendable {
 
     /// Counters of object keys handed out by this process, so that a cancelled write never
     /// lets a key be used again for another object while stale accessors might still hold it.
-    private let keyHighWater = Mutex<[UInt32: UInt64]>([:])
+    private let keyHighWater = Locked<[UInt32: UInt64]>([:])
     /// Cache of field-to-column maps, by class id and model type.
-    private let columnMaps = Mutex<[ColumnMapKey: [Int]]>([:])
+    private let columnMaps = Locked<[ColumnMapKey: [Int]]>([:])
 
     private struct ColumnMapKey: Hashable {
         let classID: UInt32

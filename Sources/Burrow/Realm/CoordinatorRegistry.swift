@@ -1,6 +1,5 @@
 import Foundation
 import LMDB
-import Synchronization
 
 /// The coordinators this process has open, one per file whatever path reached it (a symlink,
 /// a hard link, `./x`), as it has one LMDB environment per file; and one per in-memory
@@ -25,7 +24,7 @@ enum CoordinatorRegistry {
     }
 
     private struct WeakCoordinator { weak var coordinator: Coordinator? }
-    private static let entries = Mutex<[Key: WeakCoordinator]>([:])
+    private static let entries = Locked<[Key: WeakCoordinator]>([:])
 
     /// The coordinator of `configuration`'s file, opening the file if this process has not.
     ///

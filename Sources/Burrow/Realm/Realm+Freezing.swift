@@ -1,4 +1,8 @@
-extension Realm: ThreadConfined {
+extension Realm: RealmBound {
+    var boundRealm: RealmCore? { core }
+
+    func moved(to core: RealmCore) -> Realm? { Realm(core: core) }
+
     /// The realm itself.
     public var realm: Realm? { self }
 
@@ -36,13 +40,13 @@ extension Realm: ThreadConfined {
     }
 
     /// A frozen snapshot of `object` (see ``Object/freeze()``).
-    public func freeze<T: ObjectBase>(_ object: T) -> T {
-        object.frozenObject()
+    public func freeze<T: Object>(_ object: T) -> T {
+        object.freeze()
     }
 
     /// The live version of `object` in this thread's realm, or `nil` if it was deleted.
-    public func thaw<T: ObjectBase>(_ object: T) -> T? {
-        object.thawedObject()
+    public func thaw<T: Object>(_ object: T) -> T? {
+        object.thaw()
     }
 
     /// A frozen snapshot of `collection`.

@@ -1,5 +1,5 @@
+import LMDB
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,7 +21,7 @@ enum RealmInstanceCache {
     /// The realms of one thread, queue or actor. Locked because a realm's last use may end on another thread.
     final class Entries: Sendable {
         /// The address of each realm, retained once by the cache.
-        private let realms = Mutex<[String: UInt]>([:])
+        private let realms = Locked<[String: UInt]>([:])
 
         /// The live realm for `identity`, with one use counted for the caller.
         fileprivate func realm(for identity: String) -> RealmCore? {
@@ -98,7 +98,7 @@ enum RealmInstanceCache {
     /// long as the queue, and `DispatchQueue.getSpecific` tells whether code runs on it.
     static let queueKey = DispatchSpecificKey<Entries>()
     /// Serialises giving a queue its entries.
-    private static let queueSetup = Mutex<Void>(())
+    private static let queueSetup = Locked<Void>(())
 
     /// The entries kept on `queue`, made on first use.
     static func entries(for queue: DispatchQueue) -> Entries {
@@ -124,7 +124,7 @@ enum RealmInstanceCache {
         let entries: Entries
     }
 
-    private static let actorSlots = Mutex<[ObjectIdentifier: ActorSlot]>([:])
+    private static let actorSlots = Locked<[ObjectIdentifier: ActorSlot]>([:])
 
     /// The entries of `actor`, made on first use.
     static func entries(for actor: any Actor) -> Entries {

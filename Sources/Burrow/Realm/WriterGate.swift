@@ -1,5 +1,5 @@
+import LMDB
 import Dispatch
-import Synchronization
 
 /// This process's writers of one file, served in the order they asked.
 ///
@@ -37,7 +37,7 @@ final class WriterGate: Sendable {
         var waiters: [Waiter] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// How many writers wait for their turn.
     var waitingCount: Int { state.withLock { $0.waiters.count } }

@@ -29,6 +29,9 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     /// The live wrapped collection, or `nil` when its owner was deleted.
     public func thaw() -> AnyRealmCollection<Element>? { box.thaw().map { AnyRealmCollection(box: $0) } }
 
+    /// The wrapped collection read through `core`, or `nil` where it does not exist.
+    func moved(to core: RealmCore) -> AnyRealmCollection<Element>? { box.moved(to: core).map { AnyRealmCollection(box: $0) } }
+
     /// The realm of the wrapped collection, or `nil` while unmanaged.
     public var realm: Realm? { box.realm }
     /// Whether the wrapped collection can no longer be read (its owner or realm is gone).
@@ -123,6 +126,7 @@ class AnyRealmCollectionBox<Element: RealmCollectionValue> {
     var isFrozen: Bool { fatalError("abstract") }
     func freeze() -> AnyRealmCollectionBox<Element> { fatalError("abstract") }
     func thaw() -> AnyRealmCollectionBox<Element>? { fatalError("abstract") }
+    func moved(to core: RealmCore) -> AnyRealmCollectionBox<Element>? { fatalError("abstract") }
     var count: Int { fatalError("abstract") }
     var description: String { fatalError("abstract") }
     func element(at position: Int) -> Element { fatalError("abstract") }
@@ -151,6 +155,10 @@ final class RealmCollectionBox<Base: RealmCollection>: AnyRealmCollectionBox<Bas
     override var isFrozen: Bool { base.isFrozen }
     override func freeze() -> AnyRealmCollectionBox<Base.Element> { RealmCollectionBox(base.freeze()) }
     override func thaw() -> AnyRealmCollectionBox<Base.Element>? { base.thaw().map { RealmCollectionBox($0) } }
+    override func moved(to core: RealmCore) -> AnyRealmCollectionBox<Base.Element>? {
+        guard let bound = base as? any RealmBound else { return nil }
+        return (bound.moved(to: core) as? Base).map { RealmCollectionBox($0) }
+    }
     override var count: Int { base.count }
     override var description: String { base.description }
     override func element(at position: Int) -> Base.Element { base[position] }
@@ -180,4 +188,8 @@ final class RealmCollectionBox<Base: RealmCollection>: AnyRealmCollectionBox<Bas
         guard let other = other as? RealmCollectionBox<Base> else { return false }
         return base == other.base
     }
+}
+
+extension AnyRealmCollection: RealmBound {
+    var boundRealm: RealmCore? { realm?.core }
 }

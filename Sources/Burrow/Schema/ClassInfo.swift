@@ -1,5 +1,5 @@
+import LMDB
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// One `@Persisted` field of a model class: where it sits in an instance and how to reach it.
 struct FieldInfo {
@@ -56,7 +56,7 @@ final class ClassInfo: @unchecked Sendable {
     /// Whether the class is an ``EmbeddedObject``.
     let isEmbedded: Bool
 
-    private static let cache = Mutex<[ObjectIdentifier: ClassInfo]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ClassInfo]>([:])
     private let keyPathNames = KeyPathNameCache()
 
     /// The cached schema of `type`, discovering it on first use.

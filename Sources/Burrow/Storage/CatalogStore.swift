@@ -11,7 +11,7 @@ import Synchronization
 final class CatalogStore: @unchecked Sendable {
     let environment: Environment
     let metadata: MetadataStore
-    private let published: Mutex<Catalog>
+    private let published: Locked<Catalog>
     /// The published catalog's revision.
     private let publishedRevision = Atomic<UInt64>(0)
     /// Where revisions come from, for the published catalog and for drafts alike, so that no two
@@ -22,7 +22,7 @@ final class CatalogStore: @unchecked Sendable {
     init(environment: Environment, metadata: MetadataStore, catalog: Catalog) {
         self.environment = environment
         self.metadata = metadata
-        published = Mutex(catalog)
+        published = Locked(catalog)
     }
 
     /// The published catalog: what every committed write made of the schema.
