@@ -26,7 +26,8 @@ enum FieldOffsetCache {
     @inlinable
     static func offset<Root: ObjectBase, Wrapper>(of keyPath: ReferenceWritableKeyPath<Root, Wrapper>, in object: Root) -> Int {
         if let known = cachedOffset(of: keyPath) {
-            assert(known == projectedOffset(of: keyPath, in: object), "The cached offset of \(keyPath) is wrong.")
+            assert(object.belongsToFrozenRealm || known == projectedOffset(of: keyPath, in: object),
+                   "The cached offset of \(keyPath) is wrong.")
             return known
         }
         return learnOffset(of: keyPath, in: object)
@@ -39,7 +40,9 @@ enum FieldOffsetCache {
 
     @usableFromInline
     static func learnOffset<Root: ObjectBase, Wrapper>(of keyPath: ReferenceWritableKeyPath<Root, Wrapper>, in object: Root) -> Int {
-        let offset = projectedOffset(of: keyPath, in: object)
+        // Projecting is a modifying access: a frozen object, which threads read at once, is not
+        // projected itself but through a fresh instance of its class.
+        let offset = projectedOffset(of: keyPath, in: object.belongsToFrozenRealm ? Root() : object)
         guard persistedFieldOffsets(of: type(of: object)).contains(offset) else {
             preconditionFailure("@Persisted property \(keyPath) is not a stored field of \(type(of: object)).")
         }

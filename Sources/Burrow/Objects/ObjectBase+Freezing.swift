@@ -10,7 +10,7 @@ extension ObjectBase {
     }
 
     /// Whether the object belongs to a frozen realm.
-    final var belongsToFrozenRealm: Bool { management?.realm.isFrozen ?? false }
+    @usableFromInline final var belongsToFrozenRealm: Bool { management?.realm.isFrozen ?? false }
 }
 
 extension Object: RealmBound {

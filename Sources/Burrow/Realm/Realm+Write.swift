@@ -86,6 +86,7 @@ extension Realm {
             core.resumeReading()
             throw failure
         }
+        let committedID = write.transaction.id
         do {
             try core.coordinator.prepareCommit(write)
             try write.transaction.commit()
@@ -96,7 +97,7 @@ extension Realm {
             throw (error as? LMDBError).map { core.coordinator.writeFailure($0, doing: "commit to") } ?? error
         }
         core.coordinator.finish(write, committed: true)
-        core.resumeReading()
+        core.resumeReading(after: committedID)
     }
 
     /// Cancels the write transaction: every change in it is undone, and objects it added are

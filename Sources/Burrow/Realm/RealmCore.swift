@@ -68,6 +68,7 @@ final class RealmCore {
         do {
             readTransaction = try coordinator.environment.beginReadTransaction()
             if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
+            newestSnapshotID = readTransaction.id
         } catch let error as LMDBError {
             throw Realm.Error(error, path: coordinator.path, doing: "read")
         } catch {
@@ -212,8 +213,8 @@ final class RealmCore {
         guard writeState == nil, !isFrozen else { return false }
         let before = readTransaction.id
         do {
-            try readTransaction.renew()
-            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
+            try renewToLatest()
+            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try renewToLatest() }
         } catch {
             preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
         }
@@ -250,14 +251,17 @@ final class RealmCore {
     }
 
     /// Starts a generation after the snapshot changed under the realm (see ``frozen()``).
-    func adoptNewSnapshot() { startGeneration() }
+    func adoptNewSnapshot() {
+        newestSnapshotID = max(newestSnapshotID, readTransaction.id)
+        startGeneration()
+    }
 
     /// Takes the latest snapshot when a read follows ``invalidate()``.
     @inline(never)
     private func resumeAfterInvalidation() {
         do {
-            try readTransaction.renew()
-            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
+            try renewToLatest()
+            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try renewToLatest() }
         } catch {
             preconditionFailure("Cannot read realm at '\(coordinator.path)': \(error)")
         }
@@ -267,13 +271,33 @@ final class RealmCore {
     /// Releases the snapshot before a write, and takes the latest one after.
     func pauseReading() { readTransaction.reset() }
 
-    func resumeReading() {
+    /// `committed`: the id the write just committed as, which the new snapshot must reach.
+    func resumeReading(after committed: Int = 0) {
+        newestSnapshotID = max(newestSnapshotID, committed)
         do {
-            try readTransaction.renew()
+            try renewToLatest()
         } catch {
             preconditionFailure("Cannot renew the read transaction of '\(coordinator.path)': \(error)")
         }
         startGeneration()
+    }
+
+    /// The newest snapshot this realm has read (or committed): it never reads an older one.
+    @exclusivity(unchecked) private var newestSnapshotID = 0
+
+    /// Renews the read transaction at the latest version, and never at one older than the realm
+    /// has seen. LMDB 0.9.24 can hand a renewing reader the snapshot before the latest when a
+    /// commit races its reader-slot setup (about once in 40 million renewals under contention):
+    /// the transaction id tells, and renewing again reads the latest.
+    private func renewToLatest() throws(LMDBError) {
+        try readTransaction.renew()
+        var attempts = 0
+        while readTransaction.id < newestSnapshotID {
+            attempts += 1
+            if attempts > 3 { sched_yield() }
+            try readTransaction.renew()
+        }
+        newestSnapshotID = readTransaction.id
     }
 
 }

@@ -97,15 +97,16 @@ enum RealmInstanceCache {
     /// The key under which a queue keeps its entries: the queue's own storage, so they live as
     /// long as the queue, and `DispatchQueue.getSpecific` tells whether code runs on it.
     static let queueKey = DispatchSpecificKey<Entries>()
-    /// Serialises giving a queue its entries.
-    private static let queueSetup = Locked<Void>(())
+    /// Serialises giving a queue its entries, and counts the queues given some.
+    private static let queuesWithEntries = Locked(0)
 
     /// The entries kept on `queue`, made on first use.
     static func entries(for queue: DispatchQueue) -> Entries {
-        queueSetup.withLock { _ in
+        queuesWithEntries.withLock { count in
             if let entries = queue.getSpecific(key: queueKey) { return entries }
             let entries = Entries()
             queue.setSpecific(key: queueKey, value: entries)
+            count += 1
             return entries
         }
     }

@@ -77,20 +77,19 @@ class ManagedCollection {
     }
 
     /// `cache`'s value when it was read in the realm's current generation; otherwise `read`'s,
-    /// which the cache then keeps.
+    /// which the cache then keeps. Callers hold ``RealmCore/exclusively(_:)`` around the whole
+    /// call, since `cache` is accessed from the moment it is passed.
     func current<Value>(_ cache: inout GenerationCache<Value>, read: (Transaction) throws -> Value) -> Value {
         realm.verifyThread()
-        return realm.exclusively {
-            if cache.generation == realm.generation { return cache.value }
-            verifyOwner()
-            do {
-                cache.value = try read(realm.transaction)
-            } catch {
-                preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
-            }
-            cache.generation = realm.generation
-            return cache.value
+        if cache.generation == realm.generation { return cache.value }
+        verifyOwner()
+        do {
+            cache.value = try read(realm.transaction)
+        } catch {
+            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }
+        cache.generation = realm.generation
+        return cache.value
     }
 
     /// The open write transaction; traps outside one.

@@ -11,7 +11,7 @@ final class ManagedList: ManagedCollection, ListStorage {
 
     /// The positions of the elements, in order, for the realm's current generation.
     var positions: [UInt64] {
-        current(&cache) { txn in try ListEntries.positions(of: ownerKey, in: database, txn: txn) }
+        realm.exclusively { current(&cache) { txn in try ListEntries.positions(of: ownerKey, in: database, txn: txn) } }
     }
 
     var count: Int { positions.count }

@@ -8,7 +8,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
 
     /// The entries in key order, for the realm's current generation.
     var entries: [(key: String, value: _PersistedValue)] {
-        current(&cache) { txn in try MapEntries.entries(of: ownerKey, in: database, kind: kind, txn: txn) }
+        realm.exclusively { current(&cache) { txn in try MapEntries.entries(of: ownerKey, in: database, kind: kind, txn: txn) } }
     }
 
     var count: Int { entries.count }
