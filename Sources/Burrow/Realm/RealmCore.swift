@@ -273,7 +273,10 @@ final class RealmCore {
 
     /// `committed`: the id the write just committed as, which the new snapshot must reach.
     func resumeReading(after committed: Int = 0) {
-        newestSnapshotID = max(newestSnapshotID, committed)
+        // A write that changed nothing commits no new version: the file's last id tells.
+        if committed > newestSnapshotID {
+            newestSnapshotID = min(committed, coordinator.environment.lastTransactionID)
+        }
         do {
             try renewToLatest()
         } catch {
@@ -291,8 +294,9 @@ final class RealmCore {
     /// the transaction id tells, and renewing again reads the latest.
     private func renewToLatest() throws(LMDBError) {
         try readTransaction.renew()
+        // Bounded: a version the file no longer reaches (it was replaced) is not waited for.
         var attempts = 0
-        while readTransaction.id < newestSnapshotID {
+        while readTransaction.id < newestSnapshotID, attempts < 1_000 {
             attempts += 1
             if attempts > 3 { sched_yield() }
             try readTransaction.renew()
