@@ -11,6 +11,8 @@ enum BurrowTool {
           compact SRC [DST]   copy-compact the realm file SRC: in place (atomically, keeping
                               its mode) or into DST, which must not exist; refuses a file
                               that another process has open
+          stress [options]    run threads in processes against one file, killing some, and
+                              check every invariant (burrow stress --help)
           help                print this text
         """
 
@@ -19,6 +21,8 @@ enum BurrowTool {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "compact": return compact(rest)
+        case "stress": return StressCommand.run(rest)
+        case "stress-worker": return StressCommand.runWorker(rest)
         case "help", "--help", "-h":
             print(usage)
             return 0
@@ -55,7 +59,7 @@ enum BurrowTool {
         return 2
     }
 
-    private static func printError(_ text: String) {
+    static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

@@ -7,24 +7,8 @@ import Testing
 struct CompactToolTests {
     let directory = TestDirectory()
 
-    private struct Run {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
-    private func burrow(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = BuildDirectory.product("burrow")
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+    private func burrow(_ arguments: String...) throws -> BurrowToolRun {
+        try BurrowToolRun(arguments)
     }
 
     /// 2,000 people, of which the even ones are deleted; the file is closed again.

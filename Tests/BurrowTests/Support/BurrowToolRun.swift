@@ -1,0 +1,40 @@
+import Foundation
+
+/// One run of the built `burrow` tool: its exit status and what it printed.
+struct BurrowToolRun {
+    let status: Int32
+    let output: String
+    let errors: String
+
+    /// Runs `burrow` with `arguments` and waits for it.
+    init(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = BuildDirectory.product("burrow")
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Both pipes are drained at once: a tool that fills one while the other is read blocks.
+        let errorData = LockedData()
+        let drained = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.set(errors.fileHandleForReading.readDataToEndOfFile())
+            drained.signal()
+        }.start()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        self.output = String(decoding: out, as: UTF8.self)
+        self.errors = String(decoding: errorData.data, as: UTF8.self)
+    }
+}
+
+/// Bytes handed from a reading thread.
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = Data()
+    func set(_ data: Data) { lock.withLock { stored = data } }
+    var data: Data { lock.withLock { stored } }
+}
