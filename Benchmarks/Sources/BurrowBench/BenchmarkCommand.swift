@@ -55,6 +55,8 @@ enum BenchmarkCommand {
         let lists = try ListAppend.measure(in: directory, rounds: rounds)
         report("Compaction")
         let compaction = try CompactionStep.measure(count: count, in: directory)
+        report("Concurrent reads")
+        let concurrent = try ConcurrentReadsStep.measure(count: count, in: directory)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
         print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
@@ -68,7 +70,8 @@ enum BenchmarkCommand {
         print(String(format: "Burrow list append: %.2f µs on a list of %d, %.2f µs on an empty list: %.2fx",
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
         print(CompactionStep.summary(compaction, count: count))
-        guard table.checksAgree else {
+        print(ConcurrentReadsStep.summary(concurrent))
+        guard table.checksAgree, concurrent.sumsAgree else {
             print("")
             print("The engines' check values differ: they did not do the same work.")
             return false

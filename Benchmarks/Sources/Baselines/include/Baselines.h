@@ -67,6 +67,22 @@ BaselineStep lmdb_baseline_open_count(const char *path);
 /// end. Check: total hits.
 BaselineStep lmdb_composite_index_equality(const char *path, long count, int queries);
 
+/// What ``lmdb_concurrent_reads`` measured.
+typedef struct {
+    /// Wall-clock seconds from the start of the readers to the end of the last one.
+    double seconds;
+    /// The sum of the ages read, over every reader.
+    long long sum;
+    /// Small transactions the writer committed meanwhile.
+    long long writes;
+} ConcurrentReads;
+
+/// `threads` reader threads, each with its own read transaction, doing `reads` random
+/// primary-key lookups in a fresh file at `path` of objects 1…`count` (written untimed), while
+/// one more thread commits one-record writes, each durable, until the readers are done. The
+/// file is removed at the end.
+ConcurrentReads lmdb_concurrent_reads(const char *path, long count, int threads, long reads);
+
 // MARK: SQLite
 
 /// A SQLite database holding the workload in table `obj` with an index on `name`, in WAL mode

@@ -1,0 +1,99 @@
+import Baselines
+import Burrow
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Primary-key reads from several threads, each on its own realm, while one more thread
+/// commits one-object writes, beside raw LMDB doing the same with as many reader threads
+/// (a read transaction each) and a writer. Both read the same ids (the baselines' random
+/// sequence, one seed per thread), and the sums of the ages read are compared.
+enum ConcurrentReadsStep {
+    static let threads = 4
+    static let readsPerThread = 100_000
+
+    struct Measurement {
+        let objects: Int
+        let burrow: (readsPerSecond: Double, writes: Int)
+        let lmdb: (readsPerSecond: Double, writes: Int)
+        let sumsAgree: Bool
+    }
+
+    static func measure(count: Int, in directory: URL) throws -> Measurement {
+        let objects = count
+        let file = directory.appendingPathComponent("concurrent.realm")
+        let configuration = Realm.Configuration(fileURL: file)
+        try Realm.deleteFiles(for: configuration)
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { for id in 1...objects { realm.add(Item(workloadID: id)) } }
+        }
+        let burrow = try burrowReads(configuration, objects: objects)
+        let lmdbPath = directory.appendingPathComponent("concurrent-lmdb.mdb").path
+        let lmdb = lmdb_concurrent_reads(lmdbPath, objects, Int32(threads), readsPerThread)
+        let total = Double(threads * readsPerThread)
+        return Measurement(objects: objects, burrow: (total / burrow.seconds, burrow.writes),
+                           lmdb: (total / lmdb.seconds, Int(lmdb.writes)), sumsAgree: burrow.sum == lmdb.sum)
+    }
+
+    private static func burrowReads(_ configuration: Realm.Configuration, objects: Int) throws -> (seconds: Double, sum: Int64, writes: Int) {
+        let stop = Atomic<Bool>(false)
+        let writes = Atomic<Int>(0)
+        let sums = Atomic<Int64>(0)
+        let ready = DispatchSemaphore(value: 0)
+        let start = DispatchSemaphore(value: 0)
+        let readersDone = DispatchGroup()
+        let writerDone = DispatchGroup()
+        writerDone.enter()
+        Thread {
+            let realm = try! Realm(configuration: configuration)
+            var seed: UInt32 = 7
+            while !stop.load(ordering: .relaxed) {
+                let id = Int64(Int(rand_r(&seed)) % objects + 1)
+                try! realm.write { realm.object(ofType: Item.self, forPrimaryKey: id)!.score += 1 }
+                writes.add(1, ordering: .relaxed)
+            }
+            writerDone.leave()
+        }.start()
+        for index in 0..<threads {
+            readersDone.enter()
+            Thread {
+                let realm = try! Realm(configuration: configuration)
+                var seed = UInt32(index + 1)
+                var sum: Int64 = 0
+                ready.signal()
+                start.wait()
+                for _ in 0..<readsPerThread {
+                    let id = Int64(Int(rand_r(&seed)) % objects + 1)
+                    sum += Int64(realm.object(ofType: Item.self, forPrimaryKey: id)!.age)
+                }
+                sums.add(sum, ordering: .relaxed)
+                readersDone.leave()
+            }.start()
+        }
+        // Every reader has its realm open before the clock starts, as LMDB's have their environment.
+        for _ in 0..<threads { ready.wait() }
+        let readers = Stopwatch.measure {
+            for _ in 0..<threads { start.signal() }
+            readersDone.wait()
+        }
+        stop.store(true, ordering: .relaxed)
+        writerDone.wait()
+        return (readers.seconds, sums.load(ordering: .relaxed), writes.load(ordering: .relaxed))
+    }
+
+    static func summary(_ measurement: Measurement) -> String {
+        String(format: "Concurrent reads (%d threads × %d primary-key reads of %d objects, one thread committing): "
+               + "Burrow %.0f reads/s (%d writes meanwhile), LMDB %.0f reads/s (%d writes): %.2fx of LMDB%@",
+               threads, readsPerThread, measurement.objects, measurement.burrow.readsPerSecond, measurement.burrow.writes,
+               measurement.lmdb.readsPerSecond, measurement.lmdb.writes,
+               measurement.burrow.readsPerSecond / measurement.lmdb.readsPerSecond,
+               measurement.sumsAgree ? "" : " — THE SUMS OF AGES READ DIFFER")
+    }
+}
