@@ -37,6 +37,7 @@ final class StressRun {
             reapEnded(before: end)
             let total = currentTotal
             print(progressLine(second: second, total: total, previous: previous))
+            fflush(nil)  // one line a second, even into a pipe or a file
             previous = total
             let work = total.transactions + total.reads
             if work > lastActivity.work {
