@@ -74,6 +74,18 @@ extension Realm {
         /// config.seedFilePath = Bundle.module.url(forResource: "starter", withExtension: "realm")
         /// ```
         public var seedFilePath: URL?
+        /// The most versions the file may have to keep at once; `nil`: no limit.
+        ///
+        /// ```swift
+        /// config.maximumNumberOfActiveVersions = 1_000
+        /// ```
+        /// LMDB keeps a version's pages until no reader reads it or anything older, so the
+        /// versions to keep are all those from the oldest one a reader holds (a realm that is
+        /// not refreshed, a frozen value, in any process) to the newest. A commit that would
+        /// make more than this many throws ``Realm/Error/Code/limitExceeded``, naming the
+        /// readers that hold the oldest versions, and opening a realm while there are more
+        /// throws too: the file cannot grow without bound behind a forgotten reader.
+        public var maximumNumberOfActiveVersions: UInt?
         /// Asked at the first open of the file in the process, with the file's size and the
         /// bytes its data uses (both in bytes); when it returns `true` the file is replaced by
         /// a compacted copy, unless another process has it open. Not asked for read-only or

@@ -72,7 +72,8 @@ extension Realm {
     /// Commits the write transaction: its changes become durable and visible to others.
     ///
     /// - Throws: ``Realm/Error``: `limitExceeded` when the write would take the file past
-    ///   `maximumFileSize`, `outOfDiskSpace` when the disk is full,
+    ///   `maximumFileSize` or make it keep more than `maximumNumberOfActiveVersions` versions,
+    ///   `outOfDiskSpace` when the disk is full,
     ///   `fileAccess`; the transaction is then cancelled.
     public func commitWrite() throws {
         core.verifyThread()
@@ -88,6 +89,7 @@ extension Realm {
         }
         let committedID = write.transaction.id
         do {
+            try core.coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 1, doing: "commit to")
             try core.coordinator.prepareCommit(write)
             try write.transaction.commit()
         } catch {

@@ -63,7 +63,8 @@ public struct Realm: Equatable {
     /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing, or missing folder),
     ///   `filePermissionDenied`, `invalidDatabase` (not a Burrow file; the file is left as it
     ///   was), `schemaMismatch` (stored schema differs from `objectTypes`, or a lower
-    ///   `schemaVersion`), `unsupportedFileFormatVersion`, `outOfDiskSpace`.
+    ///   `schemaVersion`), `unsupportedFileFormatVersion`, `outOfDiskSpace`, `limitExceeded` (more
+    ///   versions kept than `maximumNumberOfActiveVersions`, or no reader slot left).
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
         if let queue {
             let entries = RealmInstanceCache.entries(for: queue)
@@ -88,6 +89,7 @@ public struct Realm: Equatable {
         try coordinator.verify(declared)
         let core = try RealmCore(configuration: configuration, coordinator: coordinator, confinement: confinement,
                                  cacheIdentity: identity)
+        try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 0, doing: "open")
         let use = RealmUse(core)
         RealmInstanceCache.store(core)
         handle = RealmHandle(use)
