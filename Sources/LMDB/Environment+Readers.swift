@@ -10,6 +10,14 @@ extension Environment {
         public let transactionID: Int
     }
 
+    /// How many reader slots the lock file has: LMDB rounds the number asked for up to fill
+    /// the lock file's pages.
+    public var readerSlotCount: Int {
+        var count: UInt32 = 0
+        mdb_env_get_maxreaders(handle, &count)
+        return Int(count)
+    }
+
     /// The readers holding a version now, in every process, after clearing the slots of dead
     /// processes. Reset transactions (which hold a slot but no version) are left out.
     public func activeReaders() -> [Reader] {

@@ -129,6 +129,31 @@ public struct Realm: Equatable {
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
 
+    /// Whether the realm moves to the latest version on its own; `true` by default.
+    ///
+    /// ```swift
+    /// realm.autorefresh = false
+    /// ```
+    /// RealmSwift refreshes a realm from its thread's run loop. On Linux threads have no run
+    /// loop, so Burrow never moves a realm behind the code that uses it, whatever this says:
+    /// a realm reads one version until it calls ``refresh()`` (or `asyncRefresh()`), begins a
+    /// write (which starts from the latest version and leaves the realm there), reads again after
+    /// ``invalidate()``, resolves a ``ThreadSafeReference`` made at a newer version, or is frozen
+    /// while another version is the latest (the frozen realm keeps its version; the live one moves
+    /// on). A realm nothing holds any more is closed, so the next `Realm()` reads the latest
+    /// version. The value is kept so that code written for RealmSwift compiles and reads back
+    /// what it set.
+    public var autorefresh: Bool {
+        get {
+            core.verifyThread()
+            return core.autorefresh
+        }
+        nonmutating set {
+            core.verifyThread()
+            core.autorefresh = newValue
+        }
+    }
+
     /// Releases the version the realm reads, so that later writes can reuse the space it
     /// holds: call it before a long wait on a thread that read data it no longer needs.
     ///

@@ -49,6 +49,8 @@ final class RealmCore {
     let frozenLock: NSRecursiveLock?
     /// The catalog a frozen realm reads through: the one published when it was frozen.
     private let frozenCatalog: (catalog: Catalog, revision: UInt64)?
+    /// ``Realm/autorefresh``, kept for RealmSwift code.
+    @exclusivity(unchecked) var autorefresh = true
     /// Asynchronous writes scheduled on the realm's queue or actor.
     let asyncWrites = AsyncWriteQueue()
     /// How many `Realm` values, managed objects and results use this realm (a collection uses it
