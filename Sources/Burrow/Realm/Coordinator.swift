@@ -24,7 +24,7 @@ final class Coordinator: @unchecked Sendable {
     }
 
     /// This process's writers of the file, queued in order.
-    let writerGate = WriterGate()
+    let writerGate: WriterGate
     /// This coordinator's key in the registry.
     let registryKey: CoordinatorRegistry.Key
 
@@ -47,6 +47,7 @@ final class Coordinator: @unchecked Sendable {
         self.isInMemory = isInMemory
         self.isReadOnly = isReadOnly
         configuredMapLimit = mapLimit
+        writerGate = WriterGate(environment: catalogs.environment)
     }
 
     /// The error of a failed write: a full map is the configured `maximumFileSize` when there

@@ -12,6 +12,11 @@ import Dispatch
 /// A turn granted to an asynchronous writer is held for its realm until the writer runs on the
 /// realm's queue or actor. A synchronous write of that same realm in the meantime borrows the
 /// turn instead of waiting for a writer that cannot run before it ends.
+///
+/// With its turn here, a writer takes the process's turn among the processes writing the file
+/// (``Environment/lockWriterTurn()``) before LMDB's mutex: a synchronous writer on its own
+/// thread, an asynchronous one on a Dispatch thread, never on the caller's, so an actor's
+/// `asyncWrite` waits for another process without blocking a thread of the cooperative pool.
 final class WriterGate: Sendable {
     private enum Phase {
         /// A write is under way.
@@ -38,26 +43,38 @@ final class WriterGate: Sendable {
     }
 
     private let state = Locked(State())
+    /// The file's environment, whose process-wide writer turn goes with this gate's.
+    private let environment: Environment
+
+    init(environment: Environment) {
+        self.environment = environment
+    }
 
     /// How many writers wait for their turn.
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
     /// Waits, blocking the thread, until it is `realm`'s turn to write.
     func enter(for realm: ObjectIdentifier) {
-        let semaphore = state.withLock { state -> DispatchSemaphore? in
+        enum Turn { case now, borrowed, after(DispatchSemaphore) }
+        let turn = state.withLock { state -> Turn in
             guard let holder = state.holder else {
                 state.holder = (realm, .writing)
-                return nil
+                return .now
             }
             if holder.realm == realm, holder.phase == .granted {
                 state.holder = (realm, .borrowed)
-                return nil
+                return .borrowed  // the process's turn is already held for the lender
             }
             let semaphore = DispatchSemaphore(value: 0)
             state.waiters.append(Waiter(realm: realm, wake: .thread(semaphore)))
-            return semaphore
+            return .after(semaphore)
         }
-        semaphore?.wait()
+        switch turn {
+        case .borrowed: return
+        case .now: break
+        case .after(let semaphore): semaphore.wait()
+        }
+        environment.lockWriterTurn()
     }
 
     /// Calls `granted` (on whatever thread hands the turn over) once it is `realm`'s turn; the
@@ -71,7 +88,16 @@ final class WriterGate: Sendable {
             state.holder = (realm, .granted)
             return true
         }
-        if now { granted() }
+        if now { grantAfterProcessTurn(granted) }
+    }
+
+    /// Takes the process's turn on a Dispatch thread, then calls `granted`.
+    private func grantAfterProcessTurn(_ granted: @escaping @Sendable () -> Void) {
+        let environment = self.environment
+        DispatchQueue.global().async {
+            environment.lockWriterTurn()
+            granted()
+        }
     }
 
     /// Starts the write of the asynchronous writer that was granted the turn.
@@ -92,6 +118,7 @@ final class WriterGate: Sendable {
                 state.holder = (realm, .granted)
                 return nil
             }
+            environment.unlockWriterTurn()
             guard !state.waiters.isEmpty else {
                 state.holder = nil
                 return nil
@@ -106,7 +133,7 @@ final class WriterGate: Sendable {
         }
         switch next {
         case .thread(let semaphore): semaphore.signal()
-        case .callback(let granted): granted()
+        case .callback(let granted): grantAfterProcessTurn(granted)
         case nil: break
         }
     }
