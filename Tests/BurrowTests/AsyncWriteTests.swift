@@ -190,31 +190,36 @@ import Testing
     @MainActor @Test func anActorIsFreeWhileItsWriteWaitsForAnotherProcess() async throws {
         let directory = TestDirectory()
         let path = directory.file().path
-        let marker = directory.file("holding").path
+        let holding = directory.file("holding").path
+        let release = directory.file("release").path
         do {
             let realm = try Realm(configuration: directory.configuration())
             try realm.write { realm.add(Dog(value: ["name": "seed"])) }
         }
-        async let child = #expect(processExitsWith: .success) { [path = path as String, marker = marker as String] in
+        // The child holds a write until told to let go (or ten seconds pass).
+        async let child = #expect(processExitsWith: .success) { [path = path as String, holding = holding as String,
+                                                                 release = release as String] in
             let realm = try! Realm(fileURL: URL(fileURLWithPath: path))
             realm.beginWrite()
             realm.add(Dog(value: ["name": "child"]))
-            _ = FileManager.default.createFile(atPath: marker, contents: nil)
-            usleep(1_500_000)
+            _ = FileManager.default.createFile(atPath: holding, contents: nil)
+            for _ in 0..<1_000 where !FileManager.default.fileExists(atPath: release) { usleep(10_000) }
             try! realm.commitWrite()
         }
-        while !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        while !FileManager.default.fileExists(atPath: holding) { try await Task.sleep(for: .milliseconds(10)) }
         let realm = try await Realm.open(configuration: directory.configuration())
         let clock = ContinuousClock()
         let started = clock.now
-        // Runs on the main actor as soon as the write below suspends, if nothing blocks the actor.
-        let probe = Task { @MainActor in clock.now }
+        // Runs on the main actor while the write below waits, if nothing blocks the actor, and
+        // only then lets the child commit: a blocked actor would wait out the child's ten seconds.
+        let probe = Task { @MainActor in
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+            return clock.now
+        }
         try await realm.asyncWrite { realm.add(Dog(value: ["name": "parent"])) }
-        let waited = started.duration(to: clock.now)
         let probeRan = started.duration(to: await probe.value)
         _ = await child
-        #expect(waited > .milliseconds(400), "the write did not wait for the other process")
-        #expect(probeRan < .milliseconds(300), "the main actor was blocked for \(probeRan)")
+        #expect(probeRan < .seconds(3), "the main actor was blocked for \(probeRan)")
         #expect(realm.objects(Dog.self).map(\.name) == ["seed", "child", "parent"])
     }
 }
