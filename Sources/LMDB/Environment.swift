@@ -130,6 +130,7 @@ public final class Environment: @unchecked Sendable {
                 var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
                 if options.readOnly { flags |= UInt32(MDB_RDONLY) }
                 if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+                try checkMetaPages(atPath: path)
                 try LMDBError.check(mdb_env_open(handle, path, flags, options.fileMode))
                 try checkFileHoldsItsPages(handle)
             } catch {

@@ -1,5 +1,6 @@
 import Burrow
 import Foundation
+import LMDB
 import Testing
 
 /// Damaged copies of a real file, each opened and read in full in a child process: it reads,
@@ -57,5 +58,49 @@ import Testing
         for cut in cuts { outcomes[try await outcome(of: bytes.prefix(cut), named: "cut-\(cut).realm"), default: 0] += 1 }
         #expect(outcomes["invalidDatabase", default: 0] > 0)
         report("truncations", outcomes)
+    }
+
+    /// Every byte of both meta records, inverted in turn. A copy the meta-page check refuses is
+    /// opened here (nothing is mapped before the refusal); every other copy is opened and read
+    /// in a child process.
+    @Test func everyDamagedMetaPageThrowsOrReads() async throws {
+        let bytes = try realFile()
+        let pageSize = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 40, as: UInt32.self)) }
+        var outcomes: [String: Int] = [:]
+        for meta in 0..<2 {
+            for offset in 0..<152 {
+                var damaged = bytes
+                damaged[meta * pageSize + offset] ^= 0xFF
+                let name = "meta-\(meta)-\(offset).realm"
+                let path = directory.file(name).path
+                try damaged.write(to: directory.file(name))
+                let refused: Bool
+                do {
+                    try Environment.checkMetaPages(atPath: path)
+                    refused = false
+                } catch {
+                    refused = true
+                }
+                if refused {
+                    // Refused before LMDB maps anything, so this process can open it.
+                    do {
+                        _ = try Realm(fileURL: directory.file(name))
+                        Issue.record("\(name) opened although its meta page was refused")
+                    } catch let error as Realm.Error {
+                        #expect(error.code == .invalidDatabase, "\(name): \(error)")
+                    }
+                    try? FileManager.default.removeItem(atPath: path)
+                    unlink(path + "-lock")
+                    outcomes["refused before LMDB maps it", default: 0] += 1
+                    continue
+                }
+                try? FileManager.default.removeItem(atPath: path)
+                outcomes[try await outcome(of: damaged, named: name), default: 0] += 1
+            }
+        }
+        #expect(outcomes["died", default: 0] == 0)
+        #expect(outcomes.keys.allSatisfy { ["refused before LMDB maps it", "read data", "invalidDatabase"].contains($0) },
+                "\(outcomes)")
+        report("meta pages", outcomes)
     }
 }
