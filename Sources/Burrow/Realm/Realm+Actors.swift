@@ -81,15 +81,7 @@ extension Realm {
         }
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
         beginWriteInTurn()
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if core.writeState != nil { cancelWrite() }
-            throw error
-        }
-        if core.writeState != nil { try commitWrite() }
-        return result
+        return try completeWrite(block)
     }
 
     /// Moves an actor-isolated realm to the latest version; returns whether it changed.

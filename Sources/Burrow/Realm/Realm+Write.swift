@@ -30,6 +30,11 @@ extension Realm {
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
         beginWrite()
+        return try completeWrite(block)
+    }
+
+    /// Runs `block` in the open write and commits it, or cancels it when the block throws.
+    func completeWrite<Result>(_ block: () throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try block()
