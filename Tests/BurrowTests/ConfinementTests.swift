@@ -157,3 +157,22 @@ actor DogStore {
         UncheckedBox(try await opened())
     }
 }
+
+/// A global actor of the test suite's own, to isolate a realm to.
+@globalActor actor ArchiveActor {
+    static let shared = ArchiveActor()
+}
+
+@Suite struct GlobalActorRealmTests {
+    @ArchiveActor @Test func aRealmIsolatedToAGlobalActorWorksAcrossSuspensionPoints() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm(configuration: directory.configuration(), actor: ArchiveActor.shared)
+        for age in 0..<5 {
+            try await realm.asyncWrite { realm.add(Dog(value: ["name": "d\(age)", "age": age])) }
+            try await Task.sleep(for: .milliseconds(1))  // resumes on whatever thread the pool gives
+        }
+        #expect(realm.objects(Dog.self).count == 5)
+        let again = try await Realm.open(configuration: directory.configuration())
+        #expect(again == realm)  // the actor's cached instance
+    }
+}
