@@ -120,22 +120,14 @@ public final class Environment: @unchecked Sendable {
                 return open
             }
             if !options.readOnly { try reserveLockFile(path + "-lock", readers: options.maxReaders, mode: options.fileMode) }
-            var raw: OpaquePointer?
-            try LMDBError.check(mdb_env_create(&raw))
-            guard let handle = raw else { throw LMDBError(code: ENOMEM) }
+            let handle: OpaquePointer
             do throws(LMDBError) {
-                try LMDBError.check(mdb_env_set_mapsize(handle, options.mapSize))
-                try LMDBError.check(mdb_env_set_maxreaders(handle, options.maxReaders))
-                try LMDBError.check(mdb_env_set_maxdbs(handle, MDB_dbi(options.maxDatabases)))
-                var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
-                if options.readOnly { flags |= UInt32(MDB_RDONLY) }
-                if options.noSync { flags |= UInt32(MDB_NOSYNC) }
-                try checkMetaPages(atPath: path)
-                try LMDBError.check(mdb_env_open(handle, path, flags, options.fileMode))
-                try checkFileHoldsItsPages(handle)
-            } catch {
-                mdb_env_close(handle)
-                throw error
+                handle = try openHandle(path: path, options: options, withoutLock: false)
+            } catch .permissionDenied where options.readOnly {
+                // A reader in a folder it cannot write (a shipped data folder) cannot make or
+                // open LMDB's lock file; it reads without one, as LMDB does on a read-only mount.
+                // (When the file itself is unreadable, this open fails the same way.)
+                handle = try openHandle(path: path, options: options, withoutLock: true)
             }
             var dead: Int32 = 0
             mdb_reader_check(handle, &dead)
@@ -147,6 +139,30 @@ public final class Environment: @unchecked Sendable {
             entries[identity] = WeakEntry(environment: environment)
             return environment
         }
+    }
+
+    /// A new `MDB_env` opened on `path`; `withoutLock` opens it with `MDB_NOLOCK` (read-only
+    /// opens only: with no reader table, writers elsewhere do not see this process's readers).
+    private static func openHandle(path: String, options: Options, withoutLock: Bool) throws(LMDBError) -> OpaquePointer {
+        var raw: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&raw))
+        guard let handle = raw else { throw LMDBError(code: ENOMEM) }
+        do throws(LMDBError) {
+            try LMDBError.check(mdb_env_set_mapsize(handle, options.mapSize))
+            try LMDBError.check(mdb_env_set_maxreaders(handle, options.maxReaders))
+            try LMDBError.check(mdb_env_set_maxdbs(handle, MDB_dbi(options.maxDatabases)))
+            var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+            if withoutLock { flags |= UInt32(MDB_NOLOCK) }
+            try checkMetaPages(atPath: path)
+            try LMDBError.check(mdb_env_open(handle, path, flags, options.fileMode))
+            try checkFileHoldsItsPages(handle)
+        } catch {
+            mdb_env_close(handle)
+            throw error
+        }
+        return handle
     }
 
     /// Refuses a file shorter than the last page its meta page names: LMDB maps the file and

@@ -33,6 +33,11 @@ final class SmallDisk {
 
     func unfill() { unlink(url.appendingPathComponent("filler").path) }
 
+    /// Makes the disk read-only: nothing can be written or created on it, by root neither.
+    func remountReadOnly() throws {
+        try Self.run("/bin/mount", "-o", "remount,ro", url.path)
+    }
+
     private static func run(_ tool: String, _ arguments: String...) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
