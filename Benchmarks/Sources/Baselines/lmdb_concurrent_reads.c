@@ -50,6 +50,7 @@ static void *write_records(void *argument) {
         LMDB_REQUIRE(mdb_put(transaction, worker->records, &keyValue, &recordValue, 0));
         LMDB_REQUIRE(mdb_txn_commit(transaction));
         worker->writes++;
+        usleep(CONCURRENT_WRITE_PAUSE_MICROSECONDS);
     }
     return NULL;
 }

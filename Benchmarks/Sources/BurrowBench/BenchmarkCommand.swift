@@ -55,6 +55,7 @@ enum BenchmarkCommand {
         let lists = try ListAppend.measure(in: directory, rounds: rounds)
         report("Compaction")
         let compaction = try CompactionStep.measure(count: count, in: directory)
+        let checksums = RowChecksumCost.measure(count: count)
         report("Concurrent reads")
         let concurrent = try ConcurrentReadsStep.measure(count: count, in: directory)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
@@ -71,6 +72,7 @@ enum BenchmarkCommand {
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
         print(CompactionStep.summary(compaction, count: count))
         print(ConcurrentReadsStep.summary(concurrent))
+        print(RowChecksumCost.summary(checksums, scan: burrow[.scanFilter]?.seconds, randomGet: burrow[.randomGet]?.seconds))
         guard table.checksAgree, concurrent.sumsAgree else {
             print("")
             print("The engines' check values differ: they did not do the same work.")

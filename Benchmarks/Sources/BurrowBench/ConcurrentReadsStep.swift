@@ -10,8 +10,8 @@ import Musl
 #endif
 
 /// Primary-key reads from several threads, each on its own realm, while one more thread
-/// commits one-object writes, beside raw LMDB doing the same with as many reader threads
-/// (a read transaction each) and a writer. Both read the same ids (the baselines' random
+/// commits one-object writes (a pause apart, the same for both engines), beside raw LMDB doing
+/// the same with as many reader threads (a read transaction each) and a writer. Both read the same ids (the baselines' random
 /// sequence, one seed per thread), and the sums of the ages read are compared.
 enum ConcurrentReadsStep {
     static let threads = 4
@@ -58,6 +58,7 @@ enum ConcurrentReadsStep {
                 let id = Int64(Int(rand_r(&seed)) % objects + 1)
                 try! realm.write { realm.object(ofType: Item.self, forPrimaryKey: id)!.score += 1 }
                 writes.add(1, ordering: .relaxed)
+                usleep(UInt32(CONCURRENT_WRITE_PAUSE_MICROSECONDS))
             }
             writerDone.leave()
         }.start()
