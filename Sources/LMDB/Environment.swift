@@ -295,7 +295,9 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    private func adoptResizedMap() throws(LMDBError) {
+    /// Remaps the file at the size another process gave it; throws `mapResized` while any
+    /// transaction of this process is active (their pages are in the current mapping).
+    package func adoptResizedMap() throws(LMDBError) {
         try gate.withLock { active throws(LMDBError) in
             guard active == 0 else { throw LMDBError.mapResized }
             try LMDBError.check(mdb_env_set_mapsize(handle, 0))

@@ -153,7 +153,15 @@ public final class Transaction {
         if !isReset { reset() }
         epoch = environment.handleEpoch
         if let code = faults.take(.renew) { throw LMDBError(code: code) }
-        try LMDBError.check(mdb_txn_renew(handle))
+        var code = mdb_txn_renew(handle)
+        if code == MDB_MAP_RESIZED {
+            // Another process grew the file past this process's map. It can be remapped while
+            // no snapshot of this process points into it (this one is reset now); otherwise
+            // this throws `mapResized`.
+            try environment.adoptResizedMap()
+            code = mdb_txn_renew(handle)
+        }
+        try LMDBError.check(code)
         snapshotID = mdb_txn_id(handle)
         isReset = false
         environment.transactionRenewed()

@@ -20,7 +20,11 @@ extension Coordinator {
         options.readOnly = configuration.readOnly
         options.noSync = isInMemory
         options.fileMode = configuration.filePermissions
-        if let limit = configuration.maximumFileSize { options.mapSize = limit }
+        if let limit = configuration.maximumFileSize {
+            options.mapSize = limit
+        } else if let initial = configuration.initialMapSize {
+            options.mapSize = initial
+        }
         let firstInProcess = !Environment.isOpen(path: path)
         let result = Result { () throws -> Coordinator in
             func openEnvironment() throws -> Environment {

@@ -86,6 +86,10 @@ extension Realm {
         /// readers that hold the oldest versions, and opening a realm while there are more
         /// throws too: the file cannot grow without bound behind a forgotten reader.
         public var maximumNumberOfActiveVersions: UInt?
+        /// The size of the map the file starts with when it has no `maximumFileSize` (LMDB's
+        /// virtual reservation, 64 GiB by default, grown when writes near it): small in tests,
+        /// to make the map grow many times.
+        var initialMapSize: Int?
         /// Asked at the first open of the file in the process, with the file's size and the
         /// bytes its data uses (both in bytes); when it returns `true` the file is replaced by
         /// a compacted copy, unless another process has it open. Not asked for read-only or

@@ -1,0 +1,53 @@
+@testable import Burrow
+import Foundation
+import Testing
+
+/// The map grows as the file does, many times over.
+@Suite struct MapGrowthTests {
+    private func configuration(_ directory: TestDirectory) -> Realm.Configuration {
+        var configuration = directory.configuration()
+        configuration.initialMapSize = 4 << 20
+        return configuration
+    }
+
+    /// 256 writes of 256 KB each into a map that starts at 4 MiB.
+    @Test func theMapGrowsManyTimesAndEveryCommitStays() throws {
+        let directory = TestDirectory()
+        let realm = try Realm(configuration: configuration(directory))
+        let start = realm.core.coordinator.environment.mapSize
+        let blob = Data(repeating: 0x5A, count: 256 * 1024)
+        for id in 0..<256 {
+            try realm.write { realm.add(Person(value: ["id": id, "picture": blob])) }
+        }
+        let grown = realm.core.coordinator.environment.mapSize
+        print("map growth: \(start >> 20) MiB grew to \(grown >> 20) MiB over 64 MB of commits")
+        #expect(grown >= 64 << 20)
+        #expect(realm.objects(Person.self).count == 256)
+        #expect(realm.objects(Person.self).allSatisfy { $0.picture == blob })
+    }
+}
+
+@Suite struct ProcessMapGrowthTests {
+    /// A child process grows the map far past this process's; this process, whose only realm
+    /// is the one refreshing, adopts the larger map (LMDB's MDB_MAP_RESIZED) and goes on.
+    @Test func anotherProcesssGrowthIsPickedUp() async throws {
+        let directory = TestDirectory()
+        var configuration = directory.configuration()
+        configuration.initialMapSize = 4 << 20
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Person(value: ["id": -1])) }
+        #expect(realm.core.coordinator.environment.mapSize == 4 << 20)
+        await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.initialMapSize = 4 << 20
+            let child = try! Realm(configuration: configuration)
+            let blob = Data(repeating: 0x33, count: 256 * 1024)
+            for id in 0..<128 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+        }
+        realm.refresh()
+        #expect(realm.core.coordinator.environment.mapSize > 4 << 20)
+        #expect(realm.objects(Person.self).count == 129)
+        try realm.write { realm.add(Person(value: ["id": 1_000, "picture": Data(repeating: 1, count: 1 << 20)])) }
+        #expect(realm.objects(Person.self).filter("id >= 0").allSatisfy { $0.picture?.count ?? 0 >= 256 * 1024 })
+    }
+}
