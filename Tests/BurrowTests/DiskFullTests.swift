@@ -31,7 +31,14 @@ final class SmallDisk {
         }
     }
 
-    func unfill() { unlink(url.appendingPathComponent("filler").path) }
+    /// Frees the space `fill` took. The filler is emptied before it is removed: a child process
+    /// that another test spawns meanwhile can inherit its descriptor, and an unlinked file
+    /// keeps its blocks while any descriptor of it is open.
+    func unfill() {
+        let filler = url.appendingPathComponent("filler").path
+        truncate(filler, 0)
+        unlink(filler)
+    }
 
     /// Makes the disk read-only: nothing can be written or created on it, by root neither.
     func remountReadOnly() throws {

@@ -30,11 +30,12 @@ import Testing
 @Suite struct ProcessMapGrowthTests {
     /// A child process grows the map far past this process's; this process, whose only realm
     /// is the one refreshing, adopts the larger map (LMDB's MDB_MAP_RESIZED) and goes on.
-    @Test func anotherProcesssGrowthIsPickedUp() async throws {
+    @MainActor @Test func anotherProcesssGrowthIsPickedUp() async throws {
         let directory = TestDirectory()
         var configuration = directory.configuration()
         configuration.initialMapSize = 4 << 20
-        let realm = try Realm(configuration: configuration)
+        // Isolated to the main actor: the test resumes on other threads after awaiting the child.
+        let realm = try await Realm.open(configuration: configuration)
         try realm.write { realm.add(Person(value: ["id": -1])) }
         #expect(realm.core.coordinator.environment.mapSize == 4 << 20)
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
