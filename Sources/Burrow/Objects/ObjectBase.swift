@@ -86,8 +86,7 @@ open class ObjectBase {
     final func currentRow(_ management: Management) -> UnsafeRawBufferPointer {
         let realm = management.realm
         realm.verifyThread()
-        if realm.frozenLock != nil { return realm.exclusively { cachedRow(management) } }
-        return cachedRow(management)
+        return realm.exclusively { cachedRow(management) }
     }
 
     /// The row from the cache, or read into it.
@@ -149,10 +148,8 @@ open class ObjectBase {
     /// that `person.dogs[i]` in a loop does not reload the list on every access.
     @inline(__always)
     final func managedCollection<Collection: AnyObject>(column: Int, make: () -> Collection) -> Collection {
-        if let realm = management?.realm, realm.frozenLock != nil {
-            return realm.exclusively { cachedCollection(column: column, make: make) }
-        }
-        return cachedCollection(column: column, make: make)
+        guard let realm = management?.realm else { return cachedCollection(column: column, make: make) }
+        return realm.exclusively { cachedCollection(column: column, make: make) }
     }
 
     @inline(__always)

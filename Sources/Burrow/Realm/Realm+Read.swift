@@ -86,8 +86,7 @@ extension RealmCore {
     /// `info` resolved against the file, cached while the catalog does not change; `nil` while
     /// the file has no table for the class.
     func bound(_ info: ClassInfo) -> BoundClass? {
-        if frozenLock != nil { return exclusively { cachedBound(info) } }
-        return cachedBound(info)
+        exclusively { cachedBound(info) }
     }
 
     @inline(__always)

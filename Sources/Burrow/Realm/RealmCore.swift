@@ -132,8 +132,7 @@ final class RealmCore {
     /// The schema of `type`.
     @inline(__always)
     func info(_ type: ObjectBase.Type) -> ClassInfo {
-        if frozenLock != nil { return exclusively { cachedInfo(type) } }
-        return cachedInfo(type)
+        exclusively { cachedInfo(type) }
     }
 
     @inline(__always)
