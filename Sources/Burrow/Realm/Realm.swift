@@ -66,13 +66,7 @@ public struct Realm: Equatable {
     ///   `schemaVersion`), `unsupportedFileFormatVersion`, `outOfDiskSpace`, `limitExceeded` (more
     ///   versions kept than `maximumNumberOfActiveVersions`, or no reader slot left).
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
-        if let queue {
-            let entries = RealmInstanceCache.entries(for: queue)
-            precondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
-            try self.init(configuration: configuration, confinement: .queue(queue))
-        } else {
-            try self.init(configuration: configuration, confinement: .thread(pthread_self()))
-        }
+        try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .thread(pthread_self()))
     }
 
     /// The realm for `configuration` confined to `confinement` (not frozen): its cached
@@ -80,6 +74,9 @@ public struct Realm: Equatable {
     init(configuration: Configuration, confinement: Confinement, coordinator opened: Coordinator? = nil) throws {
         let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
         let entries = RealmInstanceCache.entries(for: confinement)
+        if case .queue = confinement {
+            precondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
+        }
         if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
             handle = RealmHandle(RealmUse(adopting: cached))  // the lookup counted this use
             return
@@ -88,7 +85,7 @@ public struct Realm: Equatable {
         let declared = configuration.objectTypes.map { ClassInfo.closure(of: $0) } ?? []
         try coordinator.verify(declared)
         let core = try RealmCore(configuration: configuration, coordinator: coordinator, confinement: confinement,
-                                 cacheIdentity: identity)
+                                 cacheEntries: entries, cacheIdentity: identity)
         try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 0, doing: "open")
         let use = RealmUse(core)
         RealmInstanceCache.store(core)

@@ -58,12 +58,12 @@ final class RealmCore {
     private let uses = Atomic<Int>(0)
 
     init(configuration: Realm.Configuration, coordinator: Coordinator, confinement: Confinement,
-         cacheIdentity: String) throws(Realm.Error) {
+         cacheEntries: RealmInstanceCache.Entries, cacheIdentity: String) throws(Realm.Error) {
         self.configuration = configuration
         self.coordinator = coordinator
         self.cacheIdentity = cacheIdentity
         self.confinement = confinement
-        cacheEntries = RealmInstanceCache.entries(for: confinement)
+        self.cacheEntries = cacheEntries
         owningThread = confinement.owningThread
         frozenLock = nil
         frozenCatalog = nil
