@@ -26,8 +26,7 @@ extension RealmCore {
         let snapshot = try coordinator.environment.beginReadTransaction()
         guard snapshot.id != readTransaction.id else { return snapshot }
         readTransaction.exchangeSnapshot(with: snapshot)
-        if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
-        adoptNewSnapshot()
+        try adoptNewSnapshot()
         return snapshot
     }
 

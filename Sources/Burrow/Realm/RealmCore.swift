@@ -214,8 +214,7 @@ final class RealmCore {
         guard writeState == nil, !isFrozen else { return false }
         let before = readTransaction.id
         do {
-            try renewToLatest()
-            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try renewToLatest() }
+            try moveToLatest()
         } catch {
             preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
         }
@@ -251,18 +250,26 @@ final class RealmCore {
         invalidationGeneration = generation
     }
 
-    /// Starts a generation after the snapshot changed under the realm (see ``frozen()``).
-    func adoptNewSnapshot() {
+    /// Takes in a snapshot exchanged into the read transaction (see ``frozen()``): picks up the
+    /// classes it may show, and starts a generation.
+    func adoptNewSnapshot() throws {
+        if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try renewToLatest() }
         newestSnapshotID = max(newestSnapshotID, readTransaction.id)
         startGeneration()
+    }
+
+    /// Renews the read transaction at the latest version, with the classes another process
+    /// may have added to it (a new catalog needs a snapshot begun after its databases opened).
+    private func moveToLatest() throws {
+        try renewToLatest()
+        if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try renewToLatest() }
     }
 
     /// Takes the latest snapshot when a read follows ``invalidate()``.
     @inline(never)
     private func resumeAfterInvalidation() {
         do {
-            try renewToLatest()
-            if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try renewToLatest() }
+            try moveToLatest()
         } catch {
             preconditionFailure("Cannot read realm at '\(coordinator.path)': \(error)")
         }
