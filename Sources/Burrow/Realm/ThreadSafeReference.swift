@@ -1,5 +1,4 @@
 import LMDB
-import Synchronization
 
 /// A hand-over of a realm, object, results or collection to another thread, queue or actor.
 ///
@@ -46,14 +45,13 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     /// What a reference carries across: the source value until it is resolved, the identity
     /// of its file and configuration, and the version it was read at.
     private final class Handover: @unchecked Sendable {
-        /// The value, set to `nil` once resolved so the source realm is not kept open. The
-        /// lock orders a resolve against another; the value's fields read by ``RealmBound/moved(to:)``
-        /// are fixed when it was made.
+        /// The value, taken (`nil`) by the one resolve, so that the source realm is not kept
+        /// open after it. The value's fields read by ``RealmBound/moved(to:)`` are fixed when it
+        /// was made, so the resolving thread may read them.
         private let value: Locked<(any RealmBound)?>
         private let identity: String
         /// The version the source realm read (inside a write: the one the write commits as).
         private let version: Int
-        private let resolved = Atomic<Bool>(false)
 
         init(value: any RealmBound, from core: RealmCore) {
             self.value = Locked(value)
@@ -61,19 +59,19 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
             version = core.transaction.id
         }
 
-        var isResolved: Bool { resolved.load(ordering: .acquiring) }
+        var isResolved: Bool { value.withLock { $0 == nil } }
 
         func take(for core: RealmCore) -> (any RealmBound)? {
             precondition(core.configuration.identity == identity,
                          "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
-            precondition(!resolved.exchange(true, ordering: .acquiringAndReleasing), "Can only resolve a thread safe reference once.")
+            let taken = value.withLock { value -> (any RealmBound)? in
+                defer { value = nil }
+                return value
+            }
+            guard let source = taken else { preconditionFailure("Can only resolve a thread safe reference once.") }
             // A realm behind the source's version moves up to it; inside a write it already reads
             // the latest commit, and the source's own write when it is the same one.
             if core.writeState == nil, !core.isFrozen, core.transaction.id < version { core.refresh() }
-            guard let source = value.withLock({ value -> (any RealmBound)? in
-                defer { value = nil }
-                return value
-            }) else { return nil }
             return source.moved(to: core)
         }
     }
