@@ -34,14 +34,21 @@ extension Realm {
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
         core.verifyThread()
-        guard let schedule = core.confinement.scheduler else {
-            preconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
-        }
+        let schedule = asyncScheduler
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         let id = core.asyncWrites.schedule()
         let work = ConfinedWork { self.runAsyncWrite(id, asyncWriteBlock) }
         core.coordinator.writerGate.enter(for: ObjectIdentifier(core)) { schedule { work.run() } }
         return id
+    }
+
+    /// What runs the realm's asynchronous work: its queue or its actor; traps for a realm
+    /// confined to a thread.
+    private var asyncScheduler: @Sendable (@escaping @Sendable () -> Void) -> Void {
+        guard let schedule = core.confinement.scheduler else {
+            preconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
+        }
+        return schedule
     }
 
     /// Runs an asynchronous write whose turn came, on the realm's queue or actor.
@@ -77,9 +84,7 @@ extension Realm {
     @discardableResult
     public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         core.verifyThread()
-        guard let schedule = core.confinement.scheduler else {
-            preconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
-        }
+        let schedule = asyncScheduler
         precondition(core.writeState != nil, "Can't commit a non-existing write transaction")
         let id = core.asyncWrites.schedule()
         var failure: Swift.Error?
