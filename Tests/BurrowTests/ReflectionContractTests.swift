@@ -46,6 +46,24 @@ import Testing
         #expect(Set(addresses).count == 1)
     }
 
+    @Test func anImmortalObjectIgnoresRetainsAndReleases() {
+        final class Counted {}
+        let mortal = Counted()
+        let immortal = Counted()
+        FieldOffsetCache.immortalize(immortal)
+        let mortalBefore = _getRetainCount(mortal)
+        let immortalBefore = _getRetainCount(immortal)
+        _ = Unmanaged.passUnretained(mortal).retain()
+        _ = Unmanaged.passUnretained(immortal).retain()
+        #expect(_getRetainCount(mortal) == mortalBefore + 1)
+        #expect(_getRetainCount(immortal) == immortalBefore)
+        Unmanaged.passUnretained(mortal).release()
+        Unmanaged.passUnretained(immortal).release()
+        Unmanaged.passUnretained(immortal).release()
+        #expect(_getRetainCount(mortal) == mortalBefore)
+        #expect(_getRetainCount(immortal) == immortalBefore)
+    }
+
     @Test func propertiesReadTheirOwnFieldsOnEveryModel() throws {
         let directory = TestDirectory()
         let realm = try directory.realm()

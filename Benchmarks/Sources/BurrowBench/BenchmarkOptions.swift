@@ -10,16 +10,21 @@ struct BenchmarkOptions {
     var rounds = 3
 
     static let usage = """
-        usage: BurrowBench [--rounds R] [N] [directory]
+        usage: BurrowBench [--rounds R] [--concurrent-reads] [N] [directory]
 
           --rounds R  run the whole workload R times (default 3), fresh files each time, and
                       report each step's best time: this machine's timings are noisy
+          --concurrent-reads
+                      run only the concurrent-reads step (R trials of each engine)
 
           N          objects in the workload (default \(Workload.defaultObjectCount)); 1_000_000 and
                      1,000,000 are accepted
           directory  where the files go (created if missing, kept afterwards); by default a
                      fresh temporary folder, removed at the end
         """
+
+    /// Whether only the concurrent-reads step runs (to profile it).
+    var concurrentReadsOnly = false
 
     /// Whether the usage was asked for (`-h`, `--help`) instead of a run.
     var wantsHelp = false
@@ -35,6 +40,10 @@ struct BenchmarkOptions {
             }
             self.rounds = rounds
             remaining.removeSubrange(flag...(flag + 1))
+        }
+        if let flag = remaining.firstIndex(of: "--concurrent-reads") {
+            concurrentReadsOnly = true
+            remaining.remove(at: flag)
         }
         var positional = remaining[...]
         if let first = positional.first, ["-h", "--help"].contains(first) {

@@ -47,7 +47,17 @@ enum FieldOffsetCache {
             preconditionFailure("@Persisted property \(keyPath) is not a stored field of \(type(of: object)).")
         }
         table.remember(offset, forAddress: UInt64(UInt(bitPattern: ObjectIdentifier(keyPath))))
+        // Every access of the property retains and releases this one key path object: threads
+        // reading objects at once would all write its reference count. It lives as long as
+        // the process anyway, so it is made immortal, which turns those counts into reads.
+        immortalize(keyPath)
         return offset
+    }
+
+    /// Makes `object` immortal: retains and releases no longer change its reference count,
+    /// and it is never freed.
+    static func immortalize(_ object: AnyObject) {
+        swiftImmortalize(Unmanaged.passUnretained(object).toOpaque())
     }
 
     /// Where the key path's own projection finds the wrapper: slow, and always right.
@@ -67,3 +77,7 @@ enum FieldOffsetCache {
         return offsets
     }
 }
+
+/// Makes the object at `object` immortal: its reference count no longer changes.
+@_silgen_name("_swift_stdlib_immortalize")
+private func swiftImmortalize(_ object: UnsafeMutableRawPointer)

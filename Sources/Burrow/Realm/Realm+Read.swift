@@ -45,6 +45,13 @@ extension Realm {
     /// stored type.
     public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         core.verifyThread()
+        // The common case, a class the file has and a key of its kind, reads only this realm's
+        // own bound class.
+        if let bound = core.bound(type), let primaryKey = bound.primaryKey,
+           let value = PredicateCompiler.converted(key._persistedValue, to: primaryKey.kind),
+           value.isNull ? primaryKey.isOptional : ValueComparator.sameKind(value, primaryKey.kind) {
+            return object(ofType: type, primaryKeyValue: value, in: bound)
+        }
         let info = core.info(type)
         guard let field = info.primaryKeyField else {
             preconditionFailure("'\(info.className)' does not have a primary key")
@@ -60,9 +67,15 @@ extension Realm {
     /// The object of `type` whose primary key has the storage value `value`, or `nil`.
     func object<Element: Object>(ofType type: Element.Type, primaryKeyValue value: _PersistedValue) -> Element? {
         guard let bound = core.bound(core.info(type)) else { return nil }
+        return object(ofType: type, primaryKeyValue: value, in: bound)
+    }
+
+    /// The object of `type`, bound as `bound`, whose primary key has the storage value `value`.
+    private func object<Element: Object>(ofType type: Element.Type, primaryKeyValue value: _PersistedValue,
+                                         in bound: BoundClass) -> Element? {
         let found: (key: ObjectKey, row: UnsafeRawBufferPointer)?
         do {
-            found = try bound.layout.find(primaryKey: value, in: core.transaction)
+            found = try bound.find(primaryKey: value, in: core.transaction)
         } catch {
             preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
         }
@@ -81,6 +94,15 @@ extension RealmCore {
             object.cachedRowGeneration = generation
         }
         return object
+    }
+
+    /// The class `type` resolved against the file, as for its `ClassInfo` below; the class
+    /// asked for last is found without touching its process-wide `ClassInfo`.
+    func bound(_ type: ObjectBase.Type) -> BoundClass? {
+        exclusively {
+            if catalogRevision == boundRevision, let lastBound, lastBound.type == type { return lastBound }
+            return cachedBound(cachedInfo(type))
+        }
     }
 
     /// `info` resolved against the file, cached while the catalog does not change; `nil` while

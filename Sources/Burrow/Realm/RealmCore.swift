@@ -136,7 +136,7 @@ final class RealmCore {
     }
 
     @inline(__always)
-    private func cachedInfo(_ type: ObjectBase.Type) -> ClassInfo {
+    func cachedInfo(_ type: ObjectBase.Type) -> ClassInfo {
         // Most calls ask for the class asked for last: skip hashing for it.
         if let lastInfo, lastInfo.type == type { return lastInfo }
         if let known = classInfos[ObjectIdentifier(type)] {
