@@ -33,9 +33,9 @@ import Testing
         #expect(Array(product.priceHistory) == [Cents(501), Cents(500)])
         #expect(product.sizes.count == 2)
         #expect(product.regional["eu"] == Cents(1000))
-        #expect(realm.schema["Product"]?["price"]?.type == .int)
-        #expect(realm.schema["Product"]?["price"]?.isIndexed == true)
-        #expect(realm.schema["Product"]?["sku"]?.isPrimary == true)
+        #expect(realm.fileSchema["Product"]?["price"]?.type == .int)
+        #expect(realm.fileSchema["Product"]?["price"]?.isIndexed == true)
+        #expect(realm.fileSchema["Product"]?["sku"]?.isPrimary == true)
         #expect(product["price"] as? Cents == Cents(500))
         // Primary keys compare as their stored type: a duplicate is refused.
         #expect(realm.object(ofType: Product.self, forPrimaryKey: "b")?.price == Cents(120))
@@ -90,7 +90,7 @@ import Testing
         try realm.write { card.midterm = nil }
         #expect(card.midterm == nil)
         #expect(try realm.storedCount(of: GradeRecord.self) == 6)
-        let schema = try #require(realm.schema["ReportCard"])
+        let schema = try #require(realm.fileSchema["ReportCard"])
         for name in ["final", "midterm", "quizzes", "bySubject", "retakes"] {
             #expect(schema[name]?.type == .object && schema[name]?.objectClassName == "GradeRecord")
         }

@@ -142,7 +142,7 @@ import Testing
         #expect(schema["owner"]?.isOptional == true)
         let realm = try directory.realm()
         try realm.write { realm.add(Puppy()) }
-        #expect(realm.schema["Puppy"]?["owner"]?.objectClassName == "Owner")
+        #expect(realm.fileSchema["Puppy"]?["owner"]?.objectClassName == "Owner")
     }
 
     @Test func linkedObjectsSurviveReopening() throws {

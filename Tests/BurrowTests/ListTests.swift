@@ -166,9 +166,9 @@ import Testing
         let kennel = try #require(realm.objects(Kennel.self).first)
         #expect(Array(kennel.tags) == ["a"])
         #expect(kennel.dogs.first?.name == "d")
-        let property = try #require(realm.schema["Kennel"]?["dogs"])
+        let property = try #require(realm.fileSchema["Kennel"]?["dogs"])
         #expect(property.isArray && property.type == .object && property.objectClassName == "Puppy")
-        #expect(realm.schema["Kennel"]?["scores"]?.isOptional == true)
+        #expect(realm.fileSchema["Kennel"]?["scores"]?.isOptional == true)
     }
 
     @Test func anIndexOutOfRangeInAListTraps() async {

@@ -50,7 +50,7 @@ import Testing
         #expect(ledger.pets["park"]??.name == "Fido")
         try realm.write { realm.delete(ledger) }
         #expect(realm.objects(Puppy.self).count == 1)
-        #expect(realm.schema["Ledger"]?["pets"]?.isMap == true)
+        #expect(realm.fileSchema["Ledger"]?["pets"]?.isMap == true)
     }
 
     /// Three ledgers: two with scores and a pet at "home", one empty.

@@ -67,6 +67,6 @@ import Testing
         #expect(clubs.filter("members.name == 'Ann'").map(\.id) == [1])
         #expect(clubs.filter("languages.@count == 1").map(\.id) == [2])
         #expect(clubs.filter("NONE languages == 'Go'").map(\.id) == [1])
-        #expect(realm.schema["Club"]?["languages"]?.isSet == true)
+        #expect(realm.fileSchema["Club"]?["languages"]?.isSet == true)
     }
 }

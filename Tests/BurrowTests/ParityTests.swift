@@ -84,7 +84,7 @@ extension Mood: Codable {}
         let station = Station(value: ["code": "OSL", "name": "Oslo S", "riders": [1, 2]])
         station.scratch = 7
         try realm.write { realm.add(station) }
-        let schema = try #require(realm.schema["Station"])
+        let schema = try #require(realm.fileSchema["Station"])
         #expect(schema.primaryKeyProperty?.name == "code")
         #expect(schema["name"]?.isIndexed == true && schema["name"]?.columnName == "station_name")
         #expect(schema["riders"]?.columnName == "daily_riders" && schema["code"]?.columnName == "code")
@@ -101,6 +101,11 @@ extension Mood: Codable {}
 
     @Test func aPrimaryKeyNamingNoPropertyTraps() async {
         await #expect(processExitsWith: .failure) {
+            // Declared here, so that the program's schema does not hold an invalid class.
+            final class MisnamedKey: Object {
+                @Persisted var code = ""
+                override class func primaryKey() -> String? { "id" }
+            }
             _ = MisnamedKey().objectSchema
         }
         // The key a class method names is unique like any other.
@@ -245,7 +250,7 @@ extension Mood: Codable {}
         #expect(!realm.isEmpty)
         try realm.write { realm.deleteAll() }
         #expect(realm.isEmpty)
-        #expect(realm.schema["Dog"]?["name"]?.columnName == "name")
+        #expect(realm.fileSchema["Dog"]?["name"]?.columnName == "name")
     }
 
     @Test func declaredClassesAndWhatTheyLinkToAreTheSchemaAtOpen() throws {
@@ -253,11 +258,15 @@ extension Mood: Codable {}
         #expect(Set(realm.schema.objectSchema.map(\.className)) == ["Kennel", "Puppy", "Owner"])
         #expect(realm.isEmpty)
         #expect(realm.schema["Puppy"]?.computedProperties.map(\.name) == ["kennels"])
-        // A read-only open of a file that lacks a declared class creates nothing.
+        // A read-only open of a file that lacks a declared class creates nothing: the class is
+        // in the schema, and reading it finds no objects.
         let other = directory.configuration("second.realm")
         do { _ = try Realm(configuration: other) }
         let readOnly = directory.configuration("second.realm", objectTypes: [Dog.self], readOnly: true)
-        #expect(try Realm(configuration: readOnly).schema["Dog"] == nil)
+        let reader = try Realm(configuration: readOnly)
+        #expect(reader.schema["Dog"]?.properties.map(\.name) == ["name", "age"])
+        #expect(reader.core.catalog.layouts["Dog"] == nil)
+        #expect(reader.objects(Dog.self).isEmpty)
     }
 }
 

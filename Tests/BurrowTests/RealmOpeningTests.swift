@@ -180,13 +180,13 @@ import Testing
         }
     }
 
-    @Test func schemaListsStoredClasses() throws {
+    @Test func theFileStoresEachClassAtItsFirstWrite() throws {
         let realm = try directory.realm()
-        #expect(realm.schema.objectSchema.isEmpty)
+        #expect(realm.fileSchema.objectSchema.isEmpty)
         try realm.write { realm.add(Dog()); realm.add(Person()) }
-        #expect(realm.schema.objectSchema.map(\.className) == ["Dog", "Person"])
-        #expect(realm.schema["Person"]?.primaryKeyProperty?.name == "id")
-        #expect(realm.schema["Dog"]?.properties.map(\.name) == ["name", "age"])
+        #expect(realm.fileSchema.objectSchema.map(\.className) == ["Dog", "Person"])
+        #expect(realm.fileSchema["Person"]?.primaryKeyProperty?.name == "id")
+        #expect(realm.fileSchema["Dog"]?.properties.map(\.name) == ["name", "age"])
     }
 
     @Test func fileExistsAndDeleteFiles() throws {

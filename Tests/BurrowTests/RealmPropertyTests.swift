@@ -35,7 +35,7 @@ import Testing
         #expect(readings.filter("raw == 20").map(\.id) == [2])
         #expect(readings.filter("raw == %@", AnyRealmValue.int(10)).map(\.id) == [1])
         #expect(readings.filter("humidity >= 20").map(\.id) == [1, 2] && readings.first?.humidity.value == 20)
-        #expect(realm.schema["Reading"]?["humidity"]?.type == .int && realm.schema["Reading"]?["humidity"]?.isOptional == true)
+        #expect(realm.fileSchema["Reading"]?["humidity"]?.type == .int && realm.fileSchema["Reading"]?["humidity"]?.isOptional == true)
         #expect(readings.sorted(byKeyPath: "celsius").map(\.id) == [3, 2, 1])
         let first = try #require(realm.object(ofType: Reading.self, forPrimaryKey: 1))
         #expect(first.celsius.value == 21.5 && first.raw.value == .int(10))
@@ -46,7 +46,7 @@ import Testing
             first.raw.value = .data(Data([1, 2]))
         }
         #expect(box.value == nil && realm.object(ofType: Reading.self, forPrimaryKey: 1)?.raw.value == .data(Data([1, 2])))
-        let schema = try #require(realm.schema["Reading"])
+        let schema = try #require(realm.fileSchema["Reading"])
         #expect(schema["celsius"]?.type == .double && schema["celsius"]?.isOptional == true)
         #expect(schema["raw"]?.type == .any)
         #expect(first.celsius == realm.object(ofType: Reading.self, forPrimaryKey: 3)?.celsius)

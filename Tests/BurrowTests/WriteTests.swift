@@ -333,14 +333,14 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
         realm.beginWrite()
         realm.add(Dog(value: ["name": "Rex"]))
         // The writer sees its own class; the catalog every other realm reads does not have it.
-        #expect(realm.objects(Dog.self).count == 1 && realm.schema["Dog"] != nil)
+        #expect(realm.objects(Dog.self).count == 1 && realm.fileSchema["Dog"] != nil)
         #expect(!published())
         onAnotherThread {
             let other = try! Realm(configuration: configuration)
-            #expect(other.schema["Dog"] == nil && other.objects(Dog.self).isEmpty)
+            #expect(other.fileSchema["Dog"] == nil && other.objects(Dog.self).isEmpty)
         }
         realm.cancelWrite()
-        #expect(!published() && realm.schema["Dog"] == nil && realm.objects(Dog.self).isEmpty)
+        #expect(!published() && realm.fileSchema["Dog"] == nil && realm.objects(Dog.self).isEmpty)
         try realm.write { realm.add(Dog(value: ["name": "Max"])) }
         #expect(published())
         onAnotherThread {

@@ -112,10 +112,22 @@ public struct Realm: Equatable {
     /// The configuration the realm was opened with.
     public var configuration: Configuration { core.configuration }
 
-    /// Every class stored in the file.
+    /// The classes of the realm: the configuration's ``Configuration/objectTypes`` and the
+    /// classes they link to; without them, every model class of the program and every class the
+    /// file stores.
+    ///
+    /// ```swift
+    /// let dog = realm.schema["Dog"]
+    /// print(dog?.properties.map(\.name) ?? [])   // ["name", "age"]
+    /// ```
+    /// A class the file does not store yet is listed with its model's properties; its table is
+    /// created when the realm opens (with `objectTypes`) or at the first write of one.
+    /// Without `objectTypes`, two model classes stored under one name (`A.Dog` and `B.Dog`)
+    /// trap here: list the ones this realm stores.
     public var schema: Schema {
         core.verifyThread()
-        return core.catalog.schema.publicSchema
+        return Schema.of(declared: configuration.objectTypes.map { ClassInfo.closure(of: $0) },
+                         stored: core.catalog.schema)
     }
 
     /// Moves the realm to the latest committed version; returns whether anything changed.

@@ -21,3 +21,27 @@ public struct Schema: Equatable, Sendable, CustomStringConvertible {
         "Schema {\n" + objectSchema.map { "\($0)" }.joined(separator: "\n") + "\n}"
     }
 }
+
+extension Schema {
+    /// The schema of a realm whose configuration lists `declared` classes (with what they link
+    /// to), over a file storing `stored`: exactly the declared classes; with none declared,
+    /// every model class of the program (``ModelDiscovery``) and every class the file stores.
+    static func of(declared: [ClassInfo]?, stored: StoredSchema) -> Schema {
+        if let declared { return Schema(declared.map(\.objectSchema)) }
+        return of(models: ClassInfo.closure(of: ModelDiscovery.modelTypes), stored: stored)
+    }
+
+    /// The schema of the model classes `models` over a file storing `stored`: every model and
+    /// every stored class no model describes. Traps when two models share a stored name.
+    static func of(models: [ClassInfo], stored: StoredSchema) -> Schema {
+        var byName: [String: ClassInfo] = [:]
+        for info in models {
+            if let other = byName.updateValue(info, forKey: info.className), other.type != info.type {
+                preconditionFailure("Two model classes are both stored as '\(info.className)': '\(String(reflecting: other.type))' and "
+                                    + "'\(String(reflecting: info.type))'. List the classes this realm stores in Realm.Configuration.objectTypes.")
+            }
+        }
+        let unmodelled = stored.classes.filter { byName[$0.name] == nil }.map(\.objectSchema)
+        return Schema(models.map(\.objectSchema) + unmodelled)
+    }
+}

@@ -12,11 +12,6 @@ struct StoredSchema: Codable, Equatable, Sendable {
         classes.first { $0.name == name }
     }
 
-    /// The public form of every stored class.
-    var publicSchema: Schema {
-        Schema(classes.map(\.objectSchema))
-    }
-
     func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

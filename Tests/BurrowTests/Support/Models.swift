@@ -309,11 +309,6 @@ final class Station: Object {
     override class func propertiesMapping() -> [String: String] { ["name": "station_name", "riders": "daily_riders"] }
 }
 
-final class MisnamedKey: Object {
-    @Persisted var code = ""
-    override class func primaryKey() -> String? { "id" }
-}
-
 /// Properties declared without values: they take RealmSwift's defaults.
 final class Stamp: Object {
     @Persisted var at: Date
