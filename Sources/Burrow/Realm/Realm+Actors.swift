@@ -41,7 +41,7 @@ extension Realm {
     private static func openFileInBackground(_ configuration: Configuration) async throws -> Coordinator {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try CoordinatorRegistry.coordinator(for: configuration) })
+                continuation.resume(with: Result { try Realm.checkedCoordinator(for: configuration) })
             }
         }
     }

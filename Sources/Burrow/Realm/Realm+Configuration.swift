@@ -62,6 +62,16 @@ extension Realm {
         /// The classes this realm stores; `nil` means every class used with it. Listing them
         /// checks their schema against the file when the realm opens.
         public var objectTypes: [ObjectBase.Type]?
+        /// Whether a file whose schema differs from the model classes (or whose schema version
+        /// differs from ``schemaVersion``) is deleted and created anew at open, instead of the
+        /// open throwing `schemaMismatch`: for data that is only a cache.
+        ///
+        /// ```swift
+        /// config.deleteRealmIfMigrationNeeded = true
+        /// ```
+        /// The file is not deleted while another realm of this or another process has it open:
+        /// the open then throws `fileOperationFailed`.
+        public var deleteRealmIfMigrationNeeded: Bool
         /// Largest size the file may grow to, in bytes; `nil` lets it grow as needed.
         public var maximumFileSize: Int?
         /// Mode of every file Burrow creates for this realm, the lock file too, whatever the
@@ -114,6 +124,7 @@ extension Realm {
                     inMemoryIdentifier: String? = nil,
                     readOnly: Bool = false,
                     schemaVersion: UInt64 = 0,
+                    deleteRealmIfMigrationNeeded: Bool = false,
                     objectTypes: [ObjectBase.Type]? = nil,
                     maximumFileSize: Int? = nil,
                     filePermissions: mode_t = 0o644) {
@@ -124,6 +135,7 @@ extension Realm {
             }
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.objectTypes = objectTypes
             self.maximumFileSize = maximumFileSize
             self.filePermissions = filePermissions

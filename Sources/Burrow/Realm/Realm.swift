@@ -62,8 +62,9 @@ public struct Realm: Equatable {
     /// incorrect dispatch queue.").
     /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing, or missing folder),
     ///   `filePermissionDenied`, `invalidDatabase` (not a Burrow file; the file is left as it
-    ///   was), `schemaMismatch` (stored schema differs from `objectTypes`, or a lower
-    ///   `schemaVersion`), `unsupportedFileFormatVersion`, `outOfDiskSpace`, `limitExceeded` (more
+    ///   was), `schemaMismatch` (stored schema differs from the model classes, or a lower
+    ///   `schemaVersion`; unless ``Configuration/deleteRealmIfMigrationNeeded``),
+    ///   `fileOperationFailed` (a file to delete for `deleteRealmIfMigrationNeeded` is open), `unsupportedFileFormatVersion`, `outOfDiskSpace`, `limitExceeded` (more
     ///   versions kept than `maximumNumberOfActiveVersions`, or no reader slot left).
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
         try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .thread(pthread_self()))
@@ -81,9 +82,8 @@ public struct Realm: Equatable {
             handle = RealmHandle(RealmUse(adopting: cached))  // the lookup counted this use
             return
         }
-        let coordinator = try opened ?? CoordinatorRegistry.coordinator(for: configuration)
+        let coordinator = try opened ?? Realm.checkedCoordinator(for: configuration)
         let declared = configuration.objectTypes.map { ClassInfo.closure(of: $0) } ?? []
-        try coordinator.verify(declared)
         let core = try RealmCore(configuration: configuration, coordinator: coordinator, confinement: confinement,
                                  cacheEntries: entries, cacheIdentity: identity)
         try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 0, doing: "open")
