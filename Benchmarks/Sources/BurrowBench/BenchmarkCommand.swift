@@ -25,9 +25,16 @@ enum BenchmarkCommand {
             }
             let workspace = try Workspace(directory: options.directory)
             defer { workspace.cleanUp() }
-            let agree = options.concurrentReadsOnly
-                ? try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)
-                : try run(options.objectCount, rounds: options.rounds, in: workspace.directory)
+            let agree: Bool
+            if let gigabytes = options.fileGrowthGigabytes {
+                let growth = try FileGrowthRun.measure(gigabytes: gigabytes, in: workspace.directory)
+                print(FileGrowthRun.summary(growth))
+                agree = growth.bytesRead == growth.bytesWritten
+            } else if options.concurrentReadsOnly {
+                agree = try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)
+            } else {
+                agree = try run(options.objectCount, rounds: options.rounds, in: workspace.directory)
+            }
             if !agree { status = 1 }
         } catch {
             report("\(error)")

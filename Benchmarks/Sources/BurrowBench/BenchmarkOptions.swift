@@ -11,11 +11,15 @@ struct BenchmarkOptions {
 
     static let usage = """
         usage: BurrowBench [--rounds R] [--concurrent-reads] [N] [directory]
+               BurrowBench --file-growth GIB [directory]
 
           --rounds R  run the whole workload R times (default 3), fresh files each time, and
                       report each step's best time: this machine's timings are noisy
           --concurrent-reads
                       run only the concurrent-reads step (R trials of each engine)
+          --file-growth GIB
+                      write GIB GiB into one realm with the default configuration, then
+                      reopen it and read every value back
 
           N          objects in the workload (default \(Workload.defaultObjectCount)); 1_000_000 and
                      1,000,000 are accepted
@@ -25,6 +29,8 @@ struct BenchmarkOptions {
 
     /// Whether only the concurrent-reads step runs (to profile it).
     var concurrentReadsOnly = false
+    /// GiB to write in the file-growth run instead of the workload.
+    var fileGrowthGigabytes: Int?
 
     /// Whether the usage was asked for (`-h`, `--help`) instead of a run.
     var wantsHelp = false
@@ -41,6 +47,13 @@ struct BenchmarkOptions {
             self.rounds = rounds
             remaining.removeSubrange(flag...(flag + 1))
         }
+        if let flag = remaining.firstIndex(of: "--file-growth") {
+            guard flag + 1 < remaining.count, let gigabytes = Int(remaining[flag + 1]), gigabytes > 0 else {
+                throw BenchmarkError("--file-growth needs a positive number of GiB.\n\n" + Self.usage)
+            }
+            fileGrowthGigabytes = gigabytes
+            remaining.removeSubrange(flag...(flag + 1))
+        }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {
             concurrentReadsOnly = true
             remaining.remove(at: flag)
@@ -50,7 +63,8 @@ struct BenchmarkOptions {
             wantsHelp = true
             return
         }
-        if let text = positional.popFirst() {
+        // The file-growth run takes no N: its one positional argument is the folder.
+        if fileGrowthGigabytes == nil, let text = positional.popFirst() {
             let digits = text.filter { $0 != "_" && $0 != "," }
             guard let count = Int(digits), count > 0 else {
                 throw BenchmarkError("N must be a positive integer, not '\(text)'.\n\n" + Self.usage)
