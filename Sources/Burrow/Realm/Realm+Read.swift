@@ -48,20 +48,26 @@ extension Realm {
         // The common case, a class the file has and a key of its kind, reads only this realm's
         // own bound class.
         if let bound = core.bound(type), let primaryKey = bound.primaryKey,
-           let value = PredicateCompiler.converted(key._persistedValue, to: primaryKey.kind),
-           value.isNull ? primaryKey.isOptional : ValueComparator.sameKind(value, primaryKey.kind) {
+           let value = Self.storedKey(key, kind: primaryKey.kind, isOptional: primaryKey.isOptional) {
             return object(ofType: type, primaryKeyValue: value, in: bound)
         }
         let info = core.info(type)
         guard let field = info.primaryKeyField else {
             preconditionFailure("'\(info.className)' does not have a primary key")
         }
-        let kind = info.fields[field].kind
-        if let value = PredicateCompiler.converted(key._persistedValue, to: kind),
-           value.isNull ? info.fields[field].isOptional : ValueComparator.sameKind(value, kind) {
+        if let value = Self.storedKey(key, kind: info.fields[field].kind, isOptional: info.fields[field].isOptional) {
             return object(ofType: type, primaryKeyValue: value)
         }
         return object(ofType: type, primaryKeyValue: ObjectValueReader(info: info).convert(key as Any, field: field))
+    }
+
+    /// `key` as the stored value of a primary key of `kind`, when it is one as it stands;
+    /// `nil` when it needs the general conversion (which also traps for a wrong type).
+    @inline(__always)
+    private static func storedKey(_ key: some _Persistable, kind: _StorageKind, isOptional: Bool) -> _PersistedValue? {
+        guard let value = PredicateCompiler.converted(key._persistedValue, to: kind),
+              value.isNull ? isOptional : ValueComparator.sameKind(value, kind) else { return nil }
+        return value
     }
 
     /// The object of `type` whose primary key has the storage value `value`, or `nil`.

@@ -16,9 +16,7 @@
 /// - classes in libraries loaded (`dlopen`) after the first discovery, which runs once.
 enum ModelDiscovery {
     /// The model classes, in the order the images declare them.
-    static var modelTypes: [ObjectBase.Type] { discovered }
-
-    private static let discovered: [ObjectBase.Type] = discover()
+    static let modelTypes: [ObjectBase.Type] = discover()
 
     private static func discover() -> [ObjectBase.Type] {
         // The descriptors are collected first and their metadata made after the enumeration, so

@@ -32,11 +32,12 @@ extension Schema {
     }
 
     /// The schema of the model classes `models` over a file storing `stored`: every model and
-    /// every stored class no model describes. Traps when two models share a stored name.
+    /// every stored class no model describes. Traps when two models share a stored name
+    /// (`models` holds each class once, as ``ClassInfo/closure(of:)`` gives them).
     static func of(models: [ClassInfo], stored: StoredSchema) -> Schema {
         var byName: [String: ClassInfo] = [:]
         for info in models {
-            if let other = byName.updateValue(info, forKey: info.className), other.type != info.type {
+            if let other = byName.updateValue(info, forKey: info.className) {
                 preconditionFailure("Two model classes are both stored as '\(info.className)': '\(String(reflecting: other.type))' and "
                                     + "'\(String(reflecting: info.type))'. List the classes this realm stores in Realm.Configuration.objectTypes.")
             }
