@@ -145,26 +145,9 @@ extension Coordinator {
                               fileURL: url)
         }
         let catalog = try CatalogStore.read(in: txn, metadata: metadata)
-        let storedVersion = try metadata.schemaVersion(in: txn)
         try txn.commit()  // keeps the database handles opened by this transaction
-        try reconcileSchemaVersion(stored: storedVersion, configuration: configuration, environment: environment,
-                                   metadata: metadata)
-        return (metadata, catalog)
-    }
-
-    /// Refuses a lower schema version than the file's; records a higher one.
-    private static func reconcileSchemaVersion(stored: UInt64, configuration: Realm.Configuration, environment: Environment,
-                                               metadata: MetadataStore) throws {
-        if stored > configuration.schemaVersion {
-            throw Realm.Error(.schemaMismatch,
-                              "Provided schema version \(configuration.schemaVersion) is less than last set version \(stored).",
-                              fileURL: URL(fileURLWithPath: environment.path))
-        }
-        if stored < configuration.schemaVersion && !configuration.readOnly {
-            let write = try environment.beginTransaction()
-            try metadata.writeSchemaVersion(configuration.schemaVersion, in: write)
-            try write.commit()
-        }
+        return (metadata, try SchemaMigration.apply(environment: environment, metadata: metadata, catalog: catalog,
+                                                    configuration: configuration))
     }
 
     private static func initialize(_ environment: Environment, schemaVersion: UInt64) throws {

@@ -161,7 +161,7 @@ final class Coordinator: @unchecked Sendable {
         }
     }
 
-    private static func mismatchMessage(_ differences: [String], path: String) -> String {
+    static func mismatchMessage(_ differences: [String], path: String) -> String {
         "Migration is required for '\(path)' due to the following errors:\n- " + differences.joined(separator: "\n- ")
     }
 

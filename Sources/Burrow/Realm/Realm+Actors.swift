@@ -80,7 +80,7 @@ extension Realm {
             throw CancellationError()
         }
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
-        beginWriteInTurn()
+        try beginWriteInTurn()
         return try completeWrite(block)
     }
 

@@ -66,7 +66,11 @@ extension Realm {
             gate.leave(for: writer)  // cancelled: pass the turn on
             return
         }
-        beginWriteInTurn()
+        do {
+            try beginWriteInTurn()
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
         core.asyncWrites.isRunningBlock = true
         defer { core.asyncWrites.isRunningBlock = false }
         block()

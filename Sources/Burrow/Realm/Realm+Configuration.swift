@@ -57,8 +57,18 @@ extension Realm {
 
         /// Open without writing: the file must exist, and writes trap.
         public var readOnly: Bool
-        /// The version of the model classes; stored in the file.
+        /// The version of the model classes; stored in the file. Opening a file of a lower
+        /// version migrates it (see ``migrationBlock``).
         public var schemaVersion: UInt64
+        /// Called once when the realm opens a file of a lower ``schemaVersion``, to move its data
+        /// to the new schema (see ``Migration``); added and removed properties need no block.
+        ///
+        /// ```swift
+        /// config.migrationBlock = { migration, oldSchemaVersion in
+        ///     if oldSchemaVersion < 1 { migration.renameProperty(onType: "Dog", from: "nick", to: "name") }
+        /// }
+        /// ```
+        public var migrationBlock: MigrationBlock?
         /// The classes this realm stores; `nil` means every class used with it. Listing them
         /// checks their schema against the file when the realm opens.
         public var objectTypes: [ObjectBase.Type]?
@@ -100,6 +110,9 @@ extension Realm {
         /// virtual reservation, 64 GiB by default, grown when writes near it): small in tests,
         /// to make the map grow many times.
         var initialMapSize: Int?
+        /// Whether opening checks the file's schema against the model classes (and migrates it):
+        /// not when only the file's schema version is wanted.
+        var checksSchema = true
         /// Asked at the first open of the file in the process, with the file's size and the
         /// bytes its data uses (both in bytes); when it returns `true` the file is replaced by
         /// a compacted copy, unless another process has it open. Not asked for read-only or
@@ -124,6 +137,7 @@ extension Realm {
                     inMemoryIdentifier: String? = nil,
                     readOnly: Bool = false,
                     schemaVersion: UInt64 = 0,
+                    migrationBlock: MigrationBlock? = nil,
                     deleteRealmIfMigrationNeeded: Bool = false,
                     objectTypes: [ObjectBase.Type]? = nil,
                     maximumFileSize: Int? = nil,
@@ -135,6 +149,7 @@ extension Realm {
             }
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.objectTypes = objectTypes
             self.maximumFileSize = maximumFileSize

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Realm {
     /// The coordinator of `configuration`'s file, its stored classes checked against the model
     /// classes: the declared ones, or without ``Configuration/objectTypes`` each model class
@@ -6,12 +8,20 @@ extension Realm {
     /// ``Configuration/deleteRealmIfMigrationNeeded``, a file that would need a migration is
     /// deleted and opened anew.
     ///
-    /// - Throws: ``Realm/Error``: `schemaMismatch` listing every difference, `fileOperationFailed`
+    /// - Throws: ``Realm/Error``: `schemaMismatch` listing every difference (or when the file is
+    ///   open in this process at another schema version), `fileOperationFailed`
     ///   when the file to delete is open elsewhere, and whatever opening the file throws.
     static func checkedCoordinator(for configuration: Configuration) throws -> Coordinator {
         do {
             let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
-            try coordinator.verify(models(for: configuration, storedBy: coordinator))
+            let version = coordinator.catalog.schemaVersion
+            if version != configuration.schemaVersion && !(configuration.readOnly && version < configuration.schemaVersion) {
+                // Opened by another configuration of this process, which did or did not migrate it.
+                throw Realm.Error(.schemaMismatch,
+                                  "Realm at path '\(coordinator.path)' already opened with different schema version: it has version \(version), not \(configuration.schemaVersion).",
+                                  fileURL: URL(fileURLWithPath: coordinator.path))
+            }
+            try coordinator.verify(SchemaMigration.models(for: configuration, stored: coordinator.catalog.schema))
             return coordinator
         } catch let error as Realm.Error where error.code == .schemaMismatch && configuration.deleteRealmIfMigrationNeeded {
             // The coordinator above is released by now, unless another realm has the file open,
@@ -19,14 +29,5 @@ extension Realm {
             try Realm.deleteFiles(for: configuration)
             return try CoordinatorRegistry.coordinator(for: configuration)
         }
-    }
-
-    /// The model classes to check the file's stored classes against.
-    private static func models(for configuration: Configuration, storedBy coordinator: Coordinator) -> [ClassInfo] {
-        if let declared = configuration.objectTypes { return ClassInfo.closure(of: declared) }
-        let storedNames = Set(coordinator.catalog.schema.classes.map(\.name))
-        let candidates = Dictionary(grouping: ModelDiscovery.modelTypes.filter { storedNames.contains(ClassInfo.storedName(of: $0)) },
-                                    by: ClassInfo.storedName(of:))
-        return candidates.values.compactMap { $0.count == 1 ? ClassInfo.of($0[0]) : nil }
     }
 }

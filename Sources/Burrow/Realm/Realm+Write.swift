@@ -29,7 +29,9 @@ extension Realm {
     /// - Throws: what `block` throws, or ``Realm/Error`` from the commit (`outOfDiskSpace`, …).
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
-        beginWrite()
+        verifyCanBeginWrite()
+        core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
+        try beginWriteInTurn()
         return try completeWrite(block)
     }
 
@@ -50,17 +52,30 @@ extension Realm {
     ///
     /// The realm moves to the latest version first. Writers of this process get their turn in
     /// the order they asked. Traps inside a write or on a read-only realm.
+    /// Traps when another process migrated the file since this one opened it: the realm
+    /// cannot read the file's new layout (``write(_:)`` throws instead).
     public func beginWrite() {
+        verifyCanBeginWrite()
+        core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
+        do {
+            try beginWriteInTurn()
+        } catch {
+            preconditionFailure(Realm.Error.message(of: error))
+        }
+    }
+
+    private func verifyCanBeginWrite() {
         core.verifyThread()
         precondition(!core.isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
-        core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
-        beginWriteInTurn()
     }
 
     /// Begins the write once the realm holds the file's writer turn.
-    func beginWriteInTurn() {
+    ///
+    /// - Throws: ``Realm/Error/Code/schemaMismatch`` when another process migrated the file
+    ///   since this process opened it; the turn is then passed on.
+    func beginWriteInTurn() throws {
         core.pauseReading()
         core.coordinator.growMapIfNeeded()
         let transaction: Transaction
@@ -70,6 +85,14 @@ extension Realm {
             core.resumeReading()
             core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
             preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
+        }
+        do {
+            try core.coordinator.catalogs.verifyLayout(seenBy: transaction)
+        } catch {
+            transaction.abort()
+            core.resumeReading()
+            core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
+            throw Realm.Error(.schemaMismatch, "\(error)", fileURL: URL(fileURLWithPath: core.coordinator.path))
         }
         core.writeState = WriteState(transaction: transaction, catalogs: core.coordinator.catalogs, realm: core)
     }

@@ -79,7 +79,13 @@ public struct Realm: Equatable {
             precondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
         }
         if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
-            handle = RealmHandle(RealmUse(adopting: cached))  // the lookup counted this use
+            let use = RealmUse(adopting: cached)  // the lookup counted this use
+            if cached.configuration.schemaVersion != configuration.schemaVersion && !configuration.readOnly {
+                throw Realm.Error(.schemaMismatch,
+                                  "Realm at path '\(cached.coordinator.path)' already opened with different schema version: it has version \(cached.configuration.schemaVersion), not \(configuration.schemaVersion).",
+                                  fileURL: URL(fileURLWithPath: cached.coordinator.path))
+            }
+            handle = RealmHandle(use)
             return
         }
         let coordinator = try opened ?? Realm.checkedCoordinator(for: configuration)
@@ -228,7 +234,8 @@ public struct Realm: Equatable {
     /// ```
     /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase`.
     public static func schemaVersion(at fileURL: URL) throws -> UInt64 {
-        let configuration = Configuration(fileURL: fileURL, readOnly: true, schemaVersion: .max)
+        var configuration = Configuration(fileURL: fileURL, readOnly: true, schemaVersion: .max)
+        configuration.checksSchema = false
         let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
         let txn = try coordinator.environment.beginReadTransaction()
         return try coordinator.schemaVersion(in: txn)

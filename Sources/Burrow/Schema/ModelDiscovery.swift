@@ -31,7 +31,7 @@ enum ModelDiscovery {
         }
         return candidates.compactMap { descriptor in
             guard let type = descriptor.metadata() as? ObjectBase.Type, type != Object.self,
-                  type != EmbeddedObject.self else { return nil }
+                  type != EmbeddedObject.self, type != DynamicObject.self else { return nil }
             return type
         }
     }

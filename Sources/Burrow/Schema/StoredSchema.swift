@@ -32,6 +32,11 @@ struct StoredClass: Codable, Equatable, Sendable {
     var nextPropertyID: UInt32
     /// Whether the class holds embedded objects, deleted with their owner.
     var isEmbedded: Bool? = nil
+    /// Whether object keys are the bits of the primary key; `nil`: when the primary key is a
+    /// non-optional integer. A migration that changes the primary key sets it to `false`: the
+    /// class keeps its object keys (so no link to it changes) and looks its primary key up in
+    /// its primary-key database.
+    var primaryKeyIsObjectKey: Bool? = nil
 
     /// A stored class from its parts.
     init(id: UInt32, name: String, properties: [StoredProperty], nextPropertyID: UInt32) {
@@ -57,6 +62,12 @@ struct StoredClass: Codable, Equatable, Sendable {
 
     var primaryKeyColumn: Int? { properties.firstIndex(where: \.isPrimary) }
 
+    /// Whether object keys are the primary key's order-preserving bits.
+    var keysArePrimaryKeys: Bool {
+        guard let primary = primaryKeyColumn.map({ properties[$0] }) else { return false }
+        return primaryKeyIsObjectKey ?? (primary.kind == .int && !primary.isOptional)
+    }
+
     var objectSchema: ObjectSchema {
         // Linking objects are not stored: the model class, when this process has it, names them.
         let computed = ClassInfo.type(named: name).map { ClassInfo.of($0).objectSchema.computedProperties } ?? []
@@ -69,8 +80,9 @@ struct StoredClass: Codable, Equatable, Sendable {
     }
 
     /// How the model class `info` differs from this stored class, one line a difference;
-    /// empty when they match (property order may differ).
-    func differences(from info: ClassInfo) -> [String] {
+    /// empty when they match (property order may differ). Without `includingIndexes`, only the
+    /// differences that need a migration: an index is added or removed at open.
+    func differences(from info: ClassInfo, includingIndexes: Bool = true) -> [String] {
         var lines: [String] = []
         if (isEmbedded ?? false) != info.isEmbedded {
             lines.append("Class '\(name)' has been made \(info.isEmbedded ? "embedded" : "top-level").")
@@ -92,7 +104,7 @@ struct StoredClass: Codable, Equatable, Sendable {
                     ? "Primary key property '\(name).\(field.name)' has been added."
                     : "Primary key property '\(name).\(field.name)' has been removed.")
             }
-            if stored.isIndexed != field.isIndexed {
+            if includingIndexes && stored.isIndexed != field.isIndexed {
                 lines.append("Property '\(name).\(field.name)' has been made \(field.isIndexed ? "indexed" : "unindexed").")
             }
         }

@@ -11,6 +11,11 @@ struct CatalogDraft {
 struct Catalog: Sendable {
     var schema = StoredSchema()
     var generation: UInt64 = 0
+    /// The file's layout epoch when the catalog was read: a migration moves it, and a catalog
+    /// of another epoch cannot read the file's tables.
+    var layoutEpoch: UInt64 = 0
+    /// The file's schema version when the catalog was read.
+    var schemaVersion: UInt64 = 0
     var layouts: [String: TableLayout] = [:]
     /// The backlink index, once a class with links exists.
     var links: Database?

@@ -54,6 +54,8 @@ final class CatalogStore: @unchecked Sendable {
         var catalog = Catalog()
         catalog.schema = try metadata.schema(in: txn)
         catalog.generation = try metadata.generation(in: txn)
+        catalog.layoutEpoch = try metadata.layoutEpoch(in: txn)
+        catalog.schemaVersion = try metadata.schemaVersion(in: txn)
         for storedClass in catalog.schema.classes {
             catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false, handleEpoch: handleEpoch)
         }
@@ -79,6 +81,7 @@ final class CatalogStore: @unchecked Sendable {
         environment.publishHandleEpoch(epoch)
         let current = catalog
         guard loaded.generation > current.generation else { return false }
+        try Self.verifyLayoutEpoch(loaded.layoutEpoch, of: current, path: environment.path)
         for (name, layout) in current.layouts where loaded.layouts[name]?.classID == layout.classID {
             loaded.layouts[name] = layout
         }
@@ -88,6 +91,20 @@ final class CatalogStore: @unchecked Sendable {
         }
         publish(loaded)
         return true
+    }
+
+    /// Refuses to read or write a file another process migrated since `catalog` was read: its
+    /// tables are no longer laid out as the catalog says.
+    ///
+    /// - Throws: ``MigratedElsewhere``.
+    static func verifyLayoutEpoch(_ epoch: UInt64, of catalog: Catalog, path: String) throws {
+        guard epoch == catalog.layoutEpoch else { throw MigratedElsewhere(path: path) }
+    }
+
+    /// Refuses a write transaction `txn` over a file another process migrated; see
+    /// ``verifyLayoutEpoch(_:of:path:)``.
+    func verifyLayout(seenBy txn: Transaction) throws {
+        try Self.verifyLayoutEpoch(try metadata.layoutEpoch(in: txn), of: catalog, path: environment.path)
     }
 
     // MARK: Changing
@@ -176,5 +193,14 @@ final class CatalogStore: @unchecked Sendable {
         } catch LMDBError.notFound {
             return nil
         }
+    }
+}
+
+/// Another process migrated the file (or changed its indexes) while this one had it open.
+struct MigratedElsewhere: Error, CustomStringConvertible {
+    let path: String
+
+    var description: String {
+        "'\(path)' was migrated to a new schema by another process while this process had it open: close every realm of the file in this process and open it again."
     }
 }

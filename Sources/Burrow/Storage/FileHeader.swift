@@ -15,6 +15,7 @@ enum FileHeader {
     static let schemaKey = Array("schema".utf8)
     static let schemaVersionKey = Array("schemaVersion".utf8)
     static let schemaGenerationKey = Array("schemaGeneration".utf8)
+    static let layoutEpochKey = Array("layoutEpoch".utf8)
 
     /// The key of a class's next object key counter.
     static func nextObjectKeyKey(classID: UInt32) -> [UInt8] { Array("nextKey.\(classID)".utf8) }

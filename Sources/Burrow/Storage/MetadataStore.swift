@@ -72,6 +72,21 @@ struct MetadataStore {
         try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(generation), in: database)
     }
 
+    /// The layout epoch: it moves whenever a migration (or a change of indexes) rewrote
+    /// tables, which a process that read the file before cannot read on with its catalog.
+    func layoutEpoch(in txn: Transaction) throws -> UInt64 {
+        try FileHeader.number(FileHeader.layoutEpochKey, in: database, txn: txn, absent: 0)
+    }
+
+    func writeLayoutEpoch(_ epoch: UInt64, in txn: Transaction) throws {
+        try txn.put(FileHeader.layoutEpochKey, FileHeader.encodeUInt64(epoch), in: database)
+    }
+
+    /// Forgets the object key counter of a deleted class.
+    func removeNextObjectKey(classID: UInt32, in txn: Transaction) throws {
+        _ = try txn.delete(FileHeader.nextObjectKeyKey(classID: classID), in: database)
+    }
+
     /// The schema version the file was last opened with.
     func schemaVersion(in txn: Transaction) throws -> UInt64 {
         try FileHeader.number(FileHeader.schemaVersionKey, in: database, txn: txn, absent: 0)

@@ -37,8 +37,7 @@ final class TableLayout: Sendable {
         self.secondaryIndexes = secondaryIndexes
         self.primaryKeys = primaryKeys
         primaryKeyColumn = storedClass.primaryKeyColumn
-        let primary = primaryKeyColumn.map { storedClass.properties[$0] }
-        usesPrimaryKeyAsObjectKey = primary.map { $0.kind == .int && !$0.isOptional } ?? false
+        usesPrimaryKeyAsObjectKey = storedClass.keysArePrimaryKeys
         let kinds = storedClass.properties.map(\.kind)
         self.kinds = kinds
         linkColumns = kinds.indices.filter { kinds[$0] == .link && storedClass.properties[$0].collection == nil }
@@ -66,7 +65,7 @@ final class TableLayout: Sendable {
                 let name = FileHeader.collectionName(classID: id, propertyID: property.id)
                 lists.append((column, try txn.openDatabase(named: name, create: create)))
             } else if property.isPrimary {
-                if property.kind != .int || property.isOptional {
+                if !storedClass.keysArePrimaryKeys {
                     primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
                 }
             } else if property.isIndexed {
@@ -140,7 +139,7 @@ final class TableLayout: Sendable {
     /// The primary-key database's key for `value`: its index key, followed by the object key
     /// when the index key is truncated, so that long values sharing a truncated key each keep
     /// an entry of their own.
-    private func primaryKeyEntry(_ value: _PersistedValue, key: ObjectKey, into entry: inout [UInt8]) {
+    func primaryKeyEntry(_ value: _PersistedValue, key: ObjectKey, into entry: inout [UInt8]) {
         entry.removeAll(keepingCapacity: true)
         IndexKeyEncoder.append(value, to: &entry)
         if IndexKeyEncoder.isTruncated(entry) { key.append(to: &entry) }
@@ -246,7 +245,7 @@ final class TableLayout: Sendable {
         if let primaryKeys { try txn.drop(primaryKeys) }
     }
 
-    private func putIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: StorageWrite) throws {
+    func putIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: StorageWrite) throws {
         write.keyScratch.removeAll(keepingCapacity: true)
         IndexKeyEncoder.append(value, to: &write.keyScratch)
         key.append(to: &write.keyScratch)
@@ -264,7 +263,7 @@ final class TableLayout: Sendable {
         }
     }
 
-    private func putKey(_ indexKey: [UInt8], value key: ObjectKey, in database: Database, txn: Transaction) throws {
+    func putKey(_ indexKey: [UInt8], value key: ObjectKey, in database: Database, txn: Transaction) throws {
         try indexKey.withUnsafeBytes { indexBytes in
             try key.withBytes { keyBytes in
                 try txn.put(indexBytes, keyBytes, in: database, flags: .noOverwrite)

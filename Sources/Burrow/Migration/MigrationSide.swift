@@ -1,0 +1,202 @@
+import LMDB
+
+/// One side of a migration as ``DynamicObject``s see it: the old objects, read from the
+/// snapshot of the file before the migration, or the new ones, read and written in the
+/// migration's write.
+final class MigrationSide: DynamicObjectStore {
+    unowned let run: MigrationRun
+    let isOld: Bool
+    /// Whether the migration block is still running: objects used after it trap.
+    var isActive = true
+
+    init(run: MigrationRun, isOld: Bool) {
+        self.run = run
+        self.isOld = isOld
+    }
+
+    private var transaction: Transaction { isOld ? run.oldSnapshot : run.write }
+
+    private func layout(of className: String) -> TableLayout {
+        precondition(isActive, "Migration objects can only be used inside the migration block.")
+        guard let layout = isOld ? run.oldCatalog.layouts[className] : run.newLayout(of: className) else {
+            preconditionFailure("Object type '\(className)' is not in the \(isOld ? "old" : "new") schema of the migration.")
+        }
+        return layout
+    }
+
+    private func column(of name: String, in layout: TableLayout) -> Int {
+        guard let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }) else {
+            preconditionFailure("Invalid property name '\(name)' for class '\(layout.className)'.")
+        }
+        return column
+    }
+
+    func objectSchema(of className: String) -> ObjectSchema { layout(of: className).storedClass.objectSchema }
+
+    /// The object of class `className` and key `key` on this side.
+    func object(_ className: String, _ key: ObjectKey) -> DynamicObject {
+        DynamicObject(store: self, className: className, key: key)
+    }
+
+    /// Whether this side has the object.
+    func contains(_ className: String, _ key: ObjectKey) throws -> Bool {
+        guard let layout = isOld ? run.oldCatalog.layouts[className] : run.newLayout(of: className) else { return false }
+        return try layout.row(key, in: transaction) != nil
+    }
+
+    // MARK: Reading
+
+    func value(of name: String, in object: DynamicObject) -> Any? {
+        let layout = layout(of: object.storedClassName)
+        let column = column(of: name, in: layout)
+        let property = layout.storedClass.properties[column]
+        do {
+            if let database = layout.collectionDatabase(of: column) {
+                if property.collection == .map {
+                    let entries = try MapEntries.entries(of: object.objectKey, in: database, kind: property.kind, txn: transaction)
+                    return Dictionary(entries.map { ($0.key, swiftValue($0.value, of: property)) }, uniquingKeysWith: { $1 })
+                }
+                return try ListEntries.values(of: object.objectKey, in: database, kind: property.kind, txn: transaction)
+                    .map { swiftValue($0, of: property) }
+            }
+            guard let row = try layout.row(object.objectKey, in: transaction) else {
+                preconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
+            }
+            return swiftValue(try RowReader(row, key: object.objectKey).checkedValue(column, kind: property.kind), of: property)
+        } catch {
+            preconditionFailure("Cannot read '\(layout.className).\(name)' in the migration of '\(run.path)': \(Realm.Error.message(of: error))")
+        }
+    }
+
+    private func swiftValue(_ value: _PersistedValue, of property: StoredProperty) -> Any? {
+        switch value {
+        case .null: nil
+        case .link(let key): object(property.objectClassName!, ObjectKey(key))
+        case .mixed(let inner): mixedValue(inner)
+        default: value.anyValue
+        }
+    }
+
+    private func mixedValue(_ value: _PersistedValue) -> AnyRealmValue {
+        switch value {
+        case .typedLink(let classID, let key):
+            let catalog = isOld ? run.oldCatalog : run.session
+            guard let name = catalog.schema.classes.first(where: { $0.id == classID })?.name else { return .none }
+            return .object(object(name, ObjectKey(key)))
+        case .list(let elements): return .fromArray(elements.map(mixedValue))
+        case .dictionary(let keys, let values): return .fromDictionary(Dictionary(zip(keys, values.map(mixedValue)), uniquingKeysWith: { $1 }))
+        default: return AnyRealmValue(scalar: value)
+        }
+    }
+
+    // MARK: Writing
+
+    func setValue(_ value: Any?, of name: String, in object: DynamicObject) {
+        precondition(!isOld, "Cannot modify '\(object.storedClassName).\(name)' of an old object: the old objects of a migration are read-only.")
+        do {
+            var layout = layout(of: object.storedClassName)
+            let column = column(of: name, in: layout)
+            let property = layout.storedClass.properties[column]
+            if property.isPrimary && !run.isRebuilt(layout.className) {
+                try run.releasePrimaryKey(of: layout.className)
+                layout = self.layout(of: object.storedClassName)
+            }
+            if property.collection != nil {
+                try replaceCollection(of: object.objectKey, column: column, in: layout, with: value)
+                return
+            }
+            let stored = try storedValue(value, for: property, of: layout.className)
+            guard let row = try layout.row(object.objectKey, in: run.write) else {
+                preconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
+            }
+            try run.tables.update(object.objectKey, column: column, to: stored, row: row, in: layout)
+        } catch {
+            run.fail(error)
+        }
+    }
+
+    /// The stored form of `value` for `property` of class `className`.
+    func storedValue(_ value: Any?, for property: StoredProperty, of className: String) throws -> _PersistedValue {
+        switch property.kind {
+        case .link:
+            guard let value = StoredValueConversion.unwrapped(value) else { return .null }
+            return .link(try linkedKey(value, className: property.objectClassName!).rawValue)
+        case .mixed:
+            guard let value = StoredValueConversion.unwrapped(value) else { return .null }
+            guard let mixed = AnyRealmValue._fromAny(value) else {
+                preconditionFailure("Invalid value '\(value)' for 'mixed' property '\(className).\(property.name)'.")
+            }
+            if case .none = mixed { return .null }
+            return .mixed(try storedMixed(mixed))
+        default:
+            return StoredValueConversion.scalar(value, for: property, of: className)
+        }
+    }
+
+    /// The key of the new object `value` stands for: a new object itself, the new form of an
+    /// old object, or a dictionary or array of values for an object created here.
+    private func linkedKey(_ value: Any, className: String) throws -> ObjectKey {
+        if let linked = value as? DynamicObject {
+            precondition(linked.storedClassName == className,
+                         "Object of type '\(linked.storedClassName)' cannot be linked from a property of type '\(className)'.")
+            if linked.store === self { return linked.objectKey }
+            let hasNewForm = try linked.store === run.oldSide && contains(className, linked.objectKey)
+            precondition(hasNewForm,
+                         "Object of type '\(className)' is not in the new schema of the migration.")
+            return linked.objectKey
+        }
+        if value is [String: Any] || value is [Any] { return try run.create(className, value: value).objectKey }
+        preconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
+    }
+
+    private func storedMixed(_ value: AnyRealmValue) throws -> _PersistedValue {
+        switch value {
+        case .object(let linked):
+            guard let linked = linked as? DynamicObject else {
+                preconditionFailure("An AnyRealmValue in a migration can only hold objects of the migration.")
+            }
+            let key = try linkedKey(linked, className: linked.storedClassName)
+            return .typedLink(classID: layout(of: linked.storedClassName).classID, key: key.rawValue)
+        case .list(let list): return .list(try list.map(storedMixed))
+        case .dictionary(let map):
+            let entries = zip(map.keys, map.values).sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            return .dictionary(keys: entries.map(\.0), values: try entries.map { try storedMixed($0.1) })
+        default: return value.scalar
+        }
+    }
+
+    /// Replaces the list, set or map in `column` of `owner` by the elements of `value` (an
+    /// array, or a dictionary for a map).
+    private func replaceCollection(of owner: ObjectKey, column: Int, in layout: TableLayout, with value: Any?) throws {
+        let property = layout.storedClass.properties[column]
+        var element = property
+        element.collection = nil
+        let tables = run.tables
+        switch property.collection {
+        case .map?:
+            let entries = StoredValueConversion.unwrapped(value).map { value -> [String: Any] in
+                guard let entries = value as? [String: Any] else { preconditionFailure("Invalid value '\(value)' for map property '\(layout.className).\(property.name)'.") }
+                return entries
+            } ?? [:]
+            try tables.removeMap(of: owner, column: column, in: layout)
+            for (key, entry) in entries {
+                try tables.setMapValue(try storedValue(entry, for: element, of: layout.className), for: key, owner: owner, column: column, in: layout)
+            }
+        default:
+            let elements = StoredValueConversion.unwrapped(value).map { value -> [Any] in
+                guard let elements = value as? [Any] else { preconditionFailure("Invalid value '\(value)' for collection property '\(layout.className).\(property.name)'.") }
+                return elements
+            } ?? []
+            if property.collection == .set {
+                try tables.removeSet(of: owner, column: column, in: layout)
+                for entry in elements { try tables.insertIntoSet(try storedValue(entry, for: element, of: layout.className), owner: owner, column: column, in: layout) }
+            } else {
+                try tables.removeList(of: owner, column: column, in: layout)
+                for (index, entry) in elements.enumerated() {
+                    try tables.putListElement(try storedValue(entry, for: element, of: layout.className), owner: owner,
+                                              position: UInt64(index + 1) * ListEntries.gap, column: column, in: layout)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import LMDB
+
+/// Bringing a file's stored schema to the program's model classes when the file opens: the
+/// schema version is checked, added and removed indexes are applied, and a higher schema
+/// version runs the migration (with the configuration's block) in one write transaction.
+enum SchemaMigration {
+    /// The catalog to open the file with, after whatever the open had to change.
+    ///
+    /// - Throws: ``Realm/Error``: `schemaMismatch` for a lower schema version, for a changed
+    ///   schema at the same version (listing every difference), for a read-only file that needs
+    ///   a migration, and for primary keys left duplicate by a migration; the errors of writing.
+    static func apply(environment: Environment, metadata: MetadataStore, catalog: Catalog,
+                      configuration: Realm.Configuration) throws -> Catalog {
+        guard configuration.checksSchema else { return catalog }
+        let path = environment.path, url = URL(fileURLWithPath: environment.path)
+        let probe = try environment.beginReadTransaction()
+        let storedVersion = try metadata.schemaVersion(in: probe)
+        probe.abort()
+        if storedVersion > configuration.schemaVersion {
+            throw Realm.Error(.schemaMismatch,
+                              "Provided schema version \(configuration.schemaVersion) is less than last set version \(storedVersion).",
+                              fileURL: url)
+        }
+        let plan = MigrationPlan(stored: catalog.schema, models: models(for: configuration, stored: catalog.schema))
+        let raisesVersion = storedVersion < configuration.schemaVersion
+        if !plan.differences.isEmpty && (!raisesVersion || configuration.readOnly) {
+            throw Realm.Error(.schemaMismatch, Coordinator.mismatchMessage(plan.differences, path: path), fileURL: url)
+        }
+        guard !configuration.readOnly, raisesVersion || plan.changesIndexes else { return catalog }
+        let run = try MigrationRun(environment: environment, metadata: metadata, catalog: catalog, plan: plan)
+        do {
+            try run.prepare()
+            if raisesVersion, let block = configuration.migrationBlock {
+                block(Migration(run: run), storedVersion)
+                run.endBlock()
+            }
+            if let failure = run.failure { throw failure }
+            try run.finish(schemaVersion: configuration.schemaVersion)
+        } catch {
+            run.abort()
+            throw converted(error, path: path)
+        }
+        let reader = try environment.beginReadTransaction()
+        let migrated = try CatalogStore.read(in: reader, metadata: metadata)
+        try reader.commit()  // keeps the database handles it opened
+        return migrated
+    }
+
+    /// The model classes to bring the file to: the declared ones, or without
+    /// ``Realm/Configuration/objectTypes`` each model class of the program that alone bears a
+    /// stored class's name (a name two models share is checked when one of them is first used).
+    static func models(for configuration: Realm.Configuration, stored: StoredSchema) -> [ClassInfo] {
+        if let declared = configuration.objectTypes { return ClassInfo.closure(of: declared) }
+        let storedNames = Set(stored.classes.map(\.name))
+        let candidates = Dictionary(grouping: ModelDiscovery.modelTypes.filter { storedNames.contains(ClassInfo.storedName(of: $0)) },
+                                    by: ClassInfo.storedName(of:))
+        return candidates.values.compactMap { $0.count == 1 ? ClassInfo.of($0[0]) : nil }
+    }
+
+    private static func converted(_ error: any Error, path: String) -> any Error {
+        switch error {
+        case let error as LMDBError: Realm.Error(error, path: path, doing: "migrate")
+        case let error as StorageError: Realm.Error(error, path: path)
+        default: error
+        }
+    }
+}
