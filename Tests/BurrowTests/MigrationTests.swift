@@ -279,3 +279,48 @@ import Testing
         _ = open
     }
 }
+
+extension MigrationTests {
+    private func writeReadmeVersion0() throws {
+        final class Person: Object {
+            @Persisted var name = ""
+            @Persisted var age = ""
+        }
+        final class Legacy: Object { @Persisted var note = "" }
+        let realm = try Realm(configuration: configuration([Person.self, Legacy.self], version: 0))
+        try realm.write {
+            realm.add(Person(value: ["name": "Jane", "age": "41"]))
+            realm.add(Person(value: ["name": "Tim", "age": "unknown"]))
+            realm.add(Legacy(value: ["note": "old"]))
+        }
+    }
+
+    /// README's migration example, as it is written there.
+    @Test func theReadmeMigrationExampleRenamesConvertsAndDeletes() throws {
+        try writeReadmeVersion0()
+        let url = directory.file()
+        final class Person: Object {
+            @Persisted var fullName = ""
+            @Persisted var age = 0
+        }
+
+        var config = Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [Person.self])
+        config.migrationBlock = { migration, oldSchemaVersion in
+            if oldSchemaVersion < 1 {
+                migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+                migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
+                    newObject!["age"] = Int(oldObject!["age"] as! String) ?? 0
+                }
+                migration.deleteData(forType: "Legacy")
+            }
+        }
+        do {
+            let realm = try Realm(configuration: config)
+            #expect(realm.objects(Person.self).sorted(byKeyPath: "fullName").map { "\($0.fullName) \($0.age)" } == ["Jane 41", "Tim 0"])
+        }
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.objects(Person.self).filter("age == 41").first?.fullName == "Jane")
+        #expect(reopened.fileSchema.objectSchema.map(\.className) == ["Person"])
+        #expect(reopened.fileSchema["Person"]?.properties.map(\.name) == ["fullName", "age"])
+    }
+}

@@ -90,7 +90,8 @@ extension Realm {
             try core.coordinator.catalogs.verifyLayout(seenBy: transaction)
         } catch {
             transaction.abort()
-            core.resumeReading()
+            // The realm's snapshot stays released: its next read meets the migration and traps
+            // with this message instead of reading the new layout through the old catalog.
             core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
             throw Realm.Error(.schemaMismatch, "\(error)", fileURL: URL(fileURLWithPath: core.coordinator.path))
         }
