@@ -16,55 +16,55 @@ import Testing
     }
 
     private func writeVersion0People() throws {
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name = ""
             @Persisted var age = ""
             @Persisted var nickname: String?
         }
-        let realm = try Realm(configuration: configuration([Person.self], version: 0))
+        let realm = try Realm(configuration: configuration([Member.self], version: 0))
         try realm.write {
-            realm.add(Person(value: ["name": "Ann", "age": "31", "nickname": "Annie"]))
-            realm.add(Person(value: ["name": "Bob", "age": "x", "nickname": nil]))
+            realm.add(Member(value: ["name": "Ann", "age": "31", "nickname": "Annie"]))
+            realm.add(Member(value: ["name": "Bob", "age": "x", "nickname": nil]))
         }
     }
 
     @Test func addedAndRemovedPropertiesNeedOnlyAHigherVersion() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name = ""
             @Persisted var score = 7
             @Persisted var note: String?
         }
         do {
-            let realm = try Realm(configuration: configuration([Person.self], version: 1))
-            let people = realm.objects(Person.self).sorted(byKeyPath: "name")
+            let realm = try Realm(configuration: configuration([Member.self], version: 1))
+            let people = realm.objects(Member.self).sorted(byKeyPath: "name")
             #expect(people.map(\.name) == ["Ann", "Bob"])
             // Added properties hold the type's zero value, not the model's default, as in RealmSwift.
             #expect(people.map(\.score) == [0, 0])
             #expect(people.map(\.note) == [nil, nil])
-            #expect(realm.fileSchema["Person"]?.properties.map(\.name) == ["name", "score", "note"])
+            #expect(realm.fileSchema["Member"]?.properties.map(\.name) == ["name", "score", "note"])
             try realm.write { people[0].score = 3 }
         }
-        let reopened = try Realm(configuration: configuration([Person.self], version: 1))
-        #expect(reopened.objects(Person.self).sorted(byKeyPath: "name").map(\.score) == [3, 0])
+        let reopened = try Realm(configuration: configuration([Member.self], version: 1))
+        #expect(reopened.objects(Member.self).sorted(byKeyPath: "name").map(\.score) == [3, 0])
         #expect(try Realm.schemaVersion(at: directory.file()) == 1)
     }
 
     @Test func theSameVersionWithAChangedSchemaThrowsEveryDifference() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name: String?
             @Persisted var age = 0
             @Persisted var email = ""
         }
-        expectError(.schemaMismatch) { try Realm(configuration: configuration([Person.self], version: 0)) }
+        expectError(.schemaMismatch) { try Realm(configuration: configuration([Member.self], version: 0)) }
         do {
-            _ = try Realm(configuration: configuration([Person.self], version: 0))
+            _ = try Realm(configuration: configuration([Member.self], version: 0))
         } catch let error as Realm.Error {
-            for line in ["- Property 'Person.name' has been made optional.",
-                         "- Property 'Person.age' has been changed from 'string' to 'int'.",
-                         "- Property 'Person.email' has been added.",
-                         "- Property 'Person.nickname' has been removed."] {
+            for line in ["- Property 'Member.name' has been made optional.",
+                         "- Property 'Member.age' has been changed from 'string' to 'int'.",
+                         "- Property 'Member.email' has been added.",
+                         "- Property 'Member.nickname' has been removed."] {
                 #expect(error.message.contains(line), "\(error.message)")
             }
         }
@@ -74,24 +74,24 @@ import Testing
 
     @Test func aChangedTypeIsConvertedByTheBlockAndARenameKeepsValues() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var fullName = ""
             @Persisted var age = 0
             @Persisted var nickname: String?
         }
         let seen = Locked<[UInt64]>([])
-        let realm = try Realm(configuration: configuration([Person.self], version: 3) { migration, oldVersion in
+        let realm = try Realm(configuration: configuration([Member.self], version: 3) { migration, oldVersion in
             seen.withLock { $0.append(oldVersion) }
-            #expect(migration.oldSchema["Person"]?["age"]?.type == .string)
-            #expect(migration.newSchema["Person"]?["age"]?.type == .int)
-            migration.renameProperty(onType: "Person", from: "name", to: "fullName")
-            migration.enumerateObjects(ofType: "Person") { old, new in
+            #expect(migration.oldSchema["Member"]?["age"]?.type == .string)
+            #expect(migration.newSchema["Member"]?["age"]?.type == .int)
+            migration.renameProperty(onType: "Member", from: "name", to: "fullName")
+            migration.enumerateObjects(ofType: "Member") { old, new in
                 new!["age"] = Int(old!["age"] as! String) ?? -1
                 #expect(new!["fullName"] as? String == old!["name"] as? String)
             }
         })
         #expect(seen.withLock { $0 } == [0])
-        let people = realm.objects(Person.self).sorted(byKeyPath: "fullName")
+        let people = realm.objects(Member.self).sorted(byKeyPath: "fullName")
         #expect(people.map(\.fullName) == ["Ann", "Bob"])
         #expect(people.map(\.age) == [31, -1])
         #expect(people.map(\.nickname) == ["Annie", nil])
@@ -100,113 +100,113 @@ import Testing
 
     @Test func optionalityChangesConvertNilToTheDefault() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name: String?
             @Persisted var age = ""
             @Persisted var nickname = ""
         }
-        let realm = try Realm(configuration: configuration([Person.self], version: 1))
-        let people = realm.objects(Person.self).sorted(byKeyPath: "age")
+        let realm = try Realm(configuration: configuration([Member.self], version: 1))
+        let people = realm.objects(Member.self).sorted(byKeyPath: "age")
         #expect(people.map(\.name) == ["Ann", "Bob"])
         #expect(people.map(\.nickname) == ["Annie", ""])
     }
 
     @Test func indexesAreAddedAndRemovedWithoutANewVersion() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted(indexed: true) var name = ""
             @Persisted var age = ""
             @Persisted var nickname: String?
         }
         do {
-            let realm = try Realm(configuration: configuration([Person.self], version: 0))
-            #expect(realm.fileSchema["Person"]?["name"]?.isIndexed == true)
-            #expect(realm.objects(Person.self).filter("name == 'Bob'").first?.age == "x")
-            #expect(realm.core.catalog.layouts["Person"]?.secondaryIndexes.count == 1)
+            let realm = try Realm(configuration: configuration([Member.self], version: 0))
+            #expect(realm.fileSchema["Member"]?["name"]?.isIndexed == true)
+            #expect(realm.objects(Member.self).filter("name == 'Bob'").first?.age == "x")
+            #expect(realm.core.catalog.layouts["Member"]?.secondaryIndexes.count == 1)
         }
         try writeVersion0People()  // the unindexed model again: the index goes
-        let realm = try Realm(configuration: configuration([Person.self], version: 0))
-        #expect(realm.objects(Person.self).filter("name == 'Ann'").count == 2)
+        let realm = try Realm(configuration: configuration([Member.self], version: 0))
+        #expect(realm.objects(Member.self).filter("name == 'Ann'").count == 2)
     }
 
     @Test func primaryKeysAddedInTheBlockAreCheckedForUniquenessAfterIt() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted(primaryKey: true) var id = 0
             @Persisted var name = ""
             @Persisted var age = ""
             @Persisted var nickname: String?
         }
         // Every object starts with id 0: only the block makes them unique.
-        expectError(.schemaMismatch) { try Realm(configuration: configuration([Person.self], version: 1)) }
+        expectError(.schemaMismatch) { try Realm(configuration: configuration([Member.self], version: 1)) }
         let counter = Locked(0)
-        let realm = try Realm(configuration: configuration([Person.self], version: 1) { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { _, new in
+        let realm = try Realm(configuration: configuration([Member.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "Member") { _, new in
                 new!["id"] = counter.withLock { $0 += 1; return $0 * 10 }
             }
         })
-        #expect(realm.object(ofType: Person.self, forPrimaryKey: 10)?.name != nil)
-        #expect(realm.object(ofType: Person.self, forPrimaryKey: 20)?.name != nil)
-        #expect(realm.object(ofType: Person.self, forPrimaryKey: 0) == nil)
-        try realm.write { realm.add(Person(value: ["id": 30, "name": "Cy"])) }
-        #expect(realm.objects(Person.self).count == 3)
-        #expect(realm.objects(Person.self).sorted(byKeyPath: "id").map(\.id) == [10, 20, 30])
+        #expect(realm.object(ofType: Member.self, forPrimaryKey: 10)?.name != nil)
+        #expect(realm.object(ofType: Member.self, forPrimaryKey: 20)?.name != nil)
+        #expect(realm.object(ofType: Member.self, forPrimaryKey: 0) == nil)
+        try realm.write { realm.add(Member(value: ["id": 30, "name": "Cy"])) }
+        #expect(realm.objects(Member.self).count == 3)
+        #expect(realm.objects(Member.self).sorted(byKeyPath: "id").map(\.id) == [10, 20, 30])
     }
 
     private func writeOldPosts() throws {
-        final class Tag: Object {
+        final class Badge: Object {
             @Persisted(primaryKey: true) var code = ""
             @Persisted var number = 0
         }
-        final class Post: Object {
-            @Persisted var tag: Tag?
-            @Persisted var tags = List<Tag>()
+        final class Entry: Object {
+            @Persisted var tag: Badge?
+            @Persisted var tags = List<Badge>()
         }
-        let realm = try Realm(configuration: configuration([Post.self, Tag.self], version: 0))
+        let realm = try Realm(configuration: configuration([Entry.self, Badge.self], version: 0))
         try realm.write {
-            let a = Tag(value: ["code": "a", "number": 5]), b = Tag(value: ["code": "b", "number": 6])
-            realm.add(Post(value: ["tag": a, "tags": [a, b]]))
+            let a = Badge(value: ["code": "a", "number": 5]), b = Badge(value: ["code": "b", "number": 6])
+            realm.add(Entry(value: ["tag": a, "tags": [a, b]]))
         }
     }
 
     @Test func aPrimaryKeyChangedFromStringToIntKeepsLinksToTheObjects() throws {
         try writeOldPosts()
-        final class Tag: Object {
+        final class Badge: Object {
             @Persisted var code = ""
             @Persisted(primaryKey: true) var number = 0
         }
-        final class Post: Object {
-            @Persisted var tag: Tag?
-            @Persisted var tags = List<Tag>()
+        final class Entry: Object {
+            @Persisted var tag: Badge?
+            @Persisted var tags = List<Badge>()
         }
-        let realm = try Realm(configuration: configuration([Post.self, Tag.self], version: 1))
-        #expect(realm.object(ofType: Tag.self, forPrimaryKey: 6)?.code == "b")
-        #expect(realm.object(ofType: Tag.self, forPrimaryKey: 7) == nil)
-        let post = try #require(realm.objects(Post.self).first)
+        let realm = try Realm(configuration: configuration([Entry.self, Badge.self], version: 1))
+        #expect(realm.object(ofType: Badge.self, forPrimaryKey: 6)?.code == "b")
+        #expect(realm.object(ofType: Badge.self, forPrimaryKey: 7) == nil)
+        let post = try #require(realm.objects(Entry.self).first)
         #expect(post.tag?.code == "a")
         #expect(post.tags.map(\.number) == [5, 6])
-        #expect(realm.objects(Tag.self).filter("number == 5").first?.code == "a")
-        try realm.write { realm.add(Tag(value: ["code": "c", "number": 7])) }
-        #expect(realm.object(ofType: Tag.self, forPrimaryKey: 7)?.code == "c")
-        #expect(realm.objects(Tag.self).count == 3)
+        #expect(realm.objects(Badge.self).filter("number == 5").first?.code == "a")
+        try realm.write { realm.add(Badge(value: ["code": "c", "number": 7])) }
+        #expect(realm.object(ofType: Badge.self, forPrimaryKey: 7)?.code == "c")
+        #expect(realm.objects(Badge.self).count == 3)
     }
 
     @Test func createDeleteAndDeleteDataRenameAClassThroughTheBlock() throws {
-        final class Cat: Object { @Persisted var name = "" }
+        final class Kitten: Object { @Persisted var name = "" }
         do {
-            let realm = try Realm(configuration: configuration([Cat.self], version: 0))
-            try realm.write { realm.add([Cat(value: ["name": "Tom"]), Cat(value: ["name": "Kit"]), Cat(value: ["name": "Old"])]) }
+            let realm = try Realm(configuration: configuration([Kitten.self], version: 0))
+            try realm.write { realm.add([Kitten(value: ["name": "Tom"]), Kitten(value: ["name": "Kit"]), Kitten(value: ["name": "Old"])]) }
         }
         final class Feline: Object {
             @Persisted var name = ""
             @Persisted var lives = 9
         }
         let realm = try Realm(configuration: configuration([Feline.self], version: 1) { migration, _ in
-            migration.enumerateObjects(ofType: "Cat") { old, new in
+            migration.enumerateObjects(ofType: "Kitten") { old, new in
                 #expect(new == nil)  // not in the new schema
                 if old!["name"] as! String != "Old" { migration.create("Feline", value: ["name": old!["name"]!]) }
             }
-            #expect(migration.deleteData(forType: "Cat"))
+            #expect(migration.deleteData(forType: "Kitten"))
             #expect(!migration.deleteData(forType: "Nothing"))
             let extra = migration.create("Feline", value: ["Extra"])
             #expect(extra["lives"] as? Int == 9)  // the model's default
@@ -214,101 +214,102 @@ import Testing
         })
         #expect(realm.objects(Feline.self).map(\.name).sorted() == ["Kit", "Tom"])
         #expect(realm.objects(Feline.self).map(\.lives) == [9, 9])
-        #expect(realm.fileSchema["Cat"] == nil)
+        #expect(realm.fileSchema["Kitten"] == nil)
     }
 
     @Test func theBlockRunsOnEveryVersionRiseEvenWithoutSchemaChanges() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name = ""
             @Persisted var age = ""
             @Persisted var nickname: String?
         }
-        let realm = try Realm(configuration: configuration([Person.self], version: 2) { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { old, new in new!["name"] = (old!["name"] as! String).uppercased() }
+        let realm = try Realm(configuration: configuration([Member.self], version: 2) { migration, _ in
+            migration.enumerateObjects(ofType: "Member") { old, new in new!["name"] = (old!["name"] as! String).uppercased() }
         })
-        #expect(realm.objects(Person.self).map(\.name).sorted() == ["ANN", "BOB"])
+        #expect(realm.objects(Member.self).map(\.name).sorted() == ["ANN", "BOB"])
         // Opening again at that version runs nothing.
-        let again = try Realm(configuration: configuration([Person.self], version: 2) { _, _ in Issue.record("ran twice") })
-        #expect(again.objects(Person.self).count == 2)
+        let again = try Realm(configuration: configuration([Member.self], version: 2) { _, _ in Issue.record("ran twice") })
+        #expect(again.objects(Member.self).count == 2)
     }
 
     private func writeOldOwner() throws {
-        final class Address: EmbeddedObject { @Persisted var city = "" }
-        final class Owner: Object {
+        final class Shelter: EmbeddedObject { @Persisted var city = "" }
+        final class Keeper: Object {
             @Persisted var name = ""
-            @Persisted var home: Address?
+            @Persisted var home: Shelter?
             @Persisted var dogs = List<String>()
         }
-        let realm = try Realm(configuration: configuration([Owner.self], version: 0))
+        let realm = try Realm(configuration: configuration([Keeper.self], version: 0))
         try realm.write {
-            realm.add(Owner(value: ["name": "Ann", "home": ["city": "Oslo"], "dogs": ["Rex", "Fido"]]))
+            realm.add(Keeper(value: ["name": "Ann", "home": ["city": "Oslo"], "dogs": ["Rex", "Fido"]]))
         }
     }
 
     @Test func linksListsAndEmbeddedObjectsThroughTheBlock() throws {
         try writeOldOwner()
-        final class Owner: Object {
+        final class Keeper: Object {
             @Persisted var name = ""
             @Persisted var pets = List<String>()
             @Persisted var city = ""
         }
-        let realm = try Realm(configuration: configuration([Owner.self], version: 1) { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { old, new in
+        let realm = try Realm(configuration: configuration([Keeper.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "Keeper") { old, new in
                 let home = old!["home"] as! MigrationObject
                 new!["city"] = home["city"]
                 new!["pets"] = old!["dogs"]
             }
         })
-        let owner = try #require(realm.objects(Owner.self).first)
+        let owner = try #require(realm.objects(Keeper.self).first)
         #expect(owner.city == "Oslo")
         #expect(Array(owner.pets) == ["Rex", "Fido"])
         // The embedded address went with the removed property that owned it.
-        #expect(try realm.core.catalog.layouts["Address"]!.count(in: realm.core.transaction) == 0)
+        #expect(try realm.core.catalog.layouts["Shelter"]!.count(in: realm.core.transaction) == 0)
     }
 
     @Test func aLowerVersionThrowsAndAFileOpenAtAnotherVersionIsRefused() throws {
         try writeVersion0People()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name = ""
             @Persisted var age = ""
             @Persisted var nickname: String?
         }
-        let open = try Realm(configuration: configuration([Person.self], version: 4))
-        expectError(.schemaMismatch) { try Realm(configuration: configuration([Person.self], version: 5)) }
+        let open = try Realm(configuration: configuration([Member.self], version: 4))
+        expectError(.schemaMismatch) { try Realm(configuration: configuration([Member.self], version: 5)) }
         _ = open
     }
 }
 
 extension MigrationTests {
     private func writeReadmeVersion0() throws {
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var name = ""
             @Persisted var age = ""
         }
         final class Legacy: Object { @Persisted var note = "" }
-        let realm = try Realm(configuration: configuration([Person.self, Legacy.self], version: 0))
+        let realm = try Realm(configuration: configuration([Member.self, Legacy.self], version: 0))
         try realm.write {
-            realm.add(Person(value: ["name": "Jane", "age": "41"]))
-            realm.add(Person(value: ["name": "Tim", "age": "unknown"]))
+            realm.add(Member(value: ["name": "Jane", "age": "41"]))
+            realm.add(Member(value: ["name": "Tim", "age": "unknown"]))
             realm.add(Legacy(value: ["note": "old"]))
         }
     }
 
-    /// README's migration example, as it is written there.
+    /// README's migration example, as written there but with a class name of its own (classes are
+    /// known by their unqualified names, and this target has a `Person` model).
     @Test func theReadmeMigrationExampleRenamesConvertsAndDeletes() throws {
         try writeReadmeVersion0()
         let url = directory.file()
-        final class Person: Object {
+        final class Member: Object {
             @Persisted var fullName = ""
             @Persisted var age = 0
         }
 
-        var config = Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [Person.self])
+        var config = Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [Member.self])
         config.migrationBlock = { migration, oldSchemaVersion in
             if oldSchemaVersion < 1 {
-                migration.renameProperty(onType: "Person", from: "name", to: "fullName")
-                migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
+                migration.renameProperty(onType: "Member", from: "name", to: "fullName")
+                migration.enumerateObjects(ofType: "Member") { oldObject, newObject in
                     newObject!["age"] = Int(oldObject!["age"] as! String) ?? 0
                 }
                 migration.deleteData(forType: "Legacy")
@@ -316,11 +317,11 @@ extension MigrationTests {
         }
         do {
             let realm = try Realm(configuration: config)
-            #expect(realm.objects(Person.self).sorted(byKeyPath: "fullName").map { "\($0.fullName) \($0.age)" } == ["Jane 41", "Tim 0"])
+            #expect(realm.objects(Member.self).sorted(byKeyPath: "fullName").map { "\($0.fullName) \($0.age)" } == ["Jane 41", "Tim 0"])
         }
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(Person.self).filter("age == 41").first?.fullName == "Jane")
-        #expect(reopened.fileSchema.objectSchema.map(\.className) == ["Person"])
-        #expect(reopened.fileSchema["Person"]?.properties.map(\.name) == ["fullName", "age"])
+        #expect(reopened.objects(Member.self).filter("age == 41").first?.fullName == "Jane")
+        #expect(reopened.fileSchema.objectSchema.map(\.className) == ["Member"])
+        #expect(reopened.fileSchema["Member"]?.properties.map(\.name) == ["fullName", "age"])
     }
 }
