@@ -83,15 +83,6 @@ struct MigrationPlan {
         if old.keysArePrimaryKeys, oldKey?.id == newKey.id, !newKey.isOptional { return old.primaryKeyIsObjectKey }
         return false
     }
-
-    /// Whether the primary key of the class changed: its values must then be checked for
-    /// uniqueness after the migration block.
-    static func primaryKeyChanged(_ change: ClassChange) -> Bool {
-        guard let old = change.old else { return false }
-        let oldKey = old.primaryKeyColumn.map { old.properties[$0] }
-        let newKey = change.new.primaryKeyColumn.map { change.new.properties[$0] }
-        return oldKey?.id != newKey?.id || oldKey?.isOptional != newKey?.isOptional
-    }
 }
 
 extension StoredProperty {

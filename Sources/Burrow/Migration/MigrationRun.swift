@@ -135,10 +135,15 @@ final class MigrationRun {
                 guard let source = sources[column] else { return StoredValueConversion.defaultValue(of: property) }
                 return StoredValueConversion.adapted(try reader.checkedValue(source, kind: old.properties[source].kind), to: property)
             }
-            RowCodec.encode(values, into: &row)
-            try key.withBytes { keyBytes in
-                try row.withUnsafeBytes { try write.put(keyBytes, $0, in: oldLayout.rows) }
-            }
+            try storeRow(values, key: key, in: oldLayout.rows, buffer: &row)
+        }
+    }
+
+    /// Writes the row of `values` under `key`, over what the key held; `buffer` is reused.
+    private func storeRow(_ values: [_PersistedValue], key: ObjectKey, in rows: Database, buffer: inout [UInt8]) throws {
+        RowCodec.encode(values, into: &buffer)
+        try key.withBytes { keyBytes in
+            try buffer.withUnsafeBytes { try write.put(keyBytes, $0, in: rows) }
         }
     }
 
@@ -209,10 +214,7 @@ final class MigrationRun {
             let value = StoredValueConversion.adapted(try reader.checkedValue(sourceColumn, kind: source.kind), to: property)
             guard var values = try tables.values(of: key, in: layout) else { return }  // deleted by the block
             values[target] = value
-            RowCodec.encode(values, into: &row)
-            try key.withBytes { keyBytes in
-                try row.withUnsafeBytes { try write.replace(keyBytes, with: $0, in: layout.rows) }
-            }
+            try storeRow(values, key: key, in: layout.rows, buffer: &row)
         }
     }
 

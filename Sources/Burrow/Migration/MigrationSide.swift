@@ -16,9 +16,14 @@ final class MigrationSide: DynamicObjectStore {
 
     private var transaction: Transaction { isOld ? run.oldSnapshot : run.write }
 
+    /// The class `className` on this side, if it has one.
+    private func existingLayout(of className: String) -> TableLayout? {
+        isOld ? run.oldCatalog.layouts[className] : run.newLayout(of: className)
+    }
+
     private func layout(of className: String) -> TableLayout {
         precondition(isActive, "Migration objects can only be used inside the migration block.")
-        guard let layout = isOld ? run.oldCatalog.layouts[className] : run.newLayout(of: className) else {
+        guard let layout = existingLayout(of: className) else {
             preconditionFailure("Object type '\(className)' is not in the \(isOld ? "old" : "new") schema of the migration.")
         }
         return layout
@@ -40,7 +45,7 @@ final class MigrationSide: DynamicObjectStore {
 
     /// Whether this side has the object.
     func contains(_ className: String, _ key: ObjectKey) throws -> Bool {
-        guard let layout = isOld ? run.oldCatalog.layouts[className] : run.newLayout(of: className) else { return false }
+        guard let layout = existingLayout(of: className) else { return false }
         return try layout.row(key, in: transaction) != nil
     }
 

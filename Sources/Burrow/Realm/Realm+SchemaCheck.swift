@@ -17,9 +17,7 @@ extension Realm {
             let version = coordinator.catalog.schemaVersion
             if version != configuration.schemaVersion && !(configuration.readOnly && version < configuration.schemaVersion) {
                 // Opened by another configuration of this process, which did or did not migrate it.
-                throw Realm.Error(.schemaMismatch,
-                                  "Realm at path '\(coordinator.path)' already opened with different schema version: it has version \(version), not \(configuration.schemaVersion).",
-                                  fileURL: URL(fileURLWithPath: coordinator.path))
+                throw openedAtAnotherVersion(coordinator.path, version: version, asked: configuration.schemaVersion)
             }
             try coordinator.verify(SchemaMigration.models(for: configuration, stored: coordinator.catalog.schema))
             return coordinator
@@ -29,5 +27,13 @@ extension Realm {
             try Realm.deleteFiles(for: configuration)
             return try CoordinatorRegistry.coordinator(for: configuration)
         }
+    }
+
+    /// The error of opening a file this process has open at schema version `version` with
+    /// another one, `asked`.
+    static func openedAtAnotherVersion(_ path: String, version: UInt64, asked: UInt64) -> Realm.Error {
+        Realm.Error(.schemaMismatch,
+                    "Realm at path '\(path)' already opened with different schema version: it has version \(version), not \(asked).",
+                    fileURL: URL(fileURLWithPath: path))
     }
 }

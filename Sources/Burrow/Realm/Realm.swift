@@ -81,9 +81,8 @@ public struct Realm: Equatable {
         if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
             let use = RealmUse(adopting: cached)  // the lookup counted this use
             if cached.configuration.schemaVersion != configuration.schemaVersion && !configuration.readOnly {
-                throw Realm.Error(.schemaMismatch,
-                                  "Realm at path '\(cached.coordinator.path)' already opened with different schema version: it has version \(cached.configuration.schemaVersion), not \(configuration.schemaVersion).",
-                                  fileURL: URL(fileURLWithPath: cached.coordinator.path))
+                throw Realm.openedAtAnotherVersion(cached.coordinator.path, version: cached.configuration.schemaVersion,
+                                                   asked: configuration.schemaVersion)
             }
             handle = RealmHandle(use)
             return

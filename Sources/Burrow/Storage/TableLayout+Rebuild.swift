@@ -35,19 +35,16 @@ extension TableLayout {
         for index in secondaryIndexes { try txn.drop(index.database) }
         if let primaryKeys { try txn.drop(primaryKeys) }
         guard !secondaryIndexes.isEmpty || primaryKeys != nil else { return }
+        let primaryKeyColumn = primaryKeys == nil ? nil : self.primaryKeyColumn
+        let columns = secondaryIndexes.map(\.column) + (primaryKeyColumn.map { [$0] } ?? [])
+        var values = [_PersistedValue](repeating: .null, count: kinds.count)
+        // The entries go to other databases than the rows, so the cursor over the rows stays valid.
         let cursor = try txn.openCursor(rows)
         var entry = try cursor.first()
-        var rowsByKey: [(ObjectKey, [_PersistedValue])] = []
         while let (keyBytes, row) = entry {
             let key = try ObjectKey(checking: keyBytes, in: className)
             let reader = RowReader(row, key: key)
-            let columns = secondaryIndexes.map(\.column) + (primaryKeys == nil ? [] : primaryKeyColumn.map { [$0] } ?? [])
-            var values = [_PersistedValue](repeating: .null, count: kinds.count)
             for column in columns { values[column] = try reader.checkedValue(column, kind: kinds[column]) }
-            rowsByKey.append((key, values))
-            entry = try cursor.next()
-        }
-        for (key, values) in rowsByKey {
             if let primaryKeys, let column = primaryKeyColumn {
                 if try find(primaryKey: values[column], in: txn) != nil {
                     throw DuplicatePrimaryKey(className: className, property: storedClass.properties[column].name, value: values[column])
@@ -58,6 +55,7 @@ extension TableLayout {
             for index in secondaryIndexes {
                 try putIndexEntry(values[index.column], key: key, in: index.database, write: write)
             }
+            entry = try cursor.next()
         }
     }
 }
