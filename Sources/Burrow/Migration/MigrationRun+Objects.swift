@@ -21,19 +21,8 @@ extension MigrationRun {
             preconditionFailure("Object type '\(name)' is not in the new schema of the migration.")
         }
         let storedClass = layout.storedClass
-        let given = givenValues(value, of: storedClass)
-        let defaults = models[name]!.type.init()
-        let info = models[name]!
-        var values = [_PersistedValue](repeating: .null, count: storedClass.properties.count)
-        for (column, property) in storedClass.properties.enumerated() where property.collection == nil {
-            if let entry = given[property.name] {
-                values[column] = try newSide.storedValue(entry, for: property, of: name)
-            } else if let field = info.fieldIndex[property.name], property.kind != .link, property.kind != .mixed {
-                values[column] = StoredValueConversion.adapted(info.unmanagedValue(field, in: defaults), to: property)
-            } else {
-                values[column] = StoredValueConversion.defaultValue(of: property)
-            }
-        }
+        let given = DynamicValueWriter.givenValues(value, of: storedClass)
+        let values = try newSide.writer.newRow(given, of: storedClass, model: models[name])
         let key = try claimKey(for: values, in: layout)
         try tables.insert(values, key: key, in: layout)
         let object = newSide.object(name, key)
@@ -41,25 +30,6 @@ extension MigrationRun {
             if let entry = given[property.name] { object[property.name] = entry }
         }
         return object
-    }
-
-    /// `value`'s values by property name.
-    private func givenValues(_ value: Any, of storedClass: StoredClass) -> [String: Any?] {
-        switch value {
-        case let entries as [String: Any?]:
-            for name in entries.keys where !storedClass.properties.contains(where: { $0.name == name }) {
-                preconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
-            }
-            return entries
-        case let items as [Any?]:
-            precondition(items.count <= storedClass.properties.count,
-                         "Invalid array input: more values (\(items.count)) than properties (\(storedClass.properties.count)) of '\(storedClass.name)'.")
-            return Dictionary(uniqueKeysWithValues: zip(storedClass.properties.map(\.name), items))
-        case let object as DynamicObject:
-            return Dictionary(uniqueKeysWithValues: storedClass.properties.map { ($0.name, object[$0.name]) })
-        default:
-            preconditionFailure("Invalid value '\(value)' to create an object of type '\(storedClass.name)': use a dictionary or an array.")
-        }
     }
 
     /// The key a created object takes: its primary key's bits, or a fresh one.

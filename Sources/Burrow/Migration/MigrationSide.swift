@@ -107,10 +107,10 @@ final class MigrationSide: DynamicObjectStore {
                 layout = self.layout(of: object.storedClassName)
             }
             if property.collection != nil {
-                try replaceCollection(of: object.objectKey, column: column, in: layout, with: value)
+                try writer.replaceCollection(of: object.objectKey, column: column, in: layout, with: value)
                 return
             }
-            let stored = try storedValue(value, for: property, of: layout.className)
+            let stored = try writer.storedValue(value, for: property, of: layout.className)
             guard let row = try layout.row(object.objectKey, in: run.write) else {
                 preconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
             }
@@ -120,22 +120,10 @@ final class MigrationSide: DynamicObjectStore {
         }
     }
 
-    /// The stored form of `value` for `property` of class `className`.
-    func storedValue(_ value: Any?, for property: StoredProperty, of className: String) throws -> _PersistedValue {
-        switch property.kind {
-        case .link:
-            guard let value = StoredValueConversion.unwrapped(value) else { return .null }
-            return .link(try linkedKey(value, className: property.objectClassName!).rawValue)
-        case .mixed:
-            guard let value = StoredValueConversion.unwrapped(value) else { return .null }
-            guard let mixed = AnyRealmValue._fromAny(value) else {
-                preconditionFailure("Invalid value '\(value)' for 'mixed' property '\(className).\(property.name)'.")
-            }
-            if case .none = mixed { return .null }
-            return .mixed(try storedMixed(mixed))
-        default:
-            return StoredValueConversion.scalar(value, for: property, of: className)
-        }
+    /// Writes loosely typed values into the new objects.
+    var writer: DynamicValueWriter {
+        DynamicValueWriter(tables: run.tables, linkedKey: { [unowned self] value, className in try linkedKey(value, className: className) },
+                           storedMixed: { [unowned self] value in .mixed(try storedMixed(value)) })
     }
 
     /// The key of the new object `value` stands for: a new object itself, the new form of an
@@ -167,41 +155,6 @@ final class MigrationSide: DynamicObjectStore {
             let entries = zip(map.keys, map.values).sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
             return .dictionary(keys: entries.map(\.0), values: try entries.map { try storedMixed($0.1) })
         default: return value.scalar
-        }
-    }
-
-    /// Replaces the list, set or map in `column` of `owner` by the elements of `value` (an
-    /// array, or a dictionary for a map).
-    private func replaceCollection(of owner: ObjectKey, column: Int, in layout: TableLayout, with value: Any?) throws {
-        let property = layout.storedClass.properties[column]
-        var element = property
-        element.collection = nil
-        let tables = run.tables
-        switch property.collection {
-        case .map?:
-            let entries = StoredValueConversion.unwrapped(value).map { value -> [String: Any] in
-                guard let entries = value as? [String: Any] else { preconditionFailure("Invalid value '\(value)' for map property '\(layout.className).\(property.name)'.") }
-                return entries
-            } ?? [:]
-            try tables.removeMap(of: owner, column: column, in: layout)
-            for (key, entry) in entries {
-                try tables.setMapValue(try storedValue(entry, for: element, of: layout.className), for: key, owner: owner, column: column, in: layout)
-            }
-        default:
-            let elements = StoredValueConversion.unwrapped(value).map { value -> [Any] in
-                guard let elements = value as? [Any] else { preconditionFailure("Invalid value '\(value)' for collection property '\(layout.className).\(property.name)'.") }
-                return elements
-            } ?? []
-            if property.collection == .set {
-                try tables.removeSet(of: owner, column: column, in: layout)
-                for entry in elements { try tables.insertIntoSet(try storedValue(entry, for: element, of: layout.className), owner: owner, column: column, in: layout) }
-            } else {
-                try tables.removeList(of: owner, column: column, in: layout)
-                for (index, entry) in elements.enumerated() {
-                    try tables.putListElement(try storedValue(entry, for: element, of: layout.className), owner: owner,
-                                              position: UInt64(index + 1) * ListEntries.gap, column: column, in: layout)
-                }
-            }
         }
     }
 }

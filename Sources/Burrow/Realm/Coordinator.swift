@@ -34,6 +34,20 @@ final class Coordinator: @unchecked Sendable {
     /// Cache of field-to-column maps, by class id and model type.
     private let columnMaps = Locked<[ColumnMapKey: [Int]]>([:])
 
+    /// Classes read by name (``DynamicObject``s), by stored name.
+    private let dynamicInfos = Locked<[String: ClassInfo]>([:])
+
+    /// The class `storedClass` read by name: one per stored form, so that its bound classes and
+    /// accessors are shared by every realm of the file.
+    func dynamicInfo(for storedClass: StoredClass) -> ClassInfo {
+        dynamicInfos.withLock { infos in
+            if let known = infos[storedClass.name], known.dynamicStoredClass == storedClass { return known }
+            let info = ClassInfo(dynamic: storedClass)
+            infos[storedClass.name] = info
+            return info
+        }
+    }
+
     private struct ColumnMapKey: Hashable {
         let classID: UInt32
         let type: ObjectIdentifier
@@ -115,12 +129,14 @@ final class Coordinator: @unchecked Sendable {
     /// `info` resolved for reading in `catalog`, or `nil` when the file has no table for it (yet).
     func bound(_ info: ClassInfo, in catalog: Catalog) -> BoundClass? {
         guard let layout = catalog.layouts[info.className] else { return nil }
-        return BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
+        // A class read by name has no fields to place.
+        return BoundClass(info: info, layout: layout, fieldColumns: info.isDynamic ? [] : columns(of: info, in: layout))
     }
 
     /// `info` resolved for writing in `write`, creating its table when the file has none.
     func boundForWriting(_ info: ClassInfo, in write: WriteState) throws -> BoundClass {
         if let last = write.lastBound, last.info === info { return last }
+        precondition(!info.isDynamic, "A class read by name is written through its stored layout.")
         if let known = write.boundClasses[ObjectIdentifier(info.type)] {
             write.lastBound = known
             return known

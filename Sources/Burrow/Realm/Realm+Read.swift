@@ -126,12 +126,12 @@ extension RealmCore {
             boundRevision = revision
         }
         if let lastBound, lastBound.info === info { return lastBound }
-        if let known = boundClasses[ObjectIdentifier(info.type)] {
+        if let known = boundClasses[ObjectIdentifier(info)] {
             lastBound = known
             return known
         }
         let resolved = coordinator.bound(info, in: catalog)
-        boundClasses[ObjectIdentifier(info.type)] = resolved
+        boundClasses[ObjectIdentifier(info)] = resolved
         lastBound = resolved
         return resolved
     }

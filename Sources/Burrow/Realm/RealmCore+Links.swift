@@ -3,18 +3,21 @@ import LMDB
 /// To-one links: reading a link's target, and setting a link (adding an unmanaged target). The
 /// backlink index that keeps links whole is the ``TableWriter``'s.
 extension RealmCore {
-    /// The object an `AnyRealmValue` links to, by class id and key.
+    /// The object an `AnyRealmValue` links to, by class id and key: an accessor of its model
+    /// class, or a ``DynamicObject`` when this process has no model class of that name.
     func mixedLinkTarget(classID: UInt32, key: ObjectKey) -> Object? {
         guard let layout = catalog.layouts.values.first(where: { $0.classID == classID }) else { return nil }
-        guard let type = ClassInfo.type(named: layout.className) else {
-            preconditionFailure("An AnyRealmValue holds a '\(layout.className)', a class this process has not used yet: list it in Realm.Configuration.objectTypes.")
-        }
+        guard let type = ClassInfo.type(named: layout.className) else { return dynamicObject(key, of: layout.className) }
         return linkTarget(key, of: type) as? Object
     }
 
     /// An accessor for the object `key` of class `type`, or `nil` when it does not exist.
     func linkTarget(_ key: ObjectKey, of type: ObjectBase.Type) -> ObjectBase? {
-        guard let bound = bound(info(type)) else { return nil }
+        bound(info(type)).flatMap { existingObject(key, in: $0) }
+    }
+
+    /// An accessor for the object `key` of `bound`'s class, or `nil` when it does not exist.
+    func existingObject(_ key: ObjectKey, in bound: BoundClass) -> ObjectBase? {
         let row: UnsafeRawBufferPointer?
         do {
             row = try bound.layout.row(key, in: transaction)

@@ -111,7 +111,7 @@ extension RealmCore {
 
     /// The key a new object will be stored under, and whether a row with it exists (`nil`:
     /// not known yet, for integer primary keys, which find out when they store).
-    private func claimKey(_ values: [_PersistedValue], in layout: TableLayout, write: WriteState) throws -> (key: ObjectKey, exists: Bool?) {
+    func claimKey(_ values: [_PersistedValue], in layout: TableLayout, write: WriteState) throws -> (key: ObjectKey, exists: Bool?) {
         guard let column = layout.primaryKeyColumn else {
             return (try coordinator.nextObjectKey(for: layout, in: write), false)
         }

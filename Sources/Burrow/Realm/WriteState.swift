@@ -41,10 +41,10 @@ final class WriteState {
     }
 
     /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.
-    func withNestedUpdatePolicy<Result>(_ policy: UpdatePolicy, _ body: () -> Result) -> Result {
+    func withNestedUpdatePolicy<Result>(_ policy: UpdatePolicy, _ body: () throws -> Result) rethrows -> Result {
         let outer = nestedUpdatePolicy
         nestedUpdatePolicy = policy
         defer { nestedUpdatePolicy = outer }
-        return body()
+        return try body()
     }
 }

@@ -75,7 +75,8 @@ extension ResultsQuery.Source {
     func results<Element: RealmCollectionValue>(of type: Element.Type, from collection: any ValueResultsSource) -> Results<Element> {
         let realm = collection.realm
         if let objectType = Element._linkedType {
-            return Results(core: ResultsCore(realm: realm, info: realm.info(objectType), query: ResultsQuery(source: self)))
+            let info = (collection as? ManagedCollection)?.targetInfo ?? realm.info(objectType)
+            return Results(core: ResultsCore(realm: realm, info: info, query: ResultsQuery(source: self)))
         }
         return Results(values: ValueResultsCore(source: collection, isOptional: Element._isOptional, query: ResultsQuery()))
     }

@@ -55,12 +55,18 @@ final class ClassInfo: @unchecked Sendable {
     let objectSchema: ObjectSchema
     /// Whether the class is an ``EmbeddedObject``.
     let isEmbedded: Bool
+    /// For a class known only from a file (read through ``DynamicObject``s), its stored form;
+    /// such a class has no fields: its objects read their rows by property name.
+    let dynamicStoredClass: StoredClass?
+    var isDynamic: Bool { dynamicStoredClass != nil }
 
     private static let cache = Locked<[ObjectIdentifier: ClassInfo]>([:])
     private let keyPathNames = KeyPathNameCache()
 
     /// The cached schema of `type`, discovering it on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        precondition(type != DynamicObject.self,
+                     "DynamicObject has no schema of its own: read a class by name with realm.dynamicObjects(\"ClassName\").")
         if let known = cache.withLock({ $0[ObjectIdentifier(type)] }) { return known }
         let discovered = ClassInfo(discovering: type)
         return cache.withLock { entries in
@@ -78,6 +84,7 @@ final class ClassInfo: @unchecked Sendable {
         precondition(!String(reflecting: type).contains("<"),
                      "Generic model classes are not supported: '\(String(reflecting: type))' must not be generic.")
         isEmbedded = Self.isEmbedded(type)
+        dynamicStoredClass = nil
         let probe = type.init()
         let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         let declaredKey = type.primaryKey()
@@ -123,6 +130,22 @@ final class ClassInfo: @unchecked Sendable {
         precondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
     }
 
+    /// The class `storedClass` of a file, read and written through ``DynamicObject``s.
+    init(dynamic storedClass: StoredClass) {
+        type = DynamicObject.self
+        className = storedClass.name
+        isEmbedded = storedClass.isEmbedded == true
+        dynamicStoredClass = storedClass
+        fields = []
+        fieldIndex = [:]
+        primaryKeyField = nil
+        objectSchema = storedClass.objectSchema
+        linkFields = []
+        collectionFields = []
+        mixedFields = []
+        storedFields = []
+    }
+
     /// Whether `type` descends from ``EmbeddedObject``.
     static func isEmbedded(_ type: ObjectBase.Type) -> Bool {
         var current: AnyClass? = type
@@ -149,6 +172,8 @@ final class ClassInfo: @unchecked Sendable {
 
     private static func validate(_ field: FieldInfo, of className: String) {
         let typeName = "\(field.valueType)"
+        precondition(field.linkedType != DynamicObject.self,
+                     "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold DynamicObjects: link to a model class.")
         if field.isPrimaryKey {
             let allowed: Set<_StorageKind> = [.int, .string, .uuid, .objectId]
             precondition(allowed.contains(field.kind),

@@ -103,7 +103,13 @@ class ManagedCollection {
 
     /// The stored form of a new element, adding an unmanaged object to the realm first.
     func storedValue(of element: any _Persistable, in write: WriteState) throws -> _PersistedValue {
-        try Self.storedValue(of: element, kind: kind, realm: realm, in: write)
+        if targetType == DynamicObject.self, let object = element._linkedObject {
+            // Dynamic elements carry their class at run time, not in their type.
+            let name = object.management?.bound.layout.className ?? ClassInfo.storedName(of: type(of: object))
+            precondition(name == targetClassName,
+                         "Object of type '\(name)' cannot be added to '\(layout.className).\(layout.storedClass.properties[column].name)', a collection of '\(targetClassName)'.")
+        }
+        return try Self.storedValue(of: element, kind: kind, realm: realm, in: write)
     }
 
     static func storedValue(of element: any _Persistable, kind: _StorageKind, realm: RealmCore, in write: WriteState) throws -> _PersistedValue {
@@ -119,13 +125,29 @@ class ManagedCollection {
         return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)
     }
 
+    /// The class of the collection's objects: the model class, or for ``DynamicObject``s the
+    /// class the property links to, read by name.
+    var targetInfo: ClassInfo? {
+        guard let targetType else { return nil }
+        guard targetType == DynamicObject.self else { return realm.info(targetType) }
+        return realm.verifiedDynamicBound(named: targetClassName).info
+    }
+
+    /// The name of the class the property links to.
+    private var targetClassName: String { layout.storedClass.properties[column].objectClassName ?? "" }
+
+    private func linkedObject(_ key: ObjectKey, of targetType: ObjectBase.Type) -> ObjectBase? {
+        guard targetType == DynamicObject.self else { return realm.linkTarget(key, of: targetType) }
+        return realm.dynamicObject(key, of: targetClassName)
+    }
+
     /// The element a stored value reads as: the target object of a link, an `AnyRealmValue`
     /// (whose nested collection is live at `slot`), or the value itself.
     func element<E: RealmCollectionValue>(from value: _PersistedValue, as type: E.Type, slot: @escaping @autoclosure () -> MixedSlot?) -> E {
         if let targetType {
             // A map's entry may be nil.
             guard case .link(let key) = value else { return E._fromLinkedObject(nil) }
-            guard let target = realm.linkTarget(ObjectKey(key), of: targetType) else {
+            guard let target = linkedObject(ObjectKey(key), of: targetType) else {
                 preconditionFailure("An element of '\(layout.className).\(layout.storedClass.properties[column].name)' points to a missing object.")
             }
             return E._fromLinkedObject(target)

@@ -1,0 +1,112 @@
+import LMDB
+
+/// Classes read and written by name, through ``DynamicObject``s: the storage is the same as for
+/// model classes, the values come from the stored schema instead of a class's fields.
+extension RealmCore {
+    /// The file's class `name` read by name, or `nil` when the file has no such class.
+    func dynamicBound(named name: String) -> BoundClass? {
+        guard let layout = catalog.layouts[name] else { return nil }
+        return bound(coordinator.dynamicInfo(for: layout.storedClass))
+    }
+
+    /// The file's class `name` read by name; traps when the file has no such class.
+    func verifiedDynamicBound(named name: String) -> BoundClass {
+        guard let bound = dynamicBound(named: name) else { preconditionFailure("Object type '\(name)' is not managed by the Realm.") }
+        return bound
+    }
+
+    /// A dynamic accessor for the object `key` of class `className`, or `nil` when it does not exist.
+    func dynamicObject(_ key: ObjectKey, of className: String) -> DynamicObject? {
+        dynamicBound(named: className).flatMap { existingObject(key, in: $0) } as? DynamicObject
+    }
+
+    /// Writes loosely typed values in `write`: links to objects of this realm (adding unmanaged
+    /// ones), and new objects from dictionaries or arrays.
+    func dynamicWriter(in write: WriteState) -> DynamicValueWriter {
+        DynamicValueWriter(tables: write.tables, linkedKey: { [unowned self] value, className in
+            try dynamicLinkedKey(value, className: className, in: write)
+        }, storedMixed: { [unowned self] value in
+            try storedMixed(value, update: write.nestedUpdatePolicy, in: write)
+        })
+    }
+
+    private func dynamicLinkedKey(_ value: Any, className: String, in write: WriteState) throws -> ObjectKey {
+        if let object = value as? ObjectBase {
+            if object is DynamicObject, object.management == nil {
+                preconditionFailure("A DynamicObject made with init() has no class and holds no values.")
+            }
+            let name = object.management?.bound.layout.className ?? ClassInfo.storedName(of: type(of: object))
+            precondition(name == className, "Object of type '\(name)' cannot be linked from a property of type '\(className)'.")
+            return try managedKey(of: object, update: write.nestedUpdatePolicy, in: write)
+        }
+        if value is [String: Any?] || value is [Any?] {
+            return try dynamicCreate(className, value: value, update: write.nestedUpdatePolicy, in: write)
+        }
+        preconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
+    }
+
+    /// Writes `value` to the property in `column` of the dynamic object `object`.
+    func setDynamicValue(_ value: Any?, column: Int, property: StoredProperty, on object: DynamicObject, management: ObjectBase.Management) {
+        verifyThread()
+        guard let write = writeState else { refuseModificationOutsideWrite() }
+        let writer = dynamicWriter(in: write)
+        if property.collection != nil {
+            _ = object.currentRow(management)
+            perform(in: write) { try writer.replaceCollection(of: management.key, column: column, in: management.bound.layout, with: value) }
+            return
+        }
+        var stored = _PersistedValue.null
+        guard perform(in: write, { stored = try writer.storedValue(value, for: property, of: management.bound.layout.className) }) else { return }
+        update(object, management: management, column: column, to: stored)
+    }
+
+    /// Creates an object of class `className` from `value` (a dictionary, an array in property
+    /// order, or an object), or with `.all` or `.modified` updates the one with its primary key
+    /// (only the properties `value` gives); returns its key.
+    func dynamicCreate(_ className: String, value: Any, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
+        let layout = verifiedDynamicBound(named: className).layout
+        let storedClass = layout.storedClass
+        let given = DynamicValueWriter.givenValues(value, of: storedClass)
+        if layout.primaryKeyColumn == nil {
+            precondition(update == .error, "'\(className)' does not have a primary key and can not be updated")
+        }
+        let writer = dynamicWriter(in: write)
+        // Objects created for the new one's links are created (or updated) the same way.
+        return try write.withNestedUpdatePolicy(update) {
+            let values = try writer.newRow(given, of: storedClass, model: ClassInfo.type(named: className).map(info))
+            let claim = try claimKey(values, in: layout, write: write)
+            if try claim.exists ?? (layout.row(claim.key, in: write.transaction) != nil) {
+                try updateGiven(given, of: claim.key, in: layout, update: update, writer: writer, write: write)
+                return claim.key
+            }
+            try write.tables.insert(values, key: claim.key, in: layout)
+            for (column, property) in storedClass.properties.enumerated() where property.collection != nil {
+                if let entry = given[property.name] {
+                    try writer.replaceCollection(of: claim.key, column: column, in: layout, with: entry)
+                }
+            }
+            return claim.key
+        }
+    }
+
+    /// Writes the properties `given` names (but the primary key) to the existing object `key`;
+    /// with `.modified`, only the values that differ.
+    private func updateGiven(_ given: [String: Any?], of key: ObjectKey, in layout: TableLayout, update: UpdatePolicy,
+                             writer: DynamicValueWriter, write: WriteState) throws {
+        let storedClass = layout.storedClass
+        let primaryKey = layout.primaryKeyColumn.map { storedClass.properties[$0] }
+        precondition(update != .error,
+                     "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.flatMap { given[$0.name] ?? nil } ?? "nil")'.")
+        for (column, property) in storedClass.properties.enumerated() where column != layout.primaryKeyColumn {
+            guard let entry = given[property.name] else { continue }
+            if property.collection != nil {
+                try writer.replaceCollection(of: key, column: column, in: layout, with: entry)
+                continue
+            }
+            let stored = try writer.storedValue(entry, for: property, of: layout.className)
+            guard let row = try layout.row(key, in: write.transaction) else { preconditionFailure("Object has been deleted or invalidated.") }
+            if update == .modified, RowReader(row, key: key).value(column, kind: property.kind) == stored { continue }
+            try write.tables.update(key, column: column, to: stored, row: row, in: layout)
+        }
+    }
+}
