@@ -162,6 +162,57 @@ private final class BreederAddress: EmbeddedObject {
         #expect(frozen.first?.isFrozen == true)
     }
 
+    @Test func frozenAndHandedOverToAnotherThread() throws {
+        try writeKennel()
+        let realm = try openByName()
+        let ann = try #require(realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 1))
+        nonisolated(unsafe) let frozen = ann.freeze()
+        let reference = ThreadSafeReference(to: ann)
+        let configuration = realm.configuration
+        nonisolated(unsafe) var seen: [String?] = []
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            let resolved = other.resolve(reference)
+            seen = [resolved?["name"] as? String, frozen["name"] as? String, frozen.dynamicList("hounds").first?["name"] as? String]
+        }
+        #expect(seen == ["Ann", "Ann", "Rex"])
+        try realm.write { ann["name"] = "Anna" }
+        #expect(frozen["name"] as? String == "Ann")
+        #expect(frozen.thaw()?["name"] as? String == "Anna")
+    }
+
+    @Test func theFileSchemaListsEveryStoredClass() throws {
+        try writeKennel()
+        let realm = try openByName()
+        #expect(realm.schema.objectSchema.isEmpty)
+        let stored = realm.fileSchema
+        #expect(Set(stored.objectSchema.map(\.className)) == ["Breeder", "Hound", "BreederAddress"])
+        #expect(stored["Breeder"]?.primaryKeyProperty?.name == "id")
+        #expect(stored["Breeder"]?["hounds"]?.objectClassName == "Hound")
+        #expect(stored["Hound"]?["name"]?.isIndexed == true)
+        #expect(stored["BreederAddress"]?.isEmbedded == true && stored["Breeder"]?.isEmbedded == false)
+    }
+
+    /// README's dynamic API example, as written there.
+    @Test func theReadmeExampleRuns() throws {
+        try writeKennel()
+        let url = directory.file()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: []))
+        var counts: [String: Int] = [:]
+        for objectSchema in realm.fileSchema.objectSchema where !objectSchema.isEmbedded {
+            counts[objectSchema.className] = realm.dynamicObjects(objectSchema.className).count
+        }
+        #expect(counts == ["Breeder": 2, "Hound": 3])
+        let old = realm.dynamicObjects("Hound").filter("age > %@", 4).sorted(byKeyPath: "name")
+        try realm.write {
+            old.first?["age"] = 11
+            let cy = realm.dynamicCreate("Breeder", value: ["id": 7, "name": "Cy", "hounds": [["name": "Pip", "age": 1]]])
+            cy.dynamicList("hounds").append(old.first!)
+        }
+        let cy = realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 7)
+        #expect(cy?.dynamicList("hounds").map { "\($0["name"]!) \($0["age"]!)" } == ["Pip 1", "Max 11"])
+    }
+
     @Test func unicodeAndEmpty() throws {
         try writeKennel()
         let realm = try openByName()

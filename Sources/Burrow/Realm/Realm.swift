@@ -135,6 +135,21 @@ public struct Realm: Equatable {
                          stored: core.catalog.schema)
     }
 
+    /// The classes the file stores, at the realm's version: the model classes it stores and
+    /// every other class, as the dynamic API (``dynamicObjects(_:)``) reads them. Tools that
+    /// know a file only from itself list its classes here.
+    ///
+    /// ```swift
+    /// for objectSchema in realm.fileSchema.objectSchema where !objectSchema.isEmbedded {
+    ///     print(objectSchema.className, realm.dynamicObjects(objectSchema.className).count)
+    /// }
+    /// ```
+    /// Unlike ``schema``, it never lists a class the file does not store.
+    public var fileSchema: Schema {
+        core.verifyThread()
+        return Schema(core.catalog.schema.classes.map(\.objectSchema))
+    }
+
     /// Moves the realm to the latest committed version; returns whether anything changed.
     ///
     /// ```swift

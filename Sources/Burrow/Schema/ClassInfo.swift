@@ -125,7 +125,7 @@ final class ClassInfo: @unchecked Sendable {
                      "Class '\(className)' declares more than one primary key: \(primaryKeys.map { fields[$0].name }).")
         primaryKeyField = primaryKeys.first
         objectSchema = ObjectSchema(className: className, properties: fields.filter { !$0.isComputed }.map(\.property),
-                                    computedProperties: fields.filter(\.isComputed).map(\.property))
+                                    computedProperties: fields.filter(\.isComputed).map(\.property), isEmbedded: isEmbedded)
         for field in fields { Self.validate(field, of: className) }
         precondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
     }

@@ -12,11 +12,15 @@ public struct ObjectSchema: Equatable, Sendable, CustomStringConvertible {
     public let properties: [Property]
     /// The computed properties: `LinkingObjects`, in declaration order.
     public let computedProperties: [Property]
+    /// Whether the class is embedded (an ``EmbeddedObject``): its objects live inside their
+    /// owner and cannot be queried or created alone.
+    public let isEmbedded: Bool
 
-    init(className: String, properties: [Property], computedProperties: [Property] = []) {
+    init(className: String, properties: [Property], computedProperties: [Property] = [], isEmbedded: Bool = false) {
         self.className = className
         self.properties = properties
         self.computedProperties = computedProperties
+        self.isEmbedded = isEmbedded
     }
 
     /// The primary key property, if the class has one.

@@ -76,7 +76,7 @@ struct StoredClass: Codable, Equatable, Sendable {
                      isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName,
                      isArray: $0.collection == .list, isSet: $0.collection == .set, isMap: $0.collection == .map,
                      columnName: $0.columnName)
-        }, computedProperties: computed)
+        }, computedProperties: computed, isEmbedded: isEmbedded == true)
     }
 
     /// How the model class `info` differs from this stored class, one line a difference;

@@ -101,11 +101,3 @@ func fileSize(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) thr
     try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, sourceLocation: sourceLocation)
 }
 
-extension Realm {
-    /// The classes the file stores, as ``Realm/schema`` shows each of them. This target has two
-    /// model classes stored as `Pet` (`V1.Pet`, `V2.Pet`), so a realm opened here without
-    /// `objectTypes` traps on `schema`, as RealmSwift refuses such a program.
-    var fileSchema: Schema {
-        Schema(core.catalog.schema.classes.map(\.objectSchema))
-    }
-}
