@@ -10,6 +10,7 @@ extension MigrationRun {
     ///   and the errors of writing.
     func finish(schemaVersion version: UInt64) throws {
         try discardRemovedProperties()
+        try embedConvertedClasses()
         oldSnapshot.abort()
         for layout in rebuilt.values where session.layouts[layout.className] != nil {
             do {
@@ -28,6 +29,32 @@ extension MigrationRun {
         for storedClass in deletedClasses { try metadata.removeNextObjectKey(classID: storedClass.id, in: write) }
         try write.commit()
         tables.catalogs.finish(tables.storage.catalogChanges, committed: true)
+    }
+
+    /// Gives each object of a class made embedded its one owner: objects nothing links to are
+    /// deleted, as RealmSwift deletes them; an object linked from several places, or from an
+    /// `AnyRealmValue`, fails the migration (the block can give each owner its own object).
+    private func embedConvertedClasses() throws {
+        for new in session.schema.classes where new.isEmbedded == true {
+            guard let old = oldCatalog.schema.classes.first(where: { $0.id == new.id }), old.isEmbedded != true,
+                  let layout = session.layouts[new.name] else { continue }
+            for key in try keys(of: layout, in: write) {
+                let owners = try tables.incomingLinks(to: key, of: layout)
+                let count = owners.reduce(0) { $0 + $1.count }
+                if count == 0 {
+                    try tables.delete(key, in: layout)
+                    continue
+                }
+                let heldByMixed = owners.contains { owner in
+                    session.schema.classes.first { $0.id == owner.classID }?.properties.first { $0.id == owner.propertyID }?.kind == .mixed
+                }
+                guard count > 1 || heldByMixed else { continue }
+                throw Realm.Error(.schemaMismatch,
+                                  "Cannot make '\(new.name)' embedded: object \(key.rawValue) is " + (heldByMixed ? "held by an AnyRealmValue" : "linked from \(count) places")
+                                  + ", and an embedded object has exactly one owner. Give each owner its own object in the migration block.",
+                                  fileURL: URL(fileURLWithPath: path))
+            }
+        }
     }
 
     /// The properties the old schema had and the new one does not, by class.

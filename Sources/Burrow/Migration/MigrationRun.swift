@@ -107,11 +107,13 @@ final class MigrationRun {
     }
 
     /// Makes `storedClass` the class's new form: written without indexes until the block ends,
-    /// then its indexes are rebuilt.
+    /// then its indexes are rebuilt. A class being made embedded stays top-level until then, so
+    /// that the block can move its objects between owners.
     private func replaceLayout(of storedClass: StoredClass) throws {
         let layout = try open(storedClass)
         rebuilt[storedClass.name] = layout
-        session.layouts[storedClass.name] = layout.withoutIndexes()
+        let becomesEmbedded = storedClass.isEmbedded == true && oldCatalog.schema.storedClass(named: storedClass.name)?.isEmbedded != true
+        session.layouts[storedClass.name] = layout.withoutIndexes(asTopLevel: becomesEmbedded)
         if let index = session.schema.classes.firstIndex(where: { $0.id == storedClass.id }) {
             session.schema.classes[index] = storedClass
         }

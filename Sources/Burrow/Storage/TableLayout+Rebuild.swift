@@ -6,9 +6,13 @@ import LMDB
 extension TableLayout {
     /// This table without its secondary indexes and primary-key database: writes through it
     /// change rows, collections and links only.
-    func withoutIndexes() -> TableLayout {
-        TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: [], primaryKeys: nil, lists: lists,
-                    visibility: visibility)
+    /// With `asTopLevel`, an embedded class is written as a top-level one: replacing a link to
+    /// one of its objects does not delete the object.
+    func withoutIndexes(asTopLevel: Bool = false) -> TableLayout {
+        var storedClass = storedClass
+        if asTopLevel { storedClass.isEmbedded = nil }
+        return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: [], primaryKeys: nil, lists: lists,
+                           visibility: visibility)
     }
 
     /// Every database of the table, by name.

@@ -56,21 +56,39 @@ extension TableWriter {
         }
     }
 
-    /// Clears every link that points at `key` of `layout`'s class.
-    func nullifyLinks(to key: ObjectKey, of layout: TableLayout) throws {
-        guard let links = try catalogs.links(in: transaction, changes: storage.catalogChanges, create: false) else { return }
+    /// A link to an object, as its backlink entry records it: the source object and property,
+    /// the position in a collection, and how many links the entry stands for.
+    struct IncomingLink {
+        let classID: UInt32
+        let propertyID: UInt32
+        let key: ObjectKey
+        let position: UInt64?
+        let count: Int
+    }
+
+    /// Every link that points at `key` of `layout`'s class.
+    func incomingLinks(to key: ObjectKey, of layout: TableLayout) throws -> [IncomingLink] {
+        guard let links = try catalogs.links(in: transaction, changes: storage.catalogChanges, create: false) else { return [] }
         var prefix: [UInt8] = []
         Self.appendBigEndian(UInt64(layout.classID), width: 4, to: &prefix)
         key.append(to: &prefix)
-        var sources: [(classID: UInt32, propertyID: UInt32, key: ObjectKey, position: UInt64?)] = []
+        var sources: [IncomingLink] = []
         let cursor = try transaction.openCursor(links)
         var entry = try cursor.seek(atLeast: prefix)
-        while let (entryKey, _) = entry, entryKey.count >= 28, entryKey.starts(with: prefix) {
+        while let (entryKey, value) = entry, entryKey.count >= 28, entryKey.starts(with: prefix) {
             let position = entryKey.count == 36 ? ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[28..<36])).rawValue : nil
-            sources.append((UInt32(bigEndianBytes: entryKey[12..<16]), UInt32(bigEndianBytes: entryKey[16..<20]),
-                            ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[20..<28])), position))
+            sources.append(IncomingLink(classID: UInt32(bigEndianBytes: entryKey[12..<16]), propertyID: UInt32(bigEndianBytes: entryKey[16..<20]),
+                                        key: ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: entryKey[20..<28])), position: position,
+                                        count: try Self.linkCount(Array(value))))
             entry = try cursor.next()
         }
+        return sources
+    }
+
+    /// Clears every link that points at `key` of `layout`'s class.
+    func nullifyLinks(to key: ObjectKey, of layout: TableLayout) throws {
+        let sources = try incomingLinks(to: key, of: layout)
+        guard !sources.isEmpty else { return }
         let catalog = self.catalog
         let target = LinkTarget(classID: layout.classID, key: key)
         for source in sources {
