@@ -235,7 +235,25 @@ final class Coordinator: @unchecked Sendable {
         for (id, next) in write.nextKeys {
             try metadata.writeNextObjectKey(next, classID: id, in: write.transaction)
         }
+        // A write that changed nothing commits no version, and stays so.
+        guard write.transaction.mutationCount > 0 else { return }
+        if let changes = write.tables.storage.changes {
+            try metadata.appendChanges(changes, in: write.transaction)
+        }
+        try trimChangeLogNowAndThen(in: write.transaction)
     }
+
+    /// Every few commits, deletes the change log records every reader of the file has seen:
+    /// those up to the oldest version a reader of any process holds.
+    private func trimChangeLogNowAndThen(in txn: Transaction) throws {
+        guard txn.id % Self.commitsPerTrim == 0 else { return }
+        let oldest = environment.activeReaders().map(\.transactionID).min() ?? txn.id - 1
+        try metadata.trimChangeLog(through: min(oldest, txn.id - 1), in: txn)
+    }
+
+    /// How often a commit trims the change log: reading the reader table costs a few
+    /// microseconds, and the log keeps at most this many records beyond what readers hold.
+    static let commitsPerTrim = 16
 
     /// Settles process state after `write` committed (`committed`) or aborted: the key
     /// counters, and the catalog's draft.

@@ -37,7 +37,7 @@ final class WriteState {
         self.transaction = transaction
         use = RealmUse(realm)
         writer = ObjectIdentifier(realm)
-        tables = TableWriter(storage: StorageWrite(transaction: transaction), catalogs: catalogs)
+        tables = TableWriter(storage: StorageWrite(transaction: transaction, recordingChanges: true), catalogs: catalogs)
     }
 
     /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.

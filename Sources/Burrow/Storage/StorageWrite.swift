@@ -11,9 +11,12 @@ final class StorageWrite {
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
     /// What this transaction changed in the catalog, seen only by this write until it commits.
     let catalogChanges = CatalogChanges()
+    /// What it did to objects, for the change log; `nil` when nothing records it (a migration).
+    let changes: ChangeSet?
 
-    init(transaction: Transaction) {
+    init(transaction: Transaction, recordingChanges: Bool = false) {
         self.transaction = transaction
+        changes = recordingChanges ? ChangeSet() : nil
         rowScratch.reserveCapacity(256)
         keyScratch.reserveCapacity(64)
     }

@@ -16,6 +16,8 @@ final class TableLayout: Sendable {
     /// integer primary key), so a primary-key lookup is a single row read.
     let usesPrimaryKeyAsObjectKey: Bool
     let kinds: [_StorageKind]
+    /// The stored property id of each column, as the change log names properties.
+    let propertyIDs: [UInt32]
     /// Columns holding to-one links.
     let linkColumns: [Int]
     /// Columns holding `AnyRealmValue`s, which may link to an object of any class.
@@ -40,6 +42,7 @@ final class TableLayout: Sendable {
         usesPrimaryKeyAsObjectKey = storedClass.keysArePrimaryKeys
         let kinds = storedClass.properties.map(\.kind)
         self.kinds = kinds
+        propertyIDs = storedClass.properties.map(\.id)
         linkColumns = kinds.indices.filter { kinds[$0] == .link && storedClass.properties[$0].collection == nil }
         mixedColumns = kinds.indices.filter { kinds[$0] == .mixed && storedClass.properties[$0].collection == nil }
     }
@@ -178,6 +181,7 @@ final class TableLayout: Sendable {
         for index in secondaryIndexes {
             try putIndexEntry(values[index.column], key: key, in: index.database, write: write)
         }
+        write.changes?.inserted(key, classID: classID)
     }
 
     /// Replaces the row of `key`, whose current values are `old`, keeping indexes in step.
@@ -191,6 +195,11 @@ final class TableLayout: Sendable {
         for index in secondaryIndexes where old[index.column] != new[index.column] {
             try deleteIndexEntry(old[index.column], key: key, in: index.database, write: write)
             try putIndexEntry(new[index.column], key: key, in: index.database, write: write)
+        }
+        if let changes = write.changes {
+            for column in old.indices where old[column] != new[column] {
+                changes.modified(key, propertyID: propertyIDs[column], classID: classID)
+            }
         }
     }
 
@@ -213,6 +222,7 @@ final class TableLayout: Sendable {
                 try write.transaction.replace(keyBytes, with: rowBytes, in: rows)
             }
         }
+        write.changes?.modified(key, propertyID: propertyIDs[column], classID: classID)
         return true
     }
 
@@ -233,6 +243,7 @@ final class TableLayout: Sendable {
             primaryKeyEntry(primary, key: key, into: &entry)
             try entry.withUnsafeBytes { bytes in _ = try txn.delete(bytes, in: primaryKeys) }
         }
+        write.changes?.deleted(key, classID: classID)
         return true
     }
 

@@ -3,6 +3,12 @@ import LMDB
 /// The entries of list, set and map properties (see ``ListEntries``, ``SetEntries`` and
 /// ``MapEntries``), with the backlinks of the objects they hold.
 extension TableWriter {
+    /// Records that `owner`'s collection in `column` changed, for the change log.
+    @inline(__always)
+    private func collectionChanged(_ owner: ObjectKey, column: Int, in layout: TableLayout) {
+        storage.changes?.modified(owner, propertyID: layout.propertyIDs[column], classID: layout.classID)
+    }
+
     // MARK: Lists
 
     /// Stores `value` at `position` of `owner`'s list in `column`.
@@ -10,6 +16,7 @@ extension TableWriter {
         guard let database = layout.collectionDatabase(of: column) else { return }
         try transaction.put(ListEntries.key(owner, position), ListEntries.encode(value), in: database)
         try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: true)
+        collectionChanged(owner, column: column, in: layout)
     }
 
     /// Removes the element at `position` of `owner`'s list, keeping what it linked to.
@@ -22,6 +29,7 @@ extension TableWriter {
             try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false)
         }
         try transaction.delete(key, in: database)
+        collectionChanged(owner, column: column, in: layout)
     }
 
     /// Takes the element at `position` out of the list for good: an embedded object it holds is
@@ -51,6 +59,7 @@ extension TableWriter {
         let value = try bytes.withUnsafeBytes { try ListEntries.decode($0, kind: layout.kinds[column]) }
         try elementBacklinks(of: value, from: owner, position: position, column: column, in: layout, adding: false)
         let cleared = target.removed(from: value)
+        collectionChanged(owner, column: column, in: layout)
         if cleared.isNull {
             try transaction.delete(entry, in: database)
         } else {
@@ -79,6 +88,7 @@ extension TableWriter {
             return  // already a member
         }
         try elementBacklinks(of: value, from: owner, position: SetEntries.position(of: value), column: column, in: layout, adding: true)
+        collectionChanged(owner, column: column, in: layout)
     }
 
     /// Removes `value` from `owner`'s set in `column` if it holds it.
@@ -87,6 +97,7 @@ extension TableWriter {
               let key = try SetEntries.storedKey(of: value, kind: layout.kinds[column], owner: owner, in: database, txn: transaction),
               try transaction.delete(key, in: database) else { return }
         try elementBacklinks(of: value, from: owner, position: SetEntries.position(of: value), column: column, in: layout, adding: false)
+        collectionChanged(owner, column: column, in: layout)
     }
 
     /// Removes every element of `owner`'s set in `column`.
@@ -105,6 +116,7 @@ extension TableWriter {
         try removeMapValue(for: key, owner: owner, column: column, in: layout)
         let entry = try MapEntries.newKey(for: key, owner: owner, in: database, txn: transaction)
         try transaction.put(entry, MapEntries.encode(key, value), in: database)
+        collectionChanged(owner, column: column, in: layout)
         try elementBacklinks(of: value, from: owner, position: MapEntries.position(of: key), counted: true, column: column,
                              in: layout, adding: true)
     }
@@ -116,6 +128,7 @@ extension TableWriter {
         try elementBacklinks(of: stored.value, from: owner, position: MapEntries.position(of: key), counted: true, column: column,
                              in: layout, adding: false)
         try transaction.delete(stored.entryKey, in: database)
+        collectionChanged(owner, column: column, in: layout)
     }
 
     /// Removes every entry of `owner`'s map in `column`.

@@ -123,11 +123,15 @@ final class TableWriter {
     /// ``canEmptyAtOnce(_:)``.
     func removeAll(in layout: TableLayout) throws {
         try layout.removeAll(in: transaction)
+        storage.changes?.cleared(classID: layout.classID)
     }
 
     /// Empties every table and the backlink index.
     func removeEverything() throws {
-        for layout in catalog.layouts.values { try layout.removeAll(in: transaction) }
+        for layout in catalog.layouts.values {
+            try layout.removeAll(in: transaction)
+            storage.changes?.cleared(classID: layout.classID)
+        }
         if let links = try catalogs.links(in: transaction, changes: storage.catalogChanges, create: false) {
             try transaction.drop(links)
         }

@@ -1,0 +1,77 @@
+import LMDB
+
+/// The change log: one record per commit that changed objects (``ChangeLogRecord``), in the
+/// metadata database under `changes/` and the commit's transaction id (8 bytes, big-endian),
+/// written by the commit itself. Records no reader can need any more are deleted as writes go
+/// on (``trimChangeLog(through:in:)``); `changesTrimmedThrough` keeps the newest id deleted, so
+/// that a reader that slept past it knows its records are gone rather than never written.
+extension MetadataStore {
+    private static let recordPrefix = Array("changes/".utf8)
+    private static let trimmedKey = Array("changesTrimmedThrough".utf8)
+
+    private static func recordKey(_ id: Int) -> [UInt8] {
+        recordPrefix + FileHeader.encodeUInt64(UInt64(id))
+    }
+
+    /// Stores the record of the commit `txn` makes, unless it changed no object.
+    func appendChanges(_ changes: ChangeSet, in txn: Transaction) throws {
+        let reduced = changes.reduced()
+        guard !reduced.isEmpty else { return }
+        try txn.put(Self.recordKey(txn.id), ChangeLogRecord.encode(reduced), in: database)
+    }
+
+    /// The net change of each class from the version `after` to the version `txn` reads, or
+    /// `nil` when the log cannot tell: records of that span were deleted, or one is damaged.
+    func changes(after: Int, in txn: Transaction) throws -> [UInt32: ObjectChanges]? {
+        guard txn.id > after else { return [:] }
+        let trimmed = try FileHeader.number(Self.trimmedKey, in: database, txn: txn, absent: 0)
+        guard trimmed <= UInt64(after) else { return nil }
+        var merged: [UInt32: ObjectChanges] = [:]
+        let cursor = try txn.openCursor(database)
+        var entry = try cursor.seek(atLeast: Self.recordKey(after + 1))
+        while let (key, value) = entry, key.count == Self.recordPrefix.count + 8, key.starts(with: Self.recordPrefix) {
+            let record: [UInt32: ObjectChanges]
+            do {
+                record = try ChangeLogRecord.decode(value)
+            } catch {
+                return nil
+            }
+            for (classID, change) in record {
+                merged[classID] = merged[classID].map { $0.followed(by: change) } ?? change
+            }
+            entry = try cursor.next()
+        }
+        return merged
+    }
+
+    /// Deletes the records of commits up to `id`, which every reader has seen.
+    func trimChangeLog(through id: Int, in txn: Transaction) throws {
+        var doomed: [[UInt8]] = []
+        let cursor = try txn.openCursor(database)
+        var entry = try cursor.seek(atLeast: Self.recordPrefix)
+        while let (key, _) = entry, key.count == Self.recordPrefix.count + 8, key.starts(with: Self.recordPrefix),
+              Self.id(of: key) <= UInt64(id) {
+            doomed.append(Array(key))
+            entry = try cursor.next()
+        }
+        for key in doomed { _ = try txn.delete(key, in: database) }
+        let deleted = !doomed.isEmpty
+        if deleted { try txn.put(Self.trimmedKey, FileHeader.encodeUInt64(UInt64(id)), in: database) }
+    }
+
+    /// The number of records the log holds.
+    func changeLogCount(in txn: Transaction) throws -> Int {
+        let cursor = try txn.openCursor(database)
+        var count = 0
+        var entry = try cursor.seek(atLeast: Self.recordPrefix)
+        while let (key, _) = entry, key.starts(with: Self.recordPrefix) {
+            count += 1
+            entry = try cursor.next()
+        }
+        return count
+    }
+
+    private static func id(of key: UnsafeRawBufferPointer) -> UInt64 {
+        key[recordPrefix.count...].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

@@ -1,0 +1,87 @@
+/// The net change of the objects of one class between two versions: which objects were
+/// deleted, which were inserted, and which properties of the others changed. An object deleted
+/// and then created again under the same key is both deleted and inserted.
+struct ObjectChanges: Equatable {
+    /// Whether every object of the older version was deleted (the class was emptied at once):
+    /// the lists then name only objects created since.
+    private(set) var cleared = false
+    /// Object keys, ascending.
+    private(set) var deletions: [UInt64] = []
+    private(set) var insertions: [UInt64] = []
+    /// Objects that exist in both versions with the ids of the properties that changed, by
+    /// ascending key; property ids ascending.
+    private(set) var modifications: [(key: UInt64, properties: [UInt32])] = []
+
+    var isEmpty: Bool { !cleared && deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+
+    init() {}
+
+    init(cleared: Bool, deletions: [UInt64], insertions: [UInt64], modifications: [(key: UInt64, properties: [UInt32])]) {
+        self.cleared = cleared
+        self.deletions = deletions
+        self.insertions = insertions
+        self.modifications = modifications
+    }
+
+    /// The net change of `events`, ordered by key (each key's events in the order they
+    /// happened), after the class was emptied when `cleared`.
+    init(events: [ChangeSet.Event], cleared: Bool) {
+        self.cleared = cleared
+        var position = 0
+        while position < events.count {
+            let key = events[position].key
+            // Whether the object the key named before the events is gone, and whether one made
+            // since exists now. After a clear, no object of before is left to delete.
+            var deletedOld = false
+            var createdNew = false
+            var properties: [UInt32] = []
+            while position < events.count, events[position].key == key {
+                let event = events[position]
+                switch event.kind {
+                case .insertion:
+                    createdNew = true
+                    properties = []
+                case .deletion:
+                    if createdNew { createdNew = false } else if !cleared { deletedOld = true }
+                    properties = []
+                case .modification:
+                    if !createdNew, !deletedOld, !cleared, !properties.contains(event.propertyID) { properties.append(event.propertyID) }
+                }
+                position += 1
+            }
+            if deletedOld { deletions.append(key) }
+            if createdNew { insertions.append(key) }
+            if !deletedOld, !createdNew, !properties.isEmpty { modifications.append((key, properties.sorted())) }
+        }
+    }
+
+    /// This change followed by `later`: the net change from this one's older version to
+    /// `later`'s newer one.
+    func followed(by later: ObjectChanges) -> ObjectChanges {
+        if later.cleared { return later }
+        if isEmpty { return later }
+        if later.isEmpty { return self }
+        var events = self.events
+        events.append(contentsOf: later.events)
+        return ObjectChanges(events: ChangeSet.sortedByKey(events[...]), cleared: cleared)
+    }
+
+    /// The change as events, ordered by key: a deletion, an insertion, then modifications.
+    private var events: [ChangeSet.Event] {
+        var events: [ChangeSet.Event] = []
+        events.reserveCapacity(deletions.count + insertions.count + modifications.count)
+        for key in deletions { events.append(ChangeSet.Event(key: key, propertyID: 0, kind: .deletion)) }
+        for key in insertions { events.append(ChangeSet.Event(key: key, propertyID: 0, kind: .insertion)) }
+        for (key, properties) in modifications {
+            for property in properties { events.append(ChangeSet.Event(key: key, propertyID: property, kind: .modification)) }
+        }
+        // Stable: a key's deletion stays before its insertion.
+        return ChangeSet.sortedByKey(events[...])
+    }
+
+    static func == (lhs: ObjectChanges, rhs: ObjectChanges) -> Bool {
+        lhs.cleared == rhs.cleared && lhs.deletions == rhs.deletions && lhs.insertions == rhs.insertions
+            && lhs.modifications.map(\.key) == rhs.modifications.map(\.key)
+            && lhs.modifications.map(\.properties) == rhs.modifications.map(\.properties)
+    }
+}

@@ -1,0 +1,149 @@
+@testable import Burrow
+@testable import LMDB
+import Foundation
+import Testing
+
+/// The change log: what each commit did to objects, reduced to each object's net change,
+/// stored with the commit, merged across commits and trimmed once no reader needs it.
+@Suite struct ChangeLogTests {
+    let directory = TestDirectory()
+
+    private func events(_ list: [(UInt64, ChangeSet.Event.Kind, UInt32)]) -> ChangeSet {
+        let set = ChangeSet()
+        for (key, kind, property) in list {
+            switch kind {
+            case .insertion: set.inserted(ObjectKey(key), classID: 1)
+            case .deletion: set.deleted(ObjectKey(key), classID: 1)
+            case .modification: set.modified(ObjectKey(key), propertyID: property, classID: 1)
+            }
+        }
+        return set
+    }
+
+    @Test func eachObjectIsReducedToItsNetChange() {
+        let set = events([(5, .modification, 2), (1, .insertion, 0), (1, .modification, 3), (2, .insertion, 0), (2, .deletion, 0),
+                          (3, .deletion, 0), (3, .insertion, 0), (4, .modification, 3), (4, .modification, 2), (4, .modification, 3),
+                          (6, .modification, 1), (6, .deletion, 0)])
+        let changes = set.reduced()[1]!
+        #expect(changes.insertions == [1, 3])
+        #expect(changes.deletions == [3, 6])
+        #expect(changes.modifications.map(\.key) == [4, 5])
+        #expect(changes.modifications.map(\.properties) == [[2, 3], [2]])
+        #expect(!changes.cleared)
+        #expect(ChangeSet().reduced().isEmpty)
+        #expect(events([(7, .insertion, 0), (7, .deletion, 0)]).reduced().isEmpty)
+    }
+
+    @Test func emptyingAClassOverridesWhatCameBefore() {
+        let set = events([(1, .modification, 2), (2, .deletion, 0)])
+        set.cleared(classID: 1)
+        set.inserted(ObjectKey(9), classID: 1)
+        set.modified(ObjectKey(9), propertyID: 4, classID: 1)
+        let changes = set.reduced()[1]!
+        #expect(changes.cleared)
+        #expect(changes.insertions == [9])
+        #expect(changes.deletions.isEmpty && changes.modifications.isEmpty)
+    }
+
+    @Test func commitsMergeInOrder() {
+        let first = events([(1, .insertion, 0), (2, .modification, 1), (3, .modification, 1)]).reduced()[1]!
+        let second = events([(1, .modification, 5), (2, .deletion, 0), (3, .modification, 2), (4, .deletion, 0), (4, .insertion, 0)]).reduced()[1]!
+        let merged = first.followed(by: second)
+        #expect(merged.insertions == [1, 4])
+        #expect(merged.deletions == [2, 4])
+        #expect(merged.modifications.map(\.key) == [3])
+        #expect(merged.modifications.first?.properties == [1, 2])
+        let third = events([(1, .deletion, 0)]).reduced()[1]!
+        // Created and deleted again within the span: nothing to report.
+        #expect(merged.followed(by: third).insertions == [4])
+        let emptied = ChangeSet()
+        emptied.cleared(classID: 1)
+        #expect(merged.followed(by: emptied.reduced()[1]!).cleared)
+    }
+
+    @Test func recordsRoundTripInRanges() throws {
+        let set = ChangeSet()
+        for key in 1...1_000 { set.inserted(ObjectKey(UInt64(key)), classID: 3) }
+        for key in 2_000...2_500 { set.modified(ObjectKey(UInt64(key)), propertyID: 7, classID: 3) }
+        set.modified(ObjectKey(3_000), propertyID: 8, classID: 3)
+        set.deleted(ObjectKey(UInt64.max - 1), classID: 4)
+        let reduced = set.reduced()
+        let bytes = ChangeLogRecord.encode(reduced)
+        // A thousand inserted keys and 501 modified ones are a few ranges.
+        #expect(bytes.count < 40)
+        let decoded = try bytes.withUnsafeBytes { try ChangeLogRecord.decode($0) }
+        #expect(decoded == reduced)
+    }
+
+    @Test func aDamagedRecordIsAnErrorNeverACrash() throws {
+        let set = ChangeSet()
+        for key in [1, 2, 3, 10, 11, 40] { set.inserted(ObjectKey(UInt64(key)), classID: 2) }
+        set.modified(ObjectKey(50), propertyID: 3, classID: 2)
+        set.cleared(classID: 5)
+        let bytes = ChangeLogRecord.encode(set.reduced())
+        var generator = SystemRandomNumberGenerator()
+        var refused = 0
+        for length in 0..<bytes.count {
+            if (try? Array(bytes[..<length]).withUnsafeBytes({ try ChangeLogRecord.decode($0) })) == nil { refused += 1 }
+        }
+        #expect(refused == bytes.count, "every truncation is refused")
+        for _ in 0..<2_000 {
+            var damaged = bytes
+            damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            _ = try? damaged.withUnsafeBytes { try ChangeLogRecord.decode($0) }
+        }
+        // Lengths that would name billions of keys are refused before anything is allocated.
+        var huge: [UInt8] = [ChangeLogRecord.version, 1, 2, 0, 1, 0]
+        Varint.append(1 << 40, to: &huge)
+        huge += [0, 0]
+        #expect(throws: StorageError.self) { try huge.withUnsafeBytes { try ChangeLogRecord.decode($0) } }
+    }
+
+    @Test func commitsStoreWhatTheyDidToObjects() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self, Person.self]))
+        let before = realm.core.readTransaction.id
+        try realm.write {
+            realm.add(Dog(value: ["name": "Rex", "age": 1]))
+            realm.add(Dog(value: ["name": "Ida", "age": 2]))
+        }
+        let rex = realm.objects(Dog.self).filter("name == 'Rex'").first!
+        let afterInsert = realm.core.readTransaction.id
+        try realm.write { rex.age = 5 }
+        try realm.write { realm.delete(realm.objects(Dog.self).filter("name == 'Ida'")) }
+        let coordinator = realm.core.coordinator
+        let dogs = realm.core.bound(Dog.self)!.layout
+        let ageID = dogs.storedClass.properties.first { $0.name == "age" }!.id
+        let txn = try coordinator.environment.beginReadTransaction()
+        defer { txn.abort() }
+        let all = try #require(try coordinator.metadata.changes(after: before, in: txn))
+        #expect(all.keys.sorted() == [dogs.classID])
+        // Ida came and went; Rex is new since `before`.
+        #expect(all[dogs.classID]?.insertions.count == 1)
+        #expect(all[dogs.classID]?.deletions.isEmpty == true)
+        let later = try #require(try coordinator.metadata.changes(after: afterInsert, in: txn))
+        #expect(later[dogs.classID]?.modifications.first?.properties == [ageID])
+        #expect(later[dogs.classID]?.deletions.count == 1)
+        #expect(try coordinator.metadata.changes(after: txn.id, in: txn)?.isEmpty == true)
+    }
+
+    @Test func theLogIsTrimmedToWhatReadersHold() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let coordinator = realm.core.coordinator
+        // A reader pinned at this version keeps every record after it.
+        let pinned = try coordinator.environment.beginReadTransaction()
+        let pinnedID = pinned.id
+        for age in 0..<100 { try realm.write { realm.add(Dog(value: ["age": age])) } }
+        let now = try coordinator.environment.beginReadTransaction()
+        let held = try #require(try coordinator.metadata.changes(after: pinnedID, in: now))
+        #expect(held.values.first?.insertions.count == 100)
+        now.abort()
+        pinned.abort()
+        realm.invalidate()
+        for age in 0..<100 { try realm.write { realm.add(Dog(value: ["age": age])) } }
+        let latest = try coordinator.environment.beginReadTransaction()
+        defer { latest.abort() }
+        #expect(try coordinator.metadata.changeLogCount(in: latest) <= 2 * Coordinator.commitsPerTrim)
+        // A reader that asks about a span whose records were deleted learns so.
+        #expect(try coordinator.metadata.changes(after: pinnedID, in: latest) == nil)
+    }
+}
