@@ -48,6 +48,9 @@ final class Coordinator: @unchecked Sendable {
         }
     }
 
+    /// Wakes observed realms of queues and actors on commits.
+    let commitWatcher: CommitWatcher
+
     private struct ColumnMapKey: Hashable {
         let classID: UInt32
         let type: ObjectIdentifier
@@ -62,6 +65,7 @@ final class Coordinator: @unchecked Sendable {
         self.isReadOnly = isReadOnly
         configuredMapLimit = mapLimit
         writerGate = WriterGate(environment: catalogs.environment)
+        commitWatcher = CommitWatcher(environment: catalogs.environment)
     }
 
     /// The error of a failed write: a full map is the configured `maximumFileSize` when there
@@ -263,6 +267,7 @@ final class Coordinator: @unchecked Sendable {
         }
         catalogs.finish(write.catalogChanges, committed: committed)
         writerGate.leave(for: write.writer)
+        if committed { commitWatcher.committed() }
     }
 
     /// Grows the map ahead of a write when the file nears it and nothing else reads.

@@ -25,18 +25,19 @@ extension Realm {
     /// let count = try realm.write { realm.objects(Dog.self).count }
     /// ```
     /// If the block throws, the transaction is cancelled and the error rethrown. A write never
-    /// suspends: it begins and commits on the calling thread.
+    /// suspends: it begins and commits on the calling thread. The observations of `tokens` are
+    /// not told of this write (``commitWrite(withoutNotifying:)``).
     /// - Throws: what `block` throws, or ``Realm/Error`` from the commit (`outOfDiskSpace`, …).
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         verifyCanBeginWrite()
         core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
         try beginWriteInTurn()
-        return try completeWrite(block)
+        return try completeWrite(block, silencing: tokens)
     }
 
     /// Runs `block` in the open write and commits it, or cancels it when the block throws.
-    func completeWrite<Result>(_ block: () throws -> Result) throws -> Result {
+    func completeWrite<Result>(_ block: () throws -> Result, silencing tokens: [NotificationToken] = []) throws -> Result {
         let result: Result
         do {
             result = try block()
@@ -44,7 +45,7 @@ extension Realm {
             if core.writeState != nil { cancelWrite() }
             throw error
         }
-        if core.writeState != nil { try commitWrite() }
+        if core.writeState != nil { try commitWrite(withoutNotifying: tokens) }
         return result
     }
 
@@ -69,6 +70,8 @@ extension Realm {
         precondition(!core.isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        // Observers learn of what others committed before the write builds on it.
+        if core.hasObservers { core.refresh() }
     }
 
     /// Begins the write once the realm holds the file's writer turn.
@@ -100,11 +103,18 @@ extension Realm {
 
     /// Commits the write transaction: its changes become durable and visible to others.
     ///
+    /// ```swift
+    /// realm.beginWrite()
+    /// dog.age += 1
+    /// try realm.commitWrite(withoutNotifying: [tableToken])   // the table already shows it
+    /// ```
+    /// The realm's observations are then told of the write, except those of `silenced`, which
+    /// take the new version in without a notification.
     /// - Throws: ``Realm/Error``: `limitExceeded` when the write would take the file past
     ///   `maximumFileSize` or make it keep more than `maximumNumberOfActiveVersions` versions,
     ///   `outOfDiskSpace` when the disk is full,
     ///   `fileAccess`; the transaction is then cancelled.
-    public func commitWrite() throws {
+    public func commitWrite(withoutNotifying silenced: [NotificationToken] = []) throws {
         core.verifyThread()
         guard let write = core.writeState else {
             preconditionFailure("Can't commit a non-existing write transaction")
@@ -129,6 +139,7 @@ extension Realm {
         }
         core.coordinator.finish(write, committed: true)
         core.resumeReading(after: committedID)
+        core.deliverNotifications(silencing: silenced)
     }
 
     /// Cancels the write transaction: every change in it is undone, and objects it added are

@@ -53,6 +53,8 @@ final class RealmCore {
     @exclusivity(unchecked) var autorefresh = true
     /// Asynchronous writes scheduled on the realm's queue or actor.
     let asyncWrites = AsyncWriteQueue()
+    /// The realm's observations, once it has had one.
+    @exclusivity(unchecked) var observers: RealmObservers?
     /// How many `Realm` values, managed objects and results use this realm (a collection uses it
     /// through its owner).
     private let uses = Atomic<Int>(0)
@@ -218,9 +220,12 @@ final class RealmCore {
         } catch {
             preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
         }
-        guard readTransaction.id != before else { return false }
-        startGeneration()
-        return true
+        let moved = readTransaction.id != before
+        if moved { startGeneration() }
+        // Pending notifications are delivered whether or not the version moved: an observation
+        // registered since the last delivery reports its initial state.
+        deliverNotifications()
+        return moved
     }
 
     /// Moves whenever what the realm reads may have changed: a new snapshot, or any change its

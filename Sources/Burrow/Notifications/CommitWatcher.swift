@@ -1,0 +1,117 @@
+import Foundation
+import LMDB
+import Synchronization
+
+/// Wakes the observed realms of queues and actors when the file gets a new version, from any
+/// thread or process.
+///
+/// While at least one such realm is registered, a thread of the watcher waits for a commit: a
+/// commit of this process signals it at once; commits of other processes are seen by reading
+/// LMDB's last transaction id (from the file's meta pages, a few hundred nanoseconds) every
+/// ``pollInterval``. A realm is woken on its own queue or actor, once however many commits
+/// arrive before it runs; it then refreshes and delivers. The thread ends when the last realm
+/// is unregistered.
+final class CommitWatcher: @unchecked Sendable {
+    /// How often commits of other processes are looked for.
+    static let pollInterval: TimeInterval = 0.002
+
+    /// One registered realm.
+    final class Registration: @unchecked Sendable {
+        let wakeUp: RealmWakeUp
+        let scheduler: @Sendable (@escaping @Sendable () -> Void) -> Void
+        fileprivate weak var watcher: CommitWatcher?
+        /// Whether a wake-up is scheduled and has not run yet.
+        private let isScheduled = Atomic<Bool>(false)
+
+        fileprivate init(wakeUp: RealmWakeUp, scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+            self.wakeUp = wakeUp
+            self.scheduler = scheduler
+        }
+
+        fileprivate func wake() {
+            guard !isScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            scheduler { [self] in
+                isScheduled.store(false, ordering: .releasing)
+                wakeUp.deliver()
+            }
+        }
+
+        /// Stops waking the realm.
+        func cancel() {
+            watcher?.unregister(self)
+        }
+    }
+
+    private weak var environment: Environment?
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var registrations: [ObjectIdentifier: Registration] = [:]
+    private var isRunning = false
+    private var signalled = false
+
+    init(environment: Environment) {
+        self.environment = environment
+    }
+
+    /// Wakes `realm` on its queue or actor after each commit to the file.
+    func register(_ realm: RealmCore) -> Registration? {
+        guard let scheduler = realm.confinement.scheduler else { return nil }
+        let registration = Registration(wakeUp: RealmWakeUp(realm), scheduler: scheduler)
+        registration.watcher = self
+        condition.lock()
+        registrations[ObjectIdentifier(registration)] = registration
+        let start = !isRunning
+        isRunning = true
+        condition.unlock()
+        if start {
+            let thread = Thread { [self] in watch() }
+            thread.name = "Burrow commit watcher"
+            thread.start()
+        }
+        return registration
+    }
+
+    fileprivate func unregister(_ registration: Registration) {
+        condition.lock()
+        registrations[ObjectIdentifier(registration)] = nil
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// A write of this process committed: wake the watcher now rather than at its next look.
+    func committed() {
+        condition.lock()
+        guard isRunning else {
+            condition.unlock()
+            return
+        }
+        signalled = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func watch() {
+        var lastSeen = environment?.lastTransactionID ?? 0
+        while true {
+            condition.lock()
+            if !signalled { _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval)) }
+            signalled = false
+            if registrations.isEmpty {
+                isRunning = false
+                condition.unlock()
+                return
+            }
+            let woken = Array(registrations.values)
+            condition.unlock()
+            guard let last = environment?.lastTransactionID else {
+                condition.lock()
+                isRunning = false
+                condition.unlock()
+                return
+            }
+            guard last != lastSeen else { continue }
+            lastSeen = last
+            for registration in woken { registration.wake() }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import LMDB
+
+/// Which changes count as modifications of an observed class's objects: changes of its own
+/// properties (every one, or those the observation's key paths name) and, through its links,
+/// lists, sets and maps of objects, modifications of the objects it links to (every linked
+/// property up to four links deep, or the key paths' next components).
+///
+/// `["name", "dogs.age"]` on `Person`: `name` and `dogs` of the person, and `age` of the dogs
+/// in its `dogs`. With no key paths: every property, and every property of linked objects up to
+/// four links away, as RealmSwift reports.
+final class ModificationFilter {
+    let classID: UInt32
+    let className: String
+    /// The property ids that count; `nil`: all.
+    let ownProperties: Set<UInt32>?
+    /// Links to follow: the property, and what counts in the objects it links to.
+    let links: [(name: String, target: ModificationFilter)]
+
+    /// How many links a default observation follows.
+    static let defaultDepth = 4
+
+    /// The filter of `className` for `keyPaths` (each a list of property names), or every
+    /// property when `keyPaths` is `nil`; traps for a key path that names no property.
+    init(className: String, keyPaths: [[String]]?, catalog: Catalog, depth: Int = 0) {
+        guard let layout = catalog.layouts[className] else {
+            preconditionFailure("Object type '\(className)' is not managed by the Realm.")
+        }
+        let storedClass = layout.storedClass
+        classID = layout.classID
+        self.className = className
+        let linkProperties = storedClass.properties.filter { $0.kind == .link && $0.objectClassName != nil }
+        guard let keyPaths else {
+            ownProperties = nil
+            links = depth + 1 >= Self.defaultDepth ? [] : linkProperties.map { property in
+                (property.name, ModificationFilter(className: property.objectClassName!, keyPaths: nil, catalog: catalog, depth: depth + 1))
+            }
+            return
+        }
+        var own = Set<UInt32>()
+        var nested: [String: [[String]]] = [:]
+        for path in keyPaths {
+            guard let first = path.first, let property = storedClass.properties.first(where: { $0.name == first }) else {
+                preconditionFailure("Property '\(path.first ?? "")' not found in object of type '\(className)'")
+            }
+            own.insert(property.id)
+            guard path.count > 1 else { continue }
+            precondition(property.kind == .link, "Property '\(className).\(first)' is not a link: key path '\(path.joined(separator: "."))' cannot go through it.")
+            nested[first, default: []].append(Array(path.dropFirst()))
+        }
+        ownProperties = own
+        links = linkProperties.compactMap { property in
+            nested[property.name].map { (property.name, ModificationFilter(className: property.objectClassName!, keyPaths: $0, catalog: catalog, depth: depth + 1)) }
+        }
+    }
+
+    /// The classes whose changes this filter reads.
+    var classIDs: Set<UInt32> {
+        var ids: Set<UInt32> = [classID]
+        for link in links { ids.formUnion(link.target.classIDs) }
+        return ids
+    }
+
+    /// Whether a change of properties `properties` counts.
+    func counts(_ properties: [UInt32]) -> Bool {
+        guard let ownProperties else { return true }
+        return properties.contains { ownProperties.contains($0) }
+    }
+
+    /// The keys of this class's objects that `changes` modified as this filter counts, read
+    /// through the backlinks `txn` sees; `depth` guards against cycles of links.
+    func modifiedKeys(in changes: [UInt32: ObjectChanges], catalog: Catalog, txn: Transaction) throws -> Set<UInt64> {
+        var keys = Set<UInt64>()
+        if let own = changes[classID] {
+            for (key, properties) in own.modifications where counts(properties) { keys.insert(key) }
+        }
+        for link in links {
+            let targets = try link.target.modifiedKeys(in: changes, catalog: catalog, txn: txn)
+            for target in targets {
+                for owner in try LinkingObjectsKeys.keys(linkingTo: ObjectKey(target), classID: link.target.classID, from: className,
+                                                         through: link.name, catalog: catalog, txn: txn) {
+                    keys.insert(owner.rawValue)
+                }
+            }
+        }
+        return keys
+    }
+}

@@ -1,0 +1,18 @@
+/// One observation a realm delivers to, on the realm's thread, queue or actor: what it last
+/// reported, and how it reports the next change.
+class Observation {
+    /// The token the caller holds; the observation stops once it is invalidated or released.
+    weak var token: NotificationToken?
+    /// The version the observation last reported; `nil` until its initial notification.
+    var baseline: Int?
+
+    var isActive: Bool { token.map { !$0.isInvalidated } ?? false }
+
+    /// Reports the initial state at the realm's current version.
+    func deliverInitial(in realm: RealmCore) {}
+
+    /// Reports what changed from ``baseline`` to the realm's current version; `changes` are the
+    /// change log's, `nil` when the log cannot tell. `silently`: takes the new version in
+    /// without reporting (`commitWrite(withoutNotifying:)`).
+    func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {}
+}

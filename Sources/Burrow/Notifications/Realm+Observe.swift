@@ -1,0 +1,33 @@
+extension Realm {
+    /// What a realm notification reports.
+    @frozen
+    public enum Notification: String {
+        /// The realm moved to a new version: another thread or process committed and the realm
+        /// refreshed, or the realm committed a write itself.
+        case didChange = "RLMRealmDidChangeNotification"
+        /// The realm has a newer version to move to and does not refresh on its own. Burrow
+        /// realms move at the points ``Realm/observe(_:)`` lists, so this is never sent.
+        case refreshRequired = "RLMRealmRefreshRequiredNotification"
+    }
+
+    /// The block a realm notification calls, with the realm at its new version.
+    public typealias NotificationBlock = (_ notification: Notification, _ realm: Realm) -> Void
+
+    /// Calls `block` each time the realm moves to a new version, until the returned token is
+    /// invalidated.
+    ///
+    /// ```swift
+    /// let token = realm.observe { notification, realm in
+    ///     print("now at a new version:", realm.objects(Dog.self).count)
+    /// }
+    /// ```
+    /// On Linux threads have no run loop, so the block runs where the realm moves: on the
+    /// realm's thread when it calls ``refresh()``, begins a write or commits one; on the queue or
+    /// actor of a realm confined to one, soon after any commit to the file from any thread or
+    /// process.
+    public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
+        core.verifyThread()
+        precondition(!core.isFrozen, "Frozen Realms do not change and do not have change notifications.")
+        return core.observe(RealmObservation(block))
+    }
+}

@@ -1,0 +1,43 @@
+extension RealmCore {
+    /// Registers `observation` with the realm, waking the realm's queue or actor on commits.
+    func observe(_ observation: Observation) -> NotificationToken {
+        let observers = self.observers ?? {
+            let made = RealmObservers()
+            self.observers = made
+            return made
+        }()
+        let waking = coordinator.commitWatcher.register(self)
+        let token = observers.add(observation) { waking?.cancel() }
+        if let scheduler = confinement.scheduler {
+            // Queue and actor realms report their initial state as soon as their turn comes.
+            let wake = RealmWakeUp(self)
+            scheduler { wake.deliver() }
+        }
+        return token
+    }
+
+    /// Delivers the pending notifications of the realm's observations, if any.
+    func deliverNotifications(silencing silenced: [NotificationToken] = []) {
+        guard let observers, !observers.isEmpty else { return }
+        observers.deliver(in: self, silencing: silenced)
+    }
+
+    /// Whether any observation is registered.
+    var hasObservers: Bool { observers.map { !$0.isEmpty } ?? false }
+}
+
+/// A realm to refresh and deliver to from its queue or actor, held weakly: a realm nothing else
+/// holds closes rather than staying open for its notifications.
+final class RealmWakeUp: @unchecked Sendable {
+    private weak var realm: RealmCore?
+
+    init(_ realm: RealmCore) {
+        self.realm = realm
+    }
+
+    /// Runs on the realm's queue or actor: moves it to the latest version and delivers.
+    func deliver() {
+        guard let realm, realm.hasObservers, realm.writeState == nil else { return }
+        realm.refresh()
+    }
+}

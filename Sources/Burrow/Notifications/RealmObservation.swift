@@ -1,0 +1,17 @@
+/// An observation of a whole realm (``Realm/observe(_:)``): told that the realm moved to a new
+/// version, not what changed.
+final class RealmObservation: Observation {
+    private let block: Realm.NotificationBlock
+
+    init(_ block: @escaping Realm.NotificationBlock) {
+        self.block = block
+    }
+
+    /// A realm observation reports nothing until the realm changes.
+    override func deliverInitial(in realm: RealmCore) {}
+
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+        guard !silently else { return }
+        block(.didChange, Realm(core: realm))
+    }
+}

@@ -1,0 +1,69 @@
+import LMDB
+
+/// The observations of one realm, delivered on the realm's thread, queue or actor whenever the
+/// realm moves to a new version: after ``Realm/refresh()``, when a write begins and after it
+/// commits, and when a commit wakes a realm of a queue or actor (``CommitWatcher``).
+///
+/// Each delivery reads the change log's records from each observation's last version to the
+/// realm's version once, and hands them to every observation that saw the same version.
+final class RealmObservers: @unchecked Sendable {
+    // Registered on the realm's thread, removed from any thread (a token's invalidation).
+    private let observations = Locked<[Observation]>([])
+    // The state below is used only on the realm's thread, queue or actor.
+    private var isDelivering = false
+    private var deliversAgain = false
+
+    var isEmpty: Bool { observations.withLock { $0.isEmpty } }
+
+    /// Registers `observation`; it reports until the returned token is invalidated or released.
+    func add(_ observation: Observation, onRemove: @escaping @Sendable () -> Void = {}) -> NotificationToken {
+        let id = ObjectIdentifier(observation)
+        let token = NotificationToken { [weak self] in
+            self?.observations.withLock { $0.removeAll { ObjectIdentifier($0) == id } }
+            onRemove()
+        }
+        observation.token = token
+        observations.withLock { $0.append(observation) }
+        return token
+    }
+
+    /// Delivers to every active observation what changed up to the realm's current version.
+    /// `silenced`: the tokens of `commitWrite(withoutNotifying:)`, whose observations take the
+    /// new version in without reporting it.
+    func deliver(in realm: RealmCore, silencing silenced: [NotificationToken] = []) {
+        guard !isDelivering else {
+            // A callback wrote or refreshed: deliver again once this round ends.
+            deliversAgain = true
+            return
+        }
+        isDelivering = true
+        defer { isDelivering = false }
+        repeat {
+            deliversAgain = false
+            deliverOnce(in: realm, silencing: silenced.map(ObjectIdentifier.init))
+        } while deliversAgain
+    }
+
+    private func deliverOnce(in realm: RealmCore, silencing silenced: [ObjectIdentifier]) {
+        let current = realm.transaction.id
+        var spans: [Int: [UInt32: ObjectChanges]?] = [:]
+        for observation in observations.withLock({ $0 }) where observation.isActive {
+            guard let baseline = observation.baseline else {
+                observation.deliverInitial(in: realm)
+                observation.baseline = current
+                continue
+            }
+            guard baseline < current else { continue }
+            let changes: [UInt32: ObjectChanges]?
+            if let known = spans[baseline] {
+                changes = known
+            } else {
+                changes = (try? realm.coordinator.metadata.changes(after: baseline, in: realm.transaction)) ?? nil
+                spans[baseline] = changes
+            }
+            let isSilenced = observation.token.map { silenced.contains(ObjectIdentifier($0)) } ?? false
+            observation.deliver(changes, in: realm, silently: isSilenced)
+            observation.baseline = current
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Dispatch
+
+extension Results {
+    /// Calls `block` with the results' initial state, then after each version that changed
+    /// them, with the positions of the objects that left, joined and changed.
+    ///
+    /// ```swift
+    /// let token = realm.objects(Dog.self).filter("age > 2").sorted(byKeyPath: "name").observe { change in
+    ///     if case .update(_, let deletions, let insertions, let modifications) = change {
+    ///         print(deletions, insertions, modifications)
+    ///     }
+    /// }
+    /// ```
+    /// `keyPaths` (`["name", "owner.name"]`) limits the modifications reported to changes of
+    /// those properties; objects leaving and joining are always reported. Without it, a change of
+    /// any property counts, and of any property of objects linked up to four links away.
+    ///
+    /// With `queue`, the block runs on that serial queue with results of a realm confined to it,
+    /// soon after any commit to the file (from any thread or process). Without it, it runs on
+    /// the realm's queue or actor when the realm is confined to one; for a realm of a thread, on
+    /// that thread when it calls `refresh()`, begins a write or commits one (Linux threads have
+    /// no run loop to deliver from). Traps for results of a frozen realm, or inside a write.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        guard case .objects(let core) = backing else {
+            preconditionFailure("Results of values are observed through the collection they read: observe the list, set or map.")
+        }
+        let realm = core.realm
+        realm.verifyThread()
+        precondition(!realm.isFrozen, "Frozen Realms do not change and do not have change notifications.")
+        precondition(realm.writeState == nil, "Cannot register notification blocks from within write transactions.")
+        if let queue {
+            return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) }
+        }
+        return realm.observe(ResultsObservation(self, keyPaths: keyPaths, block: block))
+    }
+}

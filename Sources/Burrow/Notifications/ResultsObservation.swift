@@ -1,0 +1,100 @@
+import LMDB
+
+/// An observation of results of objects: after each version, the objects that left, joined
+/// and changed, by position.
+///
+/// A version whose change log touches none of the classes the results read (their class,
+/// the classes its links reach, the owner of the collection they come from) costs nothing.
+/// Otherwise the results are evaluated again and compared with the keys they held; which of the
+/// objects that stayed were modified comes from the log (the observation's key paths filter it).
+/// When the log cannot tell, every object that stayed is reported modified.
+final class ResultsObservation<Element: RealmCollectionValue>: Observation {
+    private let results: Results<Element>
+    private let keyPaths: [[String]]?
+    private let block: (RealmCollectionChange<Results<Element>>) -> Void
+    private var keys: [ObjectKey] = []
+    private var filter: ModificationFilter?
+    private var readClasses: Set<UInt32> = []
+
+    init(_ results: Results<Element>, keyPaths: [String]?, block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) {
+        self.results = results
+        self.keyPaths = keyPaths.map { $0.map { $0.split(separator: ".").map(String.init) } }
+        self.block = block
+    }
+
+    private var core: ResultsCore { results.core }
+
+    /// Results in object key order, which no change can reorder.
+    private var isInKeyOrder: Bool {
+        guard case .table = core.query.source else { return false }
+        return core.query.steps.isEmpty
+    }
+
+    override func deliverInitial(in realm: RealmCore) {
+        keys = core.keys
+        prepareFilter(in: realm)
+        block(.initial(results))
+    }
+
+    private func prepareFilter(in realm: RealmCore) {
+        guard filter == nil, realm.catalog.layouts[core.info.className] != nil else { return }
+        let catalog = realm.catalog
+        let filter = ModificationFilter(className: core.info.className, keyPaths: keyPaths, catalog: catalog)
+        self.filter = filter
+        readClasses = keyPaths == nil ? filter.classIDs
+            : ModificationFilter(className: core.info.className, keyPaths: nil, catalog: catalog).classIDs
+        if let owner = sourceOwnerClass(in: catalog) { readClasses.insert(owner) }
+    }
+
+    /// The class of the object whose collection the results come from.
+    private func sourceOwnerClass(in catalog: Catalog) -> UInt32? {
+        switch core.query.source {
+        case .table, .linkingObjects: return nil
+        case .list(let list): return list.layout.classID
+        case .set(let set): return set.layout.classID
+        case .map(let map): return map.layout.classID
+        }
+    }
+
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+        prepareFilter(in: realm)
+        if let changes, readClasses.isDisjoint(with: changes.keys) { return }
+        let old = keys
+        let new = core.keys
+        keys = new
+        guard !silently else { return }
+        let modified: Set<UInt64>
+        do {
+            if let changes, let filter {
+                modified = try filter.modifiedKeys(in: changes, catalog: realm.catalog, txn: realm.transaction)
+            } else {
+                modified = Set(old.map(\.rawValue))
+            }
+        } catch {
+            block(.error(Realm.Error(.fail, "Cannot read the changes of '\(realm.coordinator.path)': \(error)")))
+            token?.invalidate()
+            return
+        }
+        let diff = isInKeyOrder
+            ? CollectionDiff(ascending: old, new, modified: { modified.contains($0.rawValue) })
+            : CollectionDiff(old: Self.identities(old), new: Self.identities(new), modified: { modified.contains($0.key.rawValue) })
+        guard !diff.isEmpty else { return }
+        block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+    }
+
+    /// One element of results that may hold an object more than once (a list's): the object
+    /// and which of its occurrences.
+    struct Occurrence: Hashable {
+        let key: ObjectKey
+        let index: Int
+    }
+
+    static func identities(_ keys: [ObjectKey]) -> [Occurrence] {
+        var seen: [ObjectKey: Int] = [:]
+        return keys.map { key in
+            let index = seen[key, default: 0]
+            seen[key] = index + 1
+            return Occurrence(key: key, index: index)
+        }
+    }
+}
