@@ -1,4 +1,5 @@
 @testable import Burrow
+@testable import LMDB
 import Foundation
 import Testing
 
@@ -30,5 +31,96 @@ import Testing
         token.invalidate()
         try realm.write { realm.add(Dog(value: ["age": 50])) }
         #expect(seen.count == 2)
+    }
+
+    @Test func objectsReportChangedPropertiesWithOldValuesThenDeletion() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let dog = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write { realm.add(dog) }
+        var seen: [String] = []
+        let token = dog.observe { (change: ObjectChange<Dog>) in
+            switch change {
+            case .change(let object, let properties):
+                seen.append(properties.map { "\($0.name) \($0.oldValue ?? "nil") \($0.newValue ?? "nil")" }.joined(separator: ", ") + " on \(object.name)")
+            case .deleted: seen.append("deleted")
+            case .error(let error): seen.append("error \(error)")
+            }
+        }
+        try realm.write { dog.age = 2 }
+        #expect(seen == ["age 1 2 on Rex"])
+        try realm.write { dog.name = "Max"; dog.age = 3 }
+        #expect(seen.last == "name Rex Max, age 2 3 on Max")
+        // Setting the value a property holds is a change, as in RealmSwift; other objects are
+        // not this one.
+        try realm.write { dog.age = 3; realm.add(Dog()) }
+        #expect(seen.last == "age 3 3 on Max")
+        try realm.write { realm.add(Dog()) }
+        #expect(seen.count == 3)
+        try realm.write { realm.delete(dog) }
+        #expect(seen.last == "deleted")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func keyPathsFilterWhatCounts() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let dog = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write { realm.add(dog) }
+        var names = 0
+        let token = dog.observe(keyPaths: ["name"]) { (change: ObjectChange<Dog>) in names += 1 }
+        var ages = 0
+        let results = realm.objects(Dog.self).observe(keyPaths: ["age"]) { change in
+            if case .update(_, _, _, let modifications) = change, !modifications.isEmpty { ages += 1 }
+        }
+        realm.refresh()
+        try realm.write { dog.age = 5 }
+        try realm.write { dog.name = "Max" }
+        #expect(names == 1)
+        #expect(ages == 1)
+        withExtendedLifetime((token, results)) {}
+    }
+
+    @Test func realmObserversHearEveryVersion() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        var count = 0
+        let token = realm.observe { notification, _ in
+            if notification == .didChange { count += 1 }
+        }
+        try realm.write { realm.add(Dog()) }
+        try realm.write(withoutNotifying: [token]) { realm.add(Dog()) }
+        let configuration = realm.configuration
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.add(Dog()) }
+        }
+        #expect(count == 1)
+        realm.refresh()
+        #expect(count == 2)
+        token.invalidate()
+    }
+
+    @Test func aQueueObservationHearsCommitsOfOtherThreads() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let queue = DispatchQueue(label: "observer")
+        let events = Locked<[String]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let token = realm.objects(Dog.self).observe(on: queue) { change in
+            switch change {
+            case .initial(let dogs): events.withLock { $0.append("initial \(dogs.count)") }
+            case .update(let dogs, _, let insertions, _): events.withLock { $0.append("update \(dogs.count) \(insertions)") }
+            case .error: break
+            }
+            arrived.signal()
+        }
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        let configuration = realm.configuration
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.add(Dog(value: ["age": 7])) }
+        }
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(events.withLock { $0 } == ["initial 0", "update 1 [0]"])
+        token.invalidate()
+        // The queue's realm closes once the observation is gone.
+        queue.sync {}
     }
 }

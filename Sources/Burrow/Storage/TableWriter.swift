@@ -82,6 +82,8 @@ final class TableWriter {
         var new = old
         new[column] = value
         try replace(key, old: old, new: new, in: layout)
+        // Setting a property to the value it holds is a change, as in RealmSwift.
+        if old[column] == value { storage.changes?.modified(key, propertyID: layout.propertyIDs[column], classID: layout.classID) }
     }
 
     /// Deletes a row, its index entries, its collections and backlinks, its embedded objects,
