@@ -1,0 +1,95 @@
+import Dispatch
+
+/// Checks that a collection of `realm` can be observed now.
+private func verifyObservable(_ realm: RealmCore) {
+    realm.verifyThread()
+    precondition(!realm.isFrozen, "Frozen Realms do not change and do not have change notifications.")
+    precondition(realm.writeState == nil, "Cannot register notification blocks from within write transactions.")
+}
+
+extension List {
+    /// Calls `block` with the list's initial state, then after each version that changed it:
+    /// elements removed, added, replaced, or (for objects) modified, by position.
+    ///
+    /// ```swift
+    /// let token = person.dogs.observe { change in
+    ///     if case .update(_, let deletions, let insertions, let modifications) = change { print(deletions, insertions, modifications) }
+    /// }
+    /// ```
+    /// Replacing the element at an index is a modification; moving one is a deletion and an
+    /// insertion. `keyPaths` name the elements' properties that count (for a list of objects).
+    /// Deleting the owner reports every element deleted, and ends the observation. Delivered
+    /// as ``Results/observe(keyPaths:on:_:)`` delivers.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard let storage = managed as? ManagedList else {
+            preconditionFailure(managed == nil ? "Only lists of managed objects can be observed: add the object that holds it to a realm first."
+                                               : "A list inside an AnyRealmValue changes with its owner: observe the object that holds it.")
+        }
+        verifyObservable(storage.realm)
+        if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
+        return storage.realm.observe(ListObservation(self, storage: storage, keyPaths: keyPaths, block: block))
+    }
+}
+
+extension MutableSet {
+    /// Calls `block` with the set's initial state, then after each version that changed it,
+    /// by position in the set's order; see ``List/observe(keyPaths:on:_:)``.
+    ///
+    /// ```swift
+    /// let token = person.languages.observe { change in print(change) }
+    /// ```
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
+        guard let storage = managed else {
+            preconditionFailure("Only sets of managed objects can be observed: add the object that holds it to a realm first.")
+        }
+        verifyObservable(storage.realm)
+        if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
+        return storage.realm.observe(SetObservation(self, storage: storage, keyPaths: keyPaths, block: block))
+    }
+}
+
+extension Map {
+    /// Calls `block` with the map's initial state, then after each version that changed it,
+    /// with the keys removed, added, and whose value (or the object it holds) changed.
+    ///
+    /// ```swift
+    /// let token = person.pets.observe { change in
+    ///     if case .update(_, let deletions, let insertions, let modifications) = change { print(deletions, insertions, modifications) }
+    /// }
+    /// ```
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+        guard let storage = managed as? ManagedMap else {
+            preconditionFailure(managed == nil ? "Only maps of managed objects can be observed: add the object that holds it to a realm first."
+                                               : "A dictionary inside an AnyRealmValue changes with its owner: observe the object that holds it.")
+        }
+        verifyObservable(storage.realm)
+        if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
+        return storage.realm.observe(MapObservation(self, storage: storage, keyPaths: keyPaths, block: block))
+    }
+}
+
+extension LinkingObjects where Element: Object {
+    /// Calls `block` with the linking objects' initial state, then after each version that
+    /// changed them, by position in key order; see ``Results/observe(keyPaths:on:_:)``.
+    ///
+    /// ```swift
+    /// let token = dog.owners.observe { change in print(change) }
+    /// ```
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+        let results = _results
+        verifyObservable(results.core.realm)
+        if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
+        return results.core.realm.observe(ResultsObservation(results, keyPaths: keyPaths) { [self] change in
+            switch change {
+            case .initial: block(.initial(self))
+            case .update(_, let deletions, let insertions, let modifications):
+                block(.update(self, deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error(let error): block(.error(error))
+            }
+        })
+    }
+}
