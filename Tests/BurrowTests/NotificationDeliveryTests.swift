@@ -76,7 +76,9 @@ import Testing
         let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self])
         let queue = DispatchQueue(label: "observer")
         let inserted = Locked<[Int]>([])
-        let token = try ConfinedThread().run {
+        let owner = ConfinedThread()
+        defer { owner.stop() }
+        let token = try owner.run {
             let realm = try Realm(configuration: configuration)
             return realm.objects(Dog.self).observe(on: queue) { change in
                 if case .update(let dogs, _, let insertions, _) = change {

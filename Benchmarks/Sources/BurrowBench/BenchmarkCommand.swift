@@ -17,6 +17,16 @@ import Musl
 enum BenchmarkCommand {
     static func main() {
         var status: Int32 = 0
+        let arguments = CommandLine.arguments
+        if arguments.count == 4, arguments[1] == NotificationStep.writerFlag, let commits = Int(arguments[3]) {
+            do {
+                try NotificationStep.runWriter(path: arguments[2], commits: commits)
+                exit(0)
+            } catch {
+                report("\(error)")
+                exit(2)
+            }
+        }
         do {
             let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
             if options.wantsHelp {
@@ -67,6 +77,8 @@ enum BenchmarkCommand {
         let checksums = RowChecksumCost.measure(count: count)
         report("Concurrent reads")
         let concurrent = try ConcurrentReadsStep.measure(count: count, trials: max(rounds, 3), in: directory)
+        report("Notifications")
+        let notifications = try NotificationStep.measure(count: count, in: directory)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
         print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
@@ -81,6 +93,7 @@ enum BenchmarkCommand {
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
         print(CompactionStep.summary(compaction, count: count))
         print(ConcurrentReadsStep.summary(concurrent))
+        print(NotificationStep.summary(notifications, count: count))
         print(RowChecksumCost.summary(checksums, scan: burrow[.scanFilter]?.seconds, randomGet: burrow[.randomGet]?.seconds))
         guard table.checksAgree, concurrent.sumsAgree else {
             print("")

@@ -5,9 +5,11 @@ import LMDB
 ///
 /// A version whose change log touches none of the classes the results read (their class,
 /// the classes its links reach, the owner of the collection they come from) costs nothing.
-/// Otherwise the results are evaluated again and compared with the keys they held; which of the
-/// objects that stayed were modified comes from the log (the observation's key paths filter it).
-/// When the log cannot tell, every object that stayed is reported modified.
+/// Otherwise the new keys come from the old ones and the log when the query reads only each
+/// object's own values (only the objects the log names are read), or from evaluating the query
+/// again, and are compared with the keys held; which of the objects that stayed were modified
+/// comes from the log (the observation's key paths filter it). When the log cannot tell, the
+/// query is evaluated and every object that stayed is reported modified.
 final class ResultsObservation<Element: RealmCollectionValue>: Observation {
     private let results: Results<Element>
     private let keyPaths: [[String]]?
@@ -60,7 +62,9 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         prepareFilter(in: realm)
         if let changes, readClasses.isDisjoint(with: changes.keys) { return }
         let old = keys
-        let new = core.keys
+        // Only the objects the log names are read again when the query allows it.
+        let classID = realm.catalog.layouts[core.info.className]?.classID
+        let new = changes.flatMap { changes in core.keys(after: classID.flatMap { changes[$0] } ?? ObjectChanges(), from: old) } ?? core.keys
         keys = new
         guard !silently else { return }
         let modified: Set<UInt64>

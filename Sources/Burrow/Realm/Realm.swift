@@ -155,6 +155,8 @@ public struct Realm: Equatable {
     /// ```swift
     /// realm.refresh()      // see what other threads and processes committed
     /// ```
+    /// The realm's pending notifications are delivered here, whether or not the version moved
+    /// (an observation registered since reports its initial state).
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
 

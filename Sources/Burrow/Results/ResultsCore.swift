@@ -90,6 +90,16 @@ final class ResultsCore {
         return realm.exclusively { currentKeys }
     }
 
+    /// Makes `keys` the results' keys in the realm's current generation: what an observation
+    /// derived from the previous keys and the change log, so that reading the results does not
+    /// evaluate the query again.
+    func adopt(_ keys: [ObjectKey]) {
+        realm.exclusively {
+            cachedKeys = keys
+            cachedGeneration = realm.generation
+        }
+    }
+
     private var currentKeys: [ObjectKey] {
         if cachedGeneration == realm.generation { return cachedKeys }
         do {

@@ -1,0 +1,194 @@
+import Burrow
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What notifications cost and how fast they arrive:
+///
+/// - the insert and update-all steps (N objects, one write each) without any observer and with
+///   one observer of sorted, filtered results of the class, delivered on a queue;
+/// - commit-to-notification latency of an object observer on a queue, for commits of another
+///   thread and of another process (this program, started again as a writer): from the moment
+///   `commitWrite` returns in the writer to the moment the block starts, median and p99 over
+///   ``samples`` commits, one at a time;
+/// - the same latency for the observer of sorted, filtered results over N objects after a
+///   commit that changes one of them.
+enum NotificationStep {
+    static let samples = 200
+
+    struct Measurement {
+        var insertWithout = 0.0, insertWith = 0.0, updateWithout = 0.0, updateWith = 0.0
+        var threadLatencies: [Double] = []
+        var processLatencies: [Double] = []
+        var largeResultsLatency = 0.0
+    }
+
+    static func measure(count: Int, in directory: URL) throws -> Measurement {
+        var measurement = Measurement()
+        let bare = try freshRealm("notify-bare.realm", in: directory)
+        (measurement.insertWithout, measurement.updateWithout) = try insertAndUpdate(count, in: bare.realm)
+        try bare.remove()
+
+        let observed = try freshRealm("notify-observed.realm", in: directory)
+        let queue = DispatchQueue(label: "observer")
+        let delivered = DispatchSemaphore(value: 0)
+        let lastDelivery = Locked(0.0)
+        let token = observed.realm.objects(Item.self).filter("age > 10").sorted(byKeyPath: "name").observe(on: queue) { _ in
+            lastDelivery.set(now())
+            delivered.signal()
+        }
+        try wait(delivered)  // the initial state
+        (measurement.insertWith, measurement.updateWith) = try insertAndUpdate(count, in: observed.realm, settle: delivered)
+        // One object of the results changes; they hold most of the N objects.
+        let changed = observed.realm.objects(Item.self).filter("age > 10").first!
+        try observed.realm.write { changed.score += 1 }
+        let committed = now()
+        try wait(delivered)
+        measurement.largeResultsLatency = max(0, lastDelivery.get() - committed)
+        token.invalidate()
+        queue.sync {}
+
+        measurement.threadLatencies = try threadLatencies(in: directory)
+        measurement.processLatencies = try processLatencies(in: directory)
+        try observed.remove()
+        return measurement
+    }
+
+    /// Times one write inserting `count` items and one updating all of them; with `settle`,
+    /// waits for the observer to take each write in before going on.
+    private static func insertAndUpdate(_ count: Int, in realm: Realm, settle: DispatchSemaphore? = nil) throws -> (Double, Double) {
+        let insert = try Stopwatch.measure { try realm.write { for id in 1...count { realm.add(Item(workloadID: id)) } } }.seconds
+        if let settle { try wait(settle) }
+        let update = try Stopwatch.measure {
+            try realm.write { for item in realm.objects(Item.self) { item.age += 1 } }
+        }.seconds
+        if let settle { try wait(settle) }
+        return (insert, update)
+    }
+
+    /// Waits for a notification, at most a minute.
+    private static func wait(_ delivered: DispatchSemaphore) throws {
+        guard delivered.wait(timeout: .now() + 60) == .success else { throw BenchmarkError("A notification did not arrive within a minute.") }
+    }
+
+    /// Latencies of an object observer on a queue for commits of this thread's realm.
+    private static func threadLatencies(in directory: URL) throws -> [Double] {
+        let file = try freshRealm("notify-thread.realm", in: directory)
+        let realm = file.realm
+        let item = Item(workloadID: 1)
+        try realm.write { realm.add(item) }
+        let arrivals = Locked([Int: Double]())
+        let delivered = DispatchSemaphore(value: 0)
+        let token = item.observe(on: DispatchQueue(label: "object observer")) { (change: ObjectChange<Item>) in
+            if case .change(let item, _) = change { arrivals.update { $0[Int(item.age)] = now() } }
+            delivered.signal()
+        }
+        var sent: [Int: Double] = [:]
+        for sample in 1...samples {
+            try realm.write { item.age = Int32(sample) }
+            sent[sample] = now()
+            _ = delivered.wait(timeout: .now() + 1)
+        }
+        token.invalidate()
+        defer { try? file.remove() }
+        return latencies(sent: sent, arrivals: arrivals.get())
+    }
+
+    /// Latencies of an object observer on a queue for commits of another process.
+    private static func processLatencies(in directory: URL) throws -> [Double] {
+        let file = try freshRealm("notify-process.realm", in: directory)
+        defer { try? file.remove() }
+        let realm = file.realm
+        let item = Item(workloadID: 1)
+        try realm.write { realm.add(item) }
+        let arrivals = Locked([Int: Double]())
+        let token = item.observe(on: DispatchQueue(label: "object observer")) { (change: ObjectChange<Item>) in
+            if case .change(let item, _) = change { arrivals.update { $0[Int(item.age)] = now() } }
+        }
+        // Lets the observation start before the writer does.
+        Thread.sleep(forTimeInterval: 0.2)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        writer.arguments = [writerFlag, file.path, String(samples)]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        writer.waitUntilExit()
+        guard writer.terminationStatus == 0 else { throw BenchmarkError("The notification writer process failed.") }
+        Thread.sleep(forTimeInterval: 0.2)
+        token.invalidate()
+        var sent: [Int: Double] = [:]
+        for line in lines.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let sample = Int(fields[0]), let time = Double(fields[1]) { sent[sample] = time }
+        }
+        return latencies(sent: sent, arrivals: arrivals.get())
+    }
+
+    /// The flag that starts this program as the writer of ``processLatencies(in:)``.
+    static let writerFlag = "--notification-writer"
+
+    /// The writer process: `commits` commits of item 1's age, each followed by a line "sample
+    /// time" and a pause, so that each is observed alone.
+    static func runWriter(path: String, commits: Int) throws {
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+        let item = realm.object(ofType: Item.self, forPrimaryKey: Int64(1))!
+        for sample in 1...commits {
+            try realm.write { item.age = Int32(sample) }
+            print("\(sample) \(now())")
+            usleep(5_000)
+        }
+    }
+
+    private static func latencies(sent: [Int: Double], arrivals: [Int: Double]) -> [Double] {
+        sent.compactMap { sample, time in arrivals[sample].map { max(0, $0 - time) } }.sorted()
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private static func freshRealm(_ name: String, in directory: URL) throws -> (realm: Realm, path: String, remove: () throws -> Void) {
+        let configuration = Realm.Configuration(fileURL: directory.appendingPathComponent(name))
+        try Realm.deleteFiles(for: configuration)
+        return (try Realm(configuration: configuration), configuration.fileURL!.path, { _ = try Realm.deleteFiles(for: configuration) })
+    }
+
+    static func summary(_ measurement: Measurement, count: Int) -> String {
+        func percentile(_ values: [Double], _ fraction: Double) -> Double {
+            values.isEmpty ? .nan : values[min(values.count - 1, Int(Double(values.count) * fraction))]
+        }
+        let m = measurement
+        return [
+            String(format: "Notifications: insert %.3f s without an observer, %.3f s with one (%+.0f%%); update-all %.3f s, %.3f s (%+.0f%%)",
+                   m.insertWithout, m.insertWith, (m.insertWith / m.insertWithout - 1) * 100,
+                   m.updateWithout, m.updateWith, (m.updateWith / m.updateWithout - 1) * 100),
+            String(format: "Commit to notification, object observer on a queue: other thread median %.2f ms, p99 %.2f ms (%d of %d); other process median %.2f ms, p99 %.2f ms (%d of %d)",
+                   percentile(m.threadLatencies, 0.5) * 1e3, percentile(m.threadLatencies, 0.99) * 1e3, m.threadLatencies.count, samples,
+                   percentile(m.processLatencies, 0.5) * 1e3, percentile(m.processLatencies, 0.99) * 1e3, m.processLatencies.count, samples),
+            String(format: "Commit to notification, sorted filtered results of %d objects after a one-object commit: %.2f ms", count,
+                   m.largeResultsLatency * 1e3),
+        ].joined(separator: "\n")
+    }
+}
+
+/// A value shared between the benchmark's threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func get() -> Value { lock.withLock { value } }
+    func set(_ new: Value) { lock.withLock { value = new } }
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
+}
