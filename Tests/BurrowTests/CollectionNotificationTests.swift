@@ -84,6 +84,19 @@ import Testing
         withExtendedLifetime(tokens) {}
     }
 
+    @Test func anyRealmCollectionObservesWhatItWraps() throws {
+        let realm = try realm()
+        let kennel = Kennel(value: ["id": 1, "dogs": [["name": "a"]]])
+        try realm.write { realm.add(kennel) }
+        let recorder = Recorder<AnyRealmCollection<Puppy>>()
+        let tokens = [AnyRealmCollection(kennel.dogs).observe(recorder.record),
+                      AnyRealmCollection(realm.objects(Puppy.self)).observe(keyPaths: ["age"], on: nil) { _ in }]
+        realm.refresh()
+        try realm.write { kennel.dogs.append(Puppy(value: ["name": "b"])) }
+        #expect(recorder.events == ["initial", "[] [1] []"])
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test func misuseTraps() async {
         let outsideWrite = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

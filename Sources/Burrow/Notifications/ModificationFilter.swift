@@ -66,8 +66,9 @@ final class ModificationFilter {
         return properties.contains { ownProperties.contains($0) }
     }
 
-    /// The keys of this class's objects that `changes` modified as this filter counts, read
-    /// through the backlinks `txn` sees; `depth` guards against cycles of links.
+    /// The keys of this class's objects that `changes` modified as this filter counts, finding
+    /// the owners of modified linked objects through the backlinks `txn` sees. Filters are
+    /// finitely deep (four links by default), so links that form cycles end.
     func modifiedKeys(in changes: [UInt32: ObjectChanges], catalog: Catalog, txn: Transaction) throws -> Set<UInt64> {
         var keys = Set<UInt64>()
         if let own = changes[classID] {

@@ -32,6 +32,23 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     /// The wrapped collection read through `core`, or `nil` where it does not exist.
     func moved(to core: RealmCore) -> AnyRealmCollection<Element>? { box.moved(to: core).map { AnyRealmCollection(box: $0) } }
 
+    /// Observes the wrapped collection; see ``Results/observe(keyPaths:on:_:)``.
+    ///
+    /// ```swift
+    /// let token = AnyRealmCollection(person.dogs).observe { change in print(change) }
+    /// ```
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken {
+        box.observe(keyPaths: keyPaths, on: queue) { change in
+            switch change {
+            case .initial(let box): block(.initial(AnyRealmCollection(box: box)))
+            case .update(let box, let deletions, let insertions, let modifications):
+                block(.update(AnyRealmCollection(box: box), deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
+
     /// The realm of the wrapped collection, or `nil` while unmanaged.
     public var realm: Realm? { box.realm }
     /// Whether the wrapped collection can no longer be read (its owner or realm is gone).
@@ -140,6 +157,8 @@ class AnyRealmCollectionBox<Element: RealmCollectionValue> {
     func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType { fatalError("abstract") }
     func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType { fatalError("abstract") }
     func isEqual(to other: AnyRealmCollectionBox<Element>) -> Bool { fatalError("abstract") }
+    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                 _ block: @escaping (RealmCollectionChange<AnyRealmCollectionBox<Element>>) -> Void) -> NotificationToken { fatalError("abstract") }
 }
 
 /// Forwards every call to one concrete collection.
@@ -167,6 +186,17 @@ final class RealmCollectionBox<Base: RealmCollection>: AnyRealmCollectionBox<Bas
     override func filter(_ predicate: QueryPredicate) -> Results<Base.Element> { base.filter(predicate) }
     override func sorted(by descriptors: [SortDescriptor]) -> Results<Base.Element> { base.sorted(by: descriptors) }
     override func distinct(by keyPaths: [String]) -> Results<Base.Element> { base.distinct(by: keyPaths) }
+    override func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                          _ block: @escaping (RealmCollectionChange<AnyRealmCollectionBox<Base.Element>>) -> Void) -> NotificationToken {
+        base.observe(keyPaths: keyPaths, on: queue) { change in
+            switch change {
+            case .initial(let collection): block(.initial(RealmCollectionBox(collection)))
+            case .update(let collection, let deletions, let insertions, let modifications):
+                block(.update(RealmCollectionBox(collection), deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
 
     override func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         base.min(ofProperty: property)

@@ -66,6 +66,10 @@ where Element: RealmCollectionValue, Index == Int {
     func value(forKeyPath keyPath: String) -> Any?
     /// Sets property `key` of every element to `value`, inside a write.
     func setValue(_ value: Any?, forKey key: String)
+    /// Calls `block` with the collection's initial state, then after each version that changed
+    /// it (see ``Results/observe(keyPaths:on:_:)``).
+    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
 }
 
 extension RealmCollection {
