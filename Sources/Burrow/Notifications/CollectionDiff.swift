@@ -12,6 +12,8 @@ struct CollectionDiff: Equatable {
 
     var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
 
+    private init() {}
+
     /// The diff of `old` and `new`, both in ascending order of identity (results in object key
     /// order): no element can move, and one merge pass finds the changes.
     init<Identity: Comparable>(ascending old: [Identity], _ new: [Identity], modified: (Identity) -> Bool) {
@@ -41,6 +43,24 @@ struct CollectionDiff: Equatable {
     }
 
     private mutating func match<Identity: Hashable>(old: [Identity], new: [Identity], modified: (Identity) -> Bool) {
+        // What both versions start and end with stays where it is: a change to a few elements
+        // of a long collection costs one comparison per element, not a hash of each.
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+            suffix += 1
+        }
+        for index in 0..<prefix where modified(old[index]) { modifications.append(index) }
+        var middle = CollectionDiff()
+        middle.matchAll(old: Array(old[prefix..<(old.count - suffix)]), new: Array(new[prefix..<(new.count - suffix)]), modified: modified)
+        deletions = middle.deletions.map { $0 + prefix }
+        insertions = middle.insertions.map { $0 + prefix }
+        modifications += middle.modifications.map { $0 + prefix }
+        for index in (old.count - suffix)..<old.count where modified(old[index]) { modifications.append(index) }
+    }
+
+    private mutating func matchAll<Identity: Hashable>(old: [Identity], new: [Identity], modified: (Identity) -> Bool) {
         var newPosition: [Identity: Int] = [:]
         newPosition.reserveCapacity(new.count)
         for (position, identity) in new.enumerated() { newPosition[identity] = position }

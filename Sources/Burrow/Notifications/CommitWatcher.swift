@@ -48,6 +48,11 @@ final class CommitWatcher: @unchecked Sendable {
     private var registrations: [ObjectIdentifier: Registration] = [:]
     private var isRunning = false
     private var signalled = false
+    /// The last transaction id the realms were woken for.
+    private var lastSeen = 0
+    /// Set by a registration: the next pass wakes every realm whatever the file's last id, since
+    /// the new realm may have taken its first version before a commit the watcher had seen.
+    private var wakesAll = false
 
     init(environment: Environment) {
         self.environment = environment
@@ -61,6 +66,8 @@ final class CommitWatcher: @unchecked Sendable {
         condition.lock()
         registrations[ObjectIdentifier(registration)] = registration
         let start = !isRunning
+        if start { lastSeen = environment?.lastTransactionID ?? 0 }
+        wakesAll = true
         isRunning = true
         condition.unlock()
         if start {
@@ -91,26 +98,20 @@ final class CommitWatcher: @unchecked Sendable {
     }
 
     private func watch() {
-        var lastSeen = environment?.lastTransactionID ?? 0
         while true {
             condition.lock()
             if !signalled { _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval)) }
             signalled = false
-            if registrations.isEmpty {
+            guard !registrations.isEmpty, let last = environment?.lastTransactionID else {
                 isRunning = false
                 condition.unlock()
                 return
             }
-            let woken = Array(registrations.values)
-            condition.unlock()
-            guard let last = environment?.lastTransactionID else {
-                condition.lock()
-                isRunning = false
-                condition.unlock()
-                return
-            }
-            guard last != lastSeen else { continue }
+            let moved = last != lastSeen || wakesAll
             lastSeen = last
+            wakesAll = false
+            let woken = moved ? Array(registrations.values) : []
+            condition.unlock()
             for registration in woken { registration.wake() }
         }
     }

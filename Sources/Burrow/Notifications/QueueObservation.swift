@@ -21,8 +21,8 @@ enum QueueObservation {
                 return state.token
             }?.invalidate()
         }
-        nonisolated(unsafe) let register = register
-        queue.async {
+        // Runs on the queue only: what it captures is used there and nowhere else.
+        nonisolated(unsafe) let start = {
             guard !state.withLock({ $0.isCancelled }) else { return }
             // The file is open in this process: opening it for the queue does not fail but for
             // a lack of reader slots, which leaves the observation without notifications.
@@ -34,6 +34,7 @@ enum QueueObservation {
             }
             if cancelled { token.invalidate() }
         }
+        queue.async { start() }
         return outer
     }
 }

@@ -79,9 +79,15 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
             token?.invalidate()
             return
         }
-        let diff = isInKeyOrder
-            ? CollectionDiff(ascending: old, new, modified: { modified.contains($0.rawValue) })
-            : CollectionDiff(old: Self.identities(old), new: Self.identities(new), modified: { modified.contains($0.key.rawValue) })
+        let diff: CollectionDiff
+        if isInKeyOrder {
+            diff = CollectionDiff(ascending: old, new, modified: { modified.contains($0.rawValue) })
+        } else if case .table = core.query.source {
+            // A table holds each object once.
+            diff = CollectionDiff(old: old, new: new, modified: { modified.contains($0.rawValue) })
+        } else {
+            diff = CollectionDiff(old: Self.identities(old), new: Self.identities(new), modified: { modified.contains($0.key.rawValue) })
+        }
         guard !diff.isEmpty else { return }
         block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
     }
