@@ -124,6 +124,7 @@ final class StressRun {
         let waits = total.waits
         return """
             transactions \(total.transactions) (\(rate(total.transactions))), reads \(total.reads) (\(rate(total.reads)))
+            notifications \(total.notifications) (\(rate(total.notifications))), each checked for order and continuity
             write wait: p50 \(milliseconds(waits.percentile(0.5))), p99 \(milliseconds(waits.percentile(0.99))), \
             max \(milliseconds(waits.maximumMicroseconds)) over \(waits.total) writes
             killed \(killed) processes; violations \(violations), crashed processes \(crashed), deadlocks \(deadlocked ? 1 : 0)

@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// One process of `burrow stress`: threads running the workload on one file until a deadline,
-/// with a line of counters on standard output every second (``StressReport``).
+/// notification listeners checking every commit they hear of (``StressListener``), and a line of
+/// counters on standard output every second (``StressReport``).
 final class StressWorker: Sendable {
     struct Options: Sendable {
         var path: String
@@ -20,7 +21,9 @@ final class StressWorker: Sendable {
     private let transactions = Atomic<Int>(0)
     private let reads = Atomic<Int>(0)
     private let violations = Atomic<Int>(0)
+    private let notifications = Atomic<Int>(0)
     private let waits = LockedHistogram()
+    private let listener = StressListener()
 
     init(_ options: Options) {
         self.options = options
@@ -30,6 +33,12 @@ final class StressWorker: Sendable {
 
     /// Runs the threads until the deadline; returns the exit status.
     func run() -> Int32 {
+        do {
+            try listener.start(configuration: configuration, notified: { [self] in notifications.add(1, ordering: .relaxed) },
+                               violation: { [self] in violation($0) })
+        } catch {
+            violation("cannot listen for notifications: \(error)")
+        }
         let finished = DispatchGroup()
         for index in 0..<options.threads {
             finished.enter()
@@ -41,13 +50,15 @@ final class StressWorker: Sendable {
             thread.start()
         }
         while finished.wait(timeout: .now() + 1) == .timedOut { report() }
+        listener.stop()
         report()
         return 0
     }
 
     private func report() {
         let line = StressReport(transactions: transactions.load(ordering: .relaxed), reads: reads.load(ordering: .relaxed),
-                                violations: violations.load(ordering: .relaxed), waits: waits.snapshot).line
+                                violations: violations.load(ordering: .relaxed), notifications: notifications.load(ordering: .relaxed),
+                                waits: waits.snapshot).line
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 

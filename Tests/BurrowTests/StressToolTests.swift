@@ -13,6 +13,9 @@ struct StressToolTests {
         #expect(killed.map { !$0.hasPrefix("killed 0 ") } == true, "no worker was killed: \(run.output)")
         // A progress line a second.
         #expect(run.output.split(separator: "\n").filter { $0.hasPrefix("[") }.count >= 4)
+        // The listeners heard commits, and every notification passed its checks.
+        let heard = run.output.split(separator: "\n").first { $0.hasPrefix("notifications ") }?.split(separator: " ").dropFirst().first
+        #expect(heard.flatMap { Int($0) }.map { $0 > 0 } == true, "no notification was heard: \(run.output)")
     }
 
     @Test func aBrokenInvariantIsCaught() throws {

@@ -40,6 +40,10 @@ enum BenchmarkCommand {
                 let growth = try FileGrowthRun.measure(gigabytes: gigabytes, in: workspace.directory)
                 print(FileGrowthRun.summary(growth))
                 agree = growth.bytesRead == growth.bytesWritten
+            } else if options.notificationsOnly {
+                print(NotificationStep.summary(try NotificationStep.measure(count: options.objectCount, in: workspace.directory),
+                                               count: options.objectCount))
+                agree = true
             } else if options.concurrentReadsOnly {
                 agree = try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)
             } else {

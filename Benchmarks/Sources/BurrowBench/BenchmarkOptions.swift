@@ -10,13 +10,15 @@ struct BenchmarkOptions {
     var rounds = 3
 
     static let usage = """
-        usage: BurrowBench [--rounds R] [--concurrent-reads] [N] [directory]
+        usage: BurrowBench [--rounds R] [--concurrent-reads | --notifications] [N] [directory]
                BurrowBench --file-growth GIB [directory]
 
           --rounds R  run the whole workload R times (default 3), fresh files each time, and
                       report each step's best time: this machine's timings are noisy
           --concurrent-reads
                       run only the concurrent-reads step (R trials of each engine)
+          --notifications
+                      run only the notifications step
           --file-growth GIB
                       write GIB GiB into one realm with the default configuration, then
                       reopen it and read every value back
@@ -29,6 +31,8 @@ struct BenchmarkOptions {
 
     /// Whether only the concurrent-reads step runs (to profile it).
     var concurrentReadsOnly = false
+    /// Whether only the notifications step runs.
+    var notificationsOnly = false
     /// GiB to write in the file-growth run instead of the workload.
     var fileGrowthGigabytes: Int?
 
@@ -56,6 +60,10 @@ struct BenchmarkOptions {
         }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {
             concurrentReadsOnly = true
+            remaining.remove(at: flag)
+        }
+        if let flag = remaining.firstIndex(of: "--notifications") {
+            notificationsOnly = true
             remaining.remove(at: flag)
         }
         var positional = remaining[...]

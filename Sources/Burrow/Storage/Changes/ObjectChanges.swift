@@ -27,6 +27,11 @@ struct ObjectChanges: Equatable {
     /// happened), after the class was emptied when `cleared`.
     init(events: [ChangeSet.Event], cleared: Bool) {
         self.cleared = cleared
+        // Objects whose same properties changed share one array: updating a property of a
+        // million objects makes one list of property ids, not a million.
+        var shared: [UInt32] = []
+        var properties: [UInt32] = []
+        properties.reserveCapacity(4)
         var position = 0
         while position < events.count {
             let key = events[position].key
@@ -34,16 +39,16 @@ struct ObjectChanges: Equatable {
             // since exists now. After a clear, no object of before is left to delete.
             var deletedOld = false
             var createdNew = false
-            var properties: [UInt32] = []
+            properties.removeAll(keepingCapacity: true)
             while position < events.count, events[position].key == key {
                 let event = events[position]
                 switch event.kind {
                 case .insertion:
                     createdNew = true
-                    properties = []
+                    properties.removeAll(keepingCapacity: true)
                 case .deletion:
                     if createdNew { createdNew = false } else if !cleared { deletedOld = true }
-                    properties = []
+                    properties.removeAll(keepingCapacity: true)
                 case .modification:
                     if !createdNew, !deletedOld, !cleared, !properties.contains(event.propertyID) { properties.append(event.propertyID) }
                 }
@@ -51,7 +56,11 @@ struct ObjectChanges: Equatable {
             }
             if deletedOld { deletions.append(key) }
             if createdNew { insertions.append(key) }
-            if !deletedOld, !createdNew, !properties.isEmpty { modifications.append((key, properties.sorted())) }
+            if !deletedOld, !createdNew, !properties.isEmpty {
+                if properties.count > 1 { properties.sort() }
+                if shared != properties { shared = Array(properties) }
+                modifications.append((key, shared))
+            }
         }
     }
 
