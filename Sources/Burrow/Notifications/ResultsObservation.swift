@@ -79,14 +79,17 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
             token?.invalidate()
             return
         }
+        // A range test first: most objects are far from the few that were modified.
+        let lowest = modified.min() ?? 1, highest = modified.max() ?? 0
+        let isModified = { (key: ObjectKey) in key.rawValue >= lowest && key.rawValue <= highest && modified.contains(key.rawValue) }
         let diff: CollectionDiff
         if isInKeyOrder {
-            diff = CollectionDiff(ascending: old, new, modified: { modified.contains($0.rawValue) })
+            diff = CollectionDiff(ascending: old, new, modified: isModified)
         } else if case .table = core.query.source {
             // A table holds each object once.
-            diff = CollectionDiff(old: old, new: new, modified: { modified.contains($0.rawValue) })
+            diff = CollectionDiff(old: old, new: new, modified: isModified)
         } else {
-            diff = CollectionDiff(old: Self.identities(old), new: Self.identities(new), modified: { modified.contains($0.key.rawValue) })
+            diff = CollectionDiff(old: Self.identities(old), new: Self.identities(new), modified: { isModified($0.key) })
         }
         guard !diff.isEmpty else { return }
         block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))

@@ -21,7 +21,11 @@ extension ResultsCore {
             let readers = try descriptors.map { try KeyPathReader.make($0.keyPath, on: layout.storedClass, catalog: catalog).get() }
             var removed = Set(changes.deletions)
             for (key, _) in changes.modifications { removed.insert(key) }
-            var keys = old.filter { !removed.contains($0.rawValue) }
+            var keys = old
+            if let lowest = removed.min(), let highest = removed.max() {
+                // A range test first: most keys are far from the few that changed.
+                keys.removeAll { $0.rawValue >= lowest && $0.rawValue <= highest && removed.contains($0.rawValue) }
+            }
             let candidates = (changes.insertions + changes.modifications.map(\.key)).sorted()
             for raw in candidates {
                 let key = ObjectKey(raw)
