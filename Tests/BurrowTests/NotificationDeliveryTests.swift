@@ -71,6 +71,41 @@ import Testing
         #expect(try await cancelled.value)
     }
 
+    @Test func aThreadThatRunsItsRunLoopIsNotifiedWithoutRefreshing() throws {
+        let configuration = directory.configuration(objectTypes: [Dog.self])
+        let seen = Locked<[String]>([])
+        let initialArrived = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let realm = try! Realm(configuration: configuration)
+            let token = realm.objects(Dog.self).observe { change in
+                switch change {
+                case .initial(let dogs): seen.withLock { $0.append("initial \(dogs.count)") }
+                case .update(let dogs, _, let insertions, _): seen.withLock { $0.append("update \(dogs.count) \(insertions)") }
+                case .error: break
+                }
+            }
+            // Only the run loop runs here: no refresh, no write.
+            let deadline = Date(timeIntervalSinceNow: 10)
+            var toldInitial = false
+            while seen.withLock({ $0.count }) < 2, Date() < deadline {
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+                if !toldInitial, seen.withLock({ $0.count }) == 1 {
+                    toldInitial = true
+                    initialArrived.signal()
+                }
+            }
+            token.invalidate()
+            finished.signal()
+        }
+        thread.start()
+        #expect(initialArrived.wait(timeout: .now() + 10) == .success)
+        let writer = try Realm(configuration: configuration)
+        try writer.write { writer.add(Dog()) }
+        finished.wait()
+        #expect(seen.withLock { $0 } == ["initial 0", "update 1 [0]"])
+    }
+
     @Test func commitsOfOtherProcessesAreDeliveredOnceEach() async throws {
         let path = directory.file().path
         let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self])

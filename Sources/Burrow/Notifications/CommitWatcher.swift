@@ -2,15 +2,15 @@ import Foundation
 import LMDB
 import Synchronization
 
-/// Wakes the observed realms of queues and actors when the file gets a new version, from any
-/// thread or process.
+/// Wakes the observed realms when the file gets a new version, from any thread or process: on
+/// their queue or actor, or through the run loop of their thread.
 ///
 /// While at least one such realm is registered, a thread of the watcher waits for a commit: a
 /// commit of this process signals it at once; commits of other processes are seen by reading
 /// LMDB's last transaction id (from the file's meta pages, a few hundred nanoseconds) every
-/// ``pollInterval``. A realm is woken on its own queue or actor, once however many commits
-/// arrive before it runs; it then refreshes and delivers. The thread ends when the last realm
-/// is unregistered.
+/// ``pollInterval``. A realm is woken on its own queue or actor (or its thread's run loop, when
+/// the thread runs it), once however many commits arrive before it runs; it then refreshes and
+/// delivers. The thread ends when the last realm is unregistered.
 final class CommitWatcher: @unchecked Sendable {
     /// How often commits of other processes are looked for.
     static let pollInterval: TimeInterval = 0.002
@@ -58,9 +58,8 @@ final class CommitWatcher: @unchecked Sendable {
         self.environment = environment
     }
 
-    /// Wakes `realm` on its queue or actor after each commit to the file.
-    func register(_ realm: RealmCore) -> Registration? {
-        guard let scheduler = realm.confinement.scheduler else { return nil }
+    /// Wakes `realm` through `scheduler` (its queue, actor or run loop) after each commit to the file.
+    func register(_ realm: RealmCore, scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Registration {
         let registration = Registration(wakeUp: RealmWakeUp(realm), scheduler: scheduler)
         registration.watcher = self
         condition.lock()

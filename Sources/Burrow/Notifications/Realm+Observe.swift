@@ -21,10 +21,10 @@ extension Realm {
     ///     print("now at a new version:", realm.objects(Dog.self).count)
     /// }
     /// ```
-    /// On Linux threads have no run loop, so the block runs where the realm moves: on the
-    /// realm's thread when it calls ``refresh()``, begins a write or commits one; on the queue or
-    /// actor of a realm confined to one, soon after any commit to the file from any thread or
-    /// process.
+    /// The block runs where the realm moves: on the queue or actor of a realm confined to one,
+    /// soon after any commit to the file from any thread or process; on a realm's thread when
+    /// the thread runs its `RunLoop` (then just as soon), or calls ``refresh()``, begins a write
+    /// or commits one.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.verifyThread()
         precondition(!core.isFrozen, "Frozen Realms do not change and do not have change notifications.")

@@ -1,18 +1,19 @@
 extension RealmCore {
-    /// Registers `observation` with the realm, waking the realm's queue or actor on commits.
+    /// Registers `observation` with the realm, waking the realm on commits on its queue or
+    /// actor, or through its thread's run loop.
     func observe(_ observation: Observation) -> NotificationToken {
         let observers = self.observers ?? {
             let made = RealmObservers()
             self.observers = made
             return made
         }()
-        let waking = coordinator.commitWatcher.register(self)
-        let token = observers.add(observation) { waking?.cancel() }
-        if let scheduler = confinement.scheduler {
-            // Queue and actor realms report their initial state as soon as their turn comes.
-            let wake = RealmWakeUp(self)
-            scheduler { wake.deliver() }
-        }
+        let scheduler = confinement.scheduler ?? RunLoopScheduler.current()
+        let waking = coordinator.commitWatcher.register(self, scheduler: scheduler)
+        let token = observers.add(observation) { waking.cancel() }
+        // The initial state is reported as soon as the realm's turn comes (or at its next
+        // refresh, for a thread that does not run its run loop).
+        let wake = RealmWakeUp(self)
+        scheduler { wake.deliver() }
         return token
     }
 

@@ -18,8 +18,8 @@ extension Results {
     /// With `queue`, the block runs on that serial queue with results of a realm confined to it,
     /// soon after any commit to the file (from any thread or process). Without it, it runs on
     /// the realm's queue or actor when the realm is confined to one; for a realm of a thread, on
-    /// that thread when it calls `refresh()`, begins a write or commits one (Linux threads have
-    /// no run loop to deliver from). Traps for results of a frozen realm, or inside a write.
+    /// that thread when it runs its `RunLoop`, refreshes, begins a write or commits one. Traps
+    /// for results of a frozen realm, or inside a write.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
         guard case .objects(let core) = backing else {
