@@ -77,25 +77,28 @@ import Testing
         let initialArrived = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let realm = try! Realm(configuration: configuration)
-            let token = realm.objects(Dog.self).observe { change in
-                switch change {
-                case .initial(let dogs): seen.withLock { $0.append("initial \(dogs.count)") }
-                case .update(let dogs, _, let insertions, _): seen.withLock { $0.append("update \(dogs.count) \(insertions)") }
-                case .error: break
+            // The realm goes before the thread says it has finished.
+            do {
+                let realm = try! Realm(configuration: configuration)
+                let token = realm.objects(Dog.self).observe { change in
+                    switch change {
+                    case .initial(let dogs): seen.withLock { $0.append("initial \(dogs.count)") }
+                    case .update(let dogs, _, let insertions, _): seen.withLock { $0.append("update \(dogs.count) \(insertions)") }
+                    case .error: break
+                    }
                 }
-            }
-            // Only the run loop runs here: no refresh, no write.
-            let deadline = Date(timeIntervalSinceNow: 10)
-            var toldInitial = false
-            while seen.withLock({ $0.count }) < 2, Date() < deadline {
-                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
-                if !toldInitial, seen.withLock({ $0.count }) == 1 {
-                    toldInitial = true
-                    initialArrived.signal()
+                // Only the run loop runs here: no refresh, no write.
+                let deadline = Date(timeIntervalSinceNow: 10)
+                var toldInitial = false
+                while seen.withLock({ $0.count }) < 2, Date() < deadline {
+                    RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+                    if !toldInitial, seen.withLock({ $0.count }) == 1 {
+                        toldInitial = true
+                        initialArrived.signal()
+                    }
                 }
+                token.invalidate()
             }
-            token.invalidate()
             finished.signal()
         }
         thread.start()
