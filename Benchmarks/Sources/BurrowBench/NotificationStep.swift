@@ -95,18 +95,25 @@ enum NotificationStep {
         guard delivered.wait(timeout: .now() + 60) == .success else { throw BenchmarkError("A notification did not arrive within a minute.") }
     }
 
-    /// Latencies of an object observer on a queue for commits of this thread's realm.
-    private static func threadLatencies(in directory: URL) throws -> [Double] {
-        let file = try freshRealm("notify-thread.realm", in: directory)
-        let realm = file.realm
+    /// A new file holding item 1, observed on a queue: each notification records when it arrived,
+    /// by the item's age (the sample number), and signals `delivered`.
+    private static func observedItem(_ name: String, in directory: URL, delivered: DispatchSemaphore?) throws
+        -> (realm: Realm, item: Item, arrivals: Locked<[Int: Double]>, token: NotificationToken) {
+        let realm = try freshRealm(name, in: directory).realm
         let item = Item(workloadID: 1)
         try realm.write { realm.add(item) }
         let arrivals = Locked([Int: Double]())
-        let delivered = DispatchSemaphore(value: 0)
         let token = item.observe(on: DispatchQueue(label: "object observer")) { (change: ObjectChange<Item>) in
             if case .change(let item, _) = change { arrivals.update { $0[Int(item.age)] = now() } }
-            delivered.signal()
+            delivered?.signal()
         }
+        return (realm, item, arrivals, token)
+    }
+
+    /// Latencies of an object observer on a queue for commits of this thread's realm.
+    private static func threadLatencies(in directory: URL) throws -> [Double] {
+        let delivered = DispatchSemaphore(value: 0)
+        let (realm, item, arrivals, token) = try observedItem("notify-thread.realm", in: directory, delivered: delivered)
         var sent: [Int: Double] = [:]
         for sample in 1...samples {
             try realm.write { item.age = Int32(sample) }
@@ -119,19 +126,12 @@ enum NotificationStep {
 
     /// Latencies of an object observer on a queue for commits of another process.
     private static func processLatencies(in directory: URL) throws -> [Double] {
-        let file = try freshRealm("notify-process.realm", in: directory)
-        let realm = file.realm
-        let item = Item(workloadID: 1)
-        try realm.write { realm.add(item) }
-        let arrivals = Locked([Int: Double]())
-        let token = item.observe(on: DispatchQueue(label: "object observer")) { (change: ObjectChange<Item>) in
-            if case .change(let item, _) = change { arrivals.update { $0[Int(item.age)] = now() } }
-        }
+        let (realm, _, arrivals, token) = try observedItem("notify-process.realm", in: directory, delivered: nil)
         // Lets the observation start before the writer does.
         Thread.sleep(forTimeInterval: 0.2)
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        writer.arguments = [writerFlag, file.path, String(samples)]
+        writer.arguments = [writerFlag, realm.configuration.fileURL!.path, String(samples)]
         let output = Pipe()
         writer.standardOutput = output
         try writer.run()
