@@ -97,6 +97,34 @@ import Testing
         withExtendedLifetime(tokens) {}
     }
 
+    @Test func mapsStreamFrozenChanges() async throws {
+        let configuration = directory.configuration(objectTypes: [Kennel.self, Puppy.self, Owner.self, Club.self, Ledger.self])
+        let owner = ConfinedThread()
+        defer { owner.stop() }
+        let stream = try owner.run { () -> AsyncStream<RealmMapChange<Map<String, Int>>> in
+            let realm = try Realm(configuration: configuration)
+            let ledger = Ledger(value: ["id": 1, "scores": ["a": 1]])
+            try realm.write { realm.add(ledger) }
+            return ledger.scores.changes
+        }
+        var events: [String] = []
+        for await change in stream {
+            switch change {
+            case .initial(let map):
+                events.append("initial \(map.count) \(map.isFrozen)")
+                try owner.run {
+                    let realm = try Realm(configuration: configuration)
+                    try realm.write { realm.object(ofType: Ledger.self, forPrimaryKey: 1)!.scores["b"] = 2 }
+                }
+            case .update(let map, let deletions, let insertions, let modifications):
+                events.append("update \(map.count) \(deletions) \(insertions) \(modifications)")
+            case .error(let error): events.append("error \(error)")
+            }
+            if events.count == 2 { break }
+        }
+        #expect(events == ["initial 1 true", "update 2 [] [\"b\"] []"])
+    }
+
     @Test func misuseTraps() async {
         let outsideWrite = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

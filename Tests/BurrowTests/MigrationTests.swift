@@ -48,6 +48,8 @@ import Testing
         let reopened = try Realm(configuration: configuration([Member.self], version: 1))
         #expect(reopened.objects(Member.self).sorted(byKeyPath: "name").map(\.score) == [3, 0])
         #expect(try Realm.schemaVersion(at: directory.file()) == 1)
+        // The file has no key to open it with.
+        expectError(.invalidDatabase) { try Realm.schemaVersion(at: directory.file(), encryptionKey: Data(count: 64)) }
     }
 
     @Test func theSameVersionWithAChangedSchemaThrowsEveryDifference() throws {

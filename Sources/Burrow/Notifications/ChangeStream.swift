@@ -37,6 +37,16 @@ enum ChangeStream {
         }
     }
 
+    /// `change` with a frozen map.
+    static func frozen<Key, Value>(_ change: RealmMapChange<Map<Key, Value>>) -> RealmMapChange<Map<Key, Value>> {
+        switch change {
+        case .initial(let map): .initial(map.freeze())
+        case .update(let map, let deletions, let insertions, let modifications):
+            .update(map.freeze(), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): .error(error)
+        }
+    }
+
     /// `change` with the object and the objects its property values hold frozen.
     static func frozen<T: Object>(_ change: ObjectChange<T>) -> ObjectChange<T> {
         guard case .change(let object, let properties) = change else { return change }
@@ -89,6 +99,20 @@ extension MutableSet {
     /// ```
     public var changes: AsyncStream<RealmCollectionChange<MutableSet<Element>>> {
         guard let storage = managed else { preconditionFailure("Only sets of managed objects can be observed.") }
+        return ChangeStream.make(of: storage.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
+                                 frozen: { ChangeStream.frozen($0) })
+    }
+}
+
+extension Map {
+    /// The notifications of ``observe(keyPaths:on:_:)`` as an asynchronous sequence; see
+    /// ``Results/changes``.
+    ///
+    /// ```swift
+    /// for await change in person.pets.changes { print(change) }
+    /// ```
+    public var changes: AsyncStream<RealmMapChange<Map<Key, Value>>> {
+        guard let storage = managed as? ManagedMap else { preconditionFailure("Only maps of managed objects can be observed.") }
         return ChangeStream.make(of: storage.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
     }

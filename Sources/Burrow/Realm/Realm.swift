@@ -243,13 +243,20 @@ public struct Realm: Equatable {
         return existed
     }
 
-    /// The schema version stored in the file at `fileURL`.
+    /// The schema version stored in the file at `fileURL`, without opening a realm (no
+    /// migration runs, no schema is checked).
     ///
     /// ```swift
     /// let version = try Realm.schemaVersion(at: url)
     /// ```
-    /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase`.
-    public static func schemaVersion(at fileURL: URL) throws -> UInt64 {
+    /// - Parameter encryptionKey: the file's key; Burrow's files are not encrypted, so a key is
+    ///   one the file does not take.
+    /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase` (not a Burrow file, or a key
+    ///   given for a file that has none).
+    public static func schemaVersion(at fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
+        if encryptionKey != nil {
+            throw Realm.Error(.invalidDatabase, "Cannot open '\(fileURL.path)' with an encryption key: the file is not encrypted.", fileURL: fileURL)
+        }
         var configuration = Configuration(fileURL: fileURL, readOnly: true, schemaVersion: .max)
         configuration.checksSchema = false
         let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
