@@ -101,6 +101,9 @@ import Testing
 
     @Test func commitsStoreWhatTheyDidToObjects() throws {
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self, Person.self]))
+        // Writes log their changes while someone observes the file.
+        let token = realm.observe { _, _ in }
+        defer { token.invalidate() }
         let before = realm.core.readTransaction.id
         try realm.write {
             realm.add(Dog(value: ["name": "Rex", "age": 1]))
@@ -128,6 +131,8 @@ import Testing
 
     @Test func theLogIsTrimmedToWhatReadersHold() throws {
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let token = realm.observe { _, _ in }
+        defer { token.invalidate() }
         let coordinator = realm.core.coordinator
         // A reader pinned at this version keeps every record after it.
         let pinned = try coordinator.environment.beginReadTransaction()
@@ -145,5 +150,31 @@ import Testing
         #expect(try coordinator.metadata.changeLogCount(in: latest) <= 2 * Coordinator.commitsPerTrim)
         // A reader that asks about a span whose records were deleted learns so.
         #expect(try coordinator.metadata.changes(after: pinnedID, in: latest) == nil)
+    }
+
+    @Test func writesNobodyObservesSkipTheLogAndSaySo() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let coordinator = realm.core.coordinator
+        let before = realm.core.readTransaction.id
+        try realm.write { realm.add(Dog()) }
+        let txn = try coordinator.environment.beginReadTransaction()
+        #expect(try coordinator.metadata.changeLogCount(in: txn) == 0)
+        // A reader of that span learns the log cannot tell.
+        #expect(try coordinator.metadata.changes(after: before, in: txn) == nil)
+        txn.abort()
+        // Another process's observation is seen through the notify file: two presences of one
+        // file stand for two processes (flock locks belong to the open file).
+        let other = ObserverPresence(dataPath: directory.file().path)
+        #expect(!coordinator.observerPresence.isObserved)
+        other.acquire(mode: 0o600)
+        #expect(coordinator.observerPresence.isObserved)
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.file().path + ".notify")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try realm.write { realm.add(Dog()) }
+        let after = try coordinator.environment.beginReadTransaction()
+        #expect(try coordinator.metadata.changeLogCount(in: after) == 1)
+        after.abort()
+        other.release()
+        #expect(!coordinator.observerPresence.isObserved)
     }
 }

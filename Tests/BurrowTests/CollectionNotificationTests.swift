@@ -107,21 +107,31 @@ import Testing
             try realm.write { realm.add(ledger) }
             return ledger.scores.changes
         }
-        var events: [String] = []
-        for await change in stream {
-            switch change {
-            case .initial(let map):
-                events.append("initial \(map.count) \(map.isFrozen)")
-                try owner.run {
-                    let realm = try Realm(configuration: configuration)
-                    try realm.write { realm.object(ofType: Ledger.self, forPrimaryKey: 1)!.scores["b"] = 2 }
+        let reading = Task {
+            var events: [String] = []
+            for await change in stream {
+                switch change {
+                case .initial(let map):
+                    events.append("initial \(map.count) \(map.isFrozen)")
+                    try owner.run {
+                        let realm = try Realm(configuration: configuration)
+                        try realm.write { realm.object(ofType: Ledger.self, forPrimaryKey: 1)!.scores["b"] = 2 }
+                    }
+                case .update(let map, let deletions, let insertions, let modifications):
+                    events.append("update \(map.count) \(deletions) \(insertions) \(modifications)")
+                case .error(let error): events.append("error \(error)")
                 }
-            case .update(let map, let deletions, let insertions, let modifications):
-                events.append("update \(map.count) \(deletions) \(insertions) \(modifications)")
-            case .error(let error): events.append("error \(error)")
+                if events.count == 2 { break }
             }
-            if events.count == 2 { break }
+            return events
         }
+        // A notification that never comes fails the test rather than hanging it.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            reading.cancel()
+        }
+        defer { watchdog.cancel() }
+        let events = try await reading.value
         #expect(events == ["initial 1 true", "update 2 [] [\"b\"] []"])
     }
 

@@ -9,7 +9,13 @@ extension RealmCore {
         }()
         let scheduler = confinement.scheduler ?? RunLoopScheduler.current()
         let waking = coordinator.commitWatcher.register(self, scheduler: scheduler)
-        let token = observers.add(observation) { waking.cancel() }
+        // Writes of every process log their changes while this observation lasts.
+        let presence = coordinator.observerPresence
+        presence.acquire(mode: configuration.filePermissions)
+        let token = observers.add(observation) {
+            waking.cancel()
+            presence.release()
+        }
         // The initial state is reported as soon as the realm's turn comes (or at its next
         // refresh, for a thread that does not run its run loop).
         let wake = RealmWakeUp(self)

@@ -48,8 +48,10 @@ final class Coordinator: @unchecked Sendable {
         }
     }
 
-    /// Wakes observed realms of queues and actors on commits.
+    /// Wakes observed realms on commits.
     let commitWatcher: CommitWatcher
+    /// Whether any process observes the file, which decides whether writes log their changes.
+    let observerPresence: ObserverPresence
 
     private struct ColumnMapKey: Hashable {
         let classID: UInt32
@@ -66,6 +68,7 @@ final class Coordinator: @unchecked Sendable {
         configuredMapLimit = mapLimit
         writerGate = WriterGate(environment: catalogs.environment)
         commitWatcher = CommitWatcher(environment: catalogs.environment)
+        observerPresence = ObserverPresence(dataPath: catalogs.environment.path)
     }
 
     /// The error of a failed write: a full map is the configured `maximumFileSize` when there
@@ -243,6 +246,8 @@ final class Coordinator: @unchecked Sendable {
         guard write.transaction.mutationCount > 0 else { return }
         if let changes = write.tables.storage.changes {
             try metadata.appendChanges(changes, in: write.transaction)
+        } else {
+            try metadata.markUnlogged(write.transaction)
         }
         try trimChangeLogNowAndThen(in: write.transaction)
     }

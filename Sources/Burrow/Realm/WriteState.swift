@@ -37,7 +37,9 @@ final class WriteState {
         self.transaction = transaction
         use = RealmUse(realm)
         writer = ObjectIdentifier(realm)
-        tables = TableWriter(storage: StorageWrite(transaction: transaction, recordingChanges: true), catalogs: catalogs)
+        // Writes nobody observes skip the change log (see ObserverPresence).
+        tables = TableWriter(storage: StorageWrite(transaction: transaction, recordingChanges: realm.coordinator.observerPresence.isObserved),
+                             catalogs: catalogs)
     }
 
     /// Runs `body` with `policy` for the objects it reaches, then restores the outer one.

@@ -4,10 +4,12 @@ import LMDB
 /// metadata database under `changes/` and the commit's transaction id (8 bytes, big-endian),
 /// written by the commit itself. Records no reader can need any more are deleted as writes go
 /// on (``trimChangeLog(through:in:)``); `changesTrimmedThrough` keeps the newest id deleted, so
-/// that a reader that slept past it knows its records are gone rather than never written.
+/// that a reader that slept past it knows its records are gone rather than never written. A
+/// commit nobody observed writes no record, and `changesUnloggedThrough` keeps its id.
 extension MetadataStore {
     private static let recordPrefix = Array("changes/".utf8)
     private static let trimmedKey = Array("changesTrimmedThrough".utf8)
+    private static let unloggedKey = Array("changesUnloggedThrough".utf8)
 
     private static func recordKey(_ id: Int) -> [UInt8] {
         recordPrefix + FileHeader.encodeUInt64(UInt64(id))
@@ -25,7 +27,8 @@ extension MetadataStore {
     func changes(after: Int, in txn: Transaction) throws -> [UInt32: ObjectChanges]? {
         guard txn.id > after else { return [:] }
         let trimmed = try FileHeader.number(Self.trimmedKey, in: database, txn: txn, absent: 0)
-        guard trimmed <= UInt64(after) else { return nil }
+        let unlogged = try FileHeader.number(Self.unloggedKey, in: database, txn: txn, absent: 0)
+        guard trimmed <= UInt64(after), unlogged <= UInt64(after) else { return nil }
         var merged: [UInt32: ObjectChanges] = [:]
         let cursor = try txn.openCursor(database)
         var entry = try cursor.seek(atLeast: Self.recordKey(after + 1))
@@ -42,6 +45,12 @@ extension MetadataStore {
             entry = try cursor.next()
         }
         return merged
+    }
+
+    /// Records that the commit `txn` makes changed objects without a record: nobody observed
+    /// the file when it began.
+    func markUnlogged(_ txn: Transaction) throws {
+        try txn.put(Self.unloggedKey, FileHeader.encodeUInt64(UInt64(txn.id)), in: database)
     }
 
     /// Deletes the records of commits up to `id`, which every reader has seen.
