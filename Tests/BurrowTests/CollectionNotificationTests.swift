@@ -84,6 +84,21 @@ import Testing
         withExtendedLifetime(tokens) {}
     }
 
+    @Test func resultsOfValuesReportValuesLeavingAndJoining() throws {
+        let realm = try realm()
+        let kennel = Kennel(value: ["id": 1, "tags": ["b", "d"]])
+        try realm.write { realm.add(kennel) }
+        let recorder = Recorder<Results<String>>()
+        let token = kennel.tags.sorted(ascending: true).observe(recorder.record)
+        realm.refresh()
+        try realm.write { kennel.tags.append("a"); kennel.tags.append("c") }
+        try realm.write { kennel.tags.remove(at: 0) }
+        // Another object of the class changing does not touch these results.
+        try realm.write { realm.add(Kennel(value: ["id": 2, "tags": ["z"]])) }
+        #expect(recorder.events == ["initial", "[] [0, 2] []", "[1] [] []"])
+        withExtendedLifetime(token) {}
+    }
+
     @Test func anyRealmCollectionObservesWhatItWraps() throws {
         let realm = try realm()
         let kennel = Kennel(value: ["id": 1, "dogs": [["name": "a"]]])
@@ -127,7 +142,7 @@ import Testing
         }
         // A notification that never comes fails the test rather than hanging it.
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(20))
+            try await Task.sleep(for: .seconds(60))
             reading.cancel()
         }
         defer { watchdog.cancel() }

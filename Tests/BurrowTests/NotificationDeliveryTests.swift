@@ -55,7 +55,7 @@ import Testing
         }
         // A notification that never comes fails the test rather than hanging it.
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(20))
+            try await Task.sleep(for: .seconds(60))
             seen.cancel()
         }
         defer { watchdog.cancel() }
@@ -95,7 +95,7 @@ import Testing
                     }
                 }
                 // Only the run loop runs here: no refresh, no write.
-                let deadline = Date(timeIntervalSinceNow: 10)
+                let deadline = Date(timeIntervalSinceNow: 60)
                 var toldInitial = false
                 while seen.withLock({ $0.count }) < 2, Date() < deadline {
                     RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
@@ -109,7 +109,7 @@ import Testing
             finished.signal()
         }
         thread.start()
-        #expect(initialArrived.wait(timeout: .now() + 10) == .success)
+        #expect(initialArrived.wait(timeout: .now() + 60) == .success)
         let writer = try Realm(configuration: configuration)
         try writer.write { writer.add(Dog()) }
         finished.wait()
@@ -142,7 +142,7 @@ import Testing
             let child = try! Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Dog.self]))
             for age in 1...20 { try! child.write { child.add(Dog(value: ["age": age])) } }
         }
-        let deadline = Date(timeIntervalSinceNow: 10)
+        let deadline = Date(timeIntervalSinceNow: 60)
         while inserted.withLock({ $0.count }) < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(inserted.withLock { $0.sorted() } == Array(1...20))
         token.invalidate()

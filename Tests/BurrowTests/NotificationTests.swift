@@ -111,13 +111,13 @@ import Testing
             }
             arrived.signal()
         }
-        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(arrived.wait(timeout: .now() + 60) == .success)
         let configuration = realm.configuration
         onAnotherThread {
             let other = try! Realm(configuration: configuration)
             try! other.write { other.add(Dog(value: ["age": 7])) }
         }
-        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(arrived.wait(timeout: .now() + 60) == .success)
         #expect(events.withLock { $0 } == ["initial 0", "update 1 [0]"])
         token.invalidate()
         // The queue's realm closes once the observation is gone.

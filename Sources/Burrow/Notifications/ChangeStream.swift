@@ -68,10 +68,12 @@ extension Results {
     /// Values are live on the actor of an actor-isolated realm, frozen otherwise; the sequence
     /// ends when its task is cancelled.
     public var changes: AsyncStream<RealmCollectionChange<Results<Element>>> {
-        guard case .objects(let core) = backing else {
-            preconditionFailure("Results of values are observed through the collection they read: observe the list, set or map.")
+        let realm: RealmCore
+        switch backing {
+        case .objects(let core): realm = core.realm
+        case .values(let values): realm = values.realm
         }
-        return ChangeStream.make(of: core.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
+        return ChangeStream.make(of: realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
     }
 }

@@ -13,7 +13,8 @@ extension Results {
     /// ```
     /// `keyPaths` (`["name", "owner.name"]`) limits the modifications reported to changes of
     /// those properties; objects leaving and joining are always reported. Without it, a change of
-    /// any property counts, and of any property of objects linked up to four links away.
+    /// any property counts, and of any property of objects linked up to four links away. Results
+    /// of values (`list.sorted()`) report values leaving and joining; a changed value is both.
     ///
     /// With `queue`, the block runs on that serial queue with results of a realm confined to it,
     /// soon after any commit to the file (from any thread or process). Without it, it runs on
@@ -22,16 +23,20 @@ extension Results {
     /// for results of a frozen realm, or inside a write.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        guard case .objects(let core) = backing else {
-            preconditionFailure("Results of values are observed through the collection they read: observe the list, set or map.")
+        let realm: RealmCore
+        switch backing {
+        case .objects(let core): realm = core.realm
+        case .values(let values): realm = values.realm
         }
-        let realm = core.realm
         realm.verifyThread()
         precondition(!realm.isFrozen, "Frozen Realms do not change and do not have change notifications.")
         precondition(realm.writeState == nil, "Cannot register notification blocks from within write transactions.")
         if let queue {
             return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) }
         }
-        return realm.observe(ResultsObservation(self, keyPaths: keyPaths, block: block))
+        switch backing {
+        case .objects: return realm.observe(ResultsObservation(self, keyPaths: keyPaths, block: block))
+        case .values(let values): return realm.observe(ValueResultsObservation(self, values: values, block: block))
+        }
     }
 }
