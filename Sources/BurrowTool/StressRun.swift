@@ -47,6 +47,9 @@ final class StressRun {
                 deadlocked = true
                 break
             }
+            // Workers end on their own by the deadline; one Foundation has not seen end a few
+            // seconds later is stopped (and reaped) below.
+            if now.timeIntervalSince(end) > 5 { break }
             if options.killEvery > 0, now >= nextKill, end.timeIntervalSince(now) > 2, let victim = running.randomElement() {
                 victim.kill()
                 killed += 1
@@ -167,17 +170,26 @@ final class StressChild {
 
     var pid: Int32 { process.processIdentifier }
     var latest: StressReport { reports.value }
-    var hasEnded: Bool { !process.isRunning }
+    /// Set when ``kill()`` reaped the process itself.
+    private var reaped = false
+    var hasEnded: Bool { reaped || !process.isRunning }
     var succeeded: Bool { process.terminationReason == .exit && process.terminationStatus == 0 }
     var ending: String {
         process.terminationReason == .exit ? "exit status \(process.terminationStatus)" : "signal \(process.terminationStatus)"
     }
 
-    /// Kills the process with SIGKILL and waits for it.
+    /// Kills the process with SIGKILL and waits for it. Foundation notices a child's end from
+    /// SIGCHLD, which it can miss when several children end at once; after a second without
+    /// its word, the process is reaped here.
     func kill() {
-        guard process.isRunning else { return }
+        guard !hasEnded else { return }
         wasKilled = true
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while process.isRunning, Date() < deadline { usleep(1_000) }
+        guard process.isRunning else { return }
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}
+        reaped = true
     }
 }
