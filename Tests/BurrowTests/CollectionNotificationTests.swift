@@ -148,6 +148,8 @@ import Testing
         defer { watchdog.cancel() }
         let events = try await reading.value
         #expect(events == ["initial 1 true", "update 2 [] [\"b\"] []"])
+        // The queue's realm closes on its queue once the stream has ended: wait for it.
+        for _ in 0..<500 where CoordinatorRegistry.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test func misuseTraps() async {

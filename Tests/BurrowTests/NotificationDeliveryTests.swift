@@ -76,6 +76,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         cancelled.cancel()
         #expect(try await cancelled.value)
+        // The queues' realms close on their queues once the streams have ended: wait for it.
+        for _ in 0..<500 where CoordinatorRegistry.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test func aThreadThatRunsItsRunLoopIsNotifiedWithoutRefreshing() throws {
