@@ -15,6 +15,8 @@ final class ModificationFilter {
     let ownProperties: Set<UInt32>?
     /// Links to follow: the property, and what counts in the objects it links to.
     let links: [(name: String, target: ModificationFilter)]
+    /// The classes whose changes this filter reads: its own and those its links reach.
+    let classIDs: Set<UInt32>
 
     /// How many links a default observation follows.
     static let defaultDepth = 4
@@ -34,6 +36,7 @@ final class ModificationFilter {
             links = depth + 1 >= Self.defaultDepth ? [] : linkProperties.map { property in
                 (property.name, ModificationFilter(className: property.objectClassName!, keyPaths: nil, catalog: catalog, depth: depth + 1))
             }
+            classIDs = Self.classIDs(classID, links)
             return
         }
         var own = Set<UInt32>()
@@ -51,13 +54,11 @@ final class ModificationFilter {
         links = linkProperties.compactMap { property in
             nested[property.name].map { (property.name, ModificationFilter(className: property.objectClassName!, keyPaths: $0, catalog: catalog, depth: depth + 1)) }
         }
+        classIDs = Self.classIDs(classID, links)
     }
 
-    /// The classes whose changes this filter reads.
-    var classIDs: Set<UInt32> {
-        var ids: Set<UInt32> = [classID]
-        for link in links { ids.formUnion(link.target.classIDs) }
-        return ids
+    private static func classIDs(_ own: UInt32, _ links: [(name: String, target: ModificationFilter)]) -> Set<UInt32> {
+        links.reduce(into: [own]) { $0.formUnion($1.target.classIDs) }
     }
 
     /// Whether a change of properties `properties` counts.

@@ -63,8 +63,8 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         if let changes, readClasses.isDisjoint(with: changes.keys) { return }
         let old = keys
         // Only the objects the log names are read again when the query allows it.
-        let classID = realm.catalog.layouts[core.info.className]?.classID
-        let new = changes.flatMap { changes in core.keys(after: classID.flatMap { changes[$0] } ?? ObjectChanges(), from: old) } ?? core.keys
+        let own = filter.flatMap { changes?[$0.classID] } ?? ObjectChanges()
+        let new = changes.flatMap { _ in core.keys(after: own, from: old) } ?? core.keys
         keys = new
         guard !silently else { return }
         let modified: Set<UInt64>
@@ -89,25 +89,10 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
             // A table holds each object once.
             diff = CollectionDiff(old: old, new: new, modified: isModified)
         } else {
-            diff = CollectionDiff(old: Self.identities(old), new: Self.identities(new), modified: { isModified($0.key) })
+            diff = CollectionDiff(old: Occurrence.of(old), new: Occurrence.of(new), modified: { isModified($0.value) })
         }
         guard !diff.isEmpty else { return }
         block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
     }
 
-    /// One element of results that may hold an object more than once (a list's): the object
-    /// and which of its occurrences.
-    struct Occurrence: Hashable {
-        let key: ObjectKey
-        let index: Int
-    }
-
-    static func identities(_ keys: [ObjectKey]) -> [Occurrence] {
-        var seen: [ObjectKey: Int] = [:]
-        return keys.map { key in
-            let index = seen[key, default: 0]
-            seen[key] = index + 1
-            return Occurrence(key: key, index: index)
-        }
-    }
 }

@@ -5,16 +5,10 @@
 /// a changed value is a deletion and an insertion, never a modification. A version whose log
 /// does not touch the class of the collection's owner costs nothing.
 final class ValueResultsObservation<Element: RealmCollectionValue>: Observation {
-    /// One element: its value, and which of the equal values it is.
-    struct Occurrence: Hashable {
-        let value: _PersistedValue
-        let index: Int
-    }
-
     private let results: Results<Element>
     private let values: ValueResultsCore
     private let block: (RealmCollectionChange<Results<Element>>) -> Void
-    private var elements: [Occurrence] = []
+    private var elements: [Occurrence<_PersistedValue>] = []
 
     init(_ results: Results<Element>, values: ValueResultsCore, block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) {
         self.results = results
@@ -25,16 +19,10 @@ final class ValueResultsObservation<Element: RealmCollectionValue>: Observation 
     /// The class of the object holding the collection, when the log can tell its changes.
     private var ownerClass: UInt32? { (values.source as? ManagedCollection)?.layout.classID }
 
-    private func read() -> [Occurrence] {
+    private func read() -> [Occurrence<_PersistedValue>] {
         guard !values.source.isInvalidated else { return [] }
         let stored = values.source.storedValues
-        var seen: [_PersistedValue: Int] = [:]
-        return values.positions.map { position in
-            let value = stored[position]
-            let index = seen[value, default: 0]
-            seen[value] = index + 1
-            return Occurrence(value: value, index: index)
-        }
+        return Occurrence.of(values.positions.map { stored[$0] })
     }
 
     override func deliverInitial(in realm: RealmCore) {

@@ -201,3 +201,9 @@ open class ObjectBase {
         }
     }
 }
+
+extension ObjectBase {
+    /// The name of the object's class in the file: its stored class when managed (a
+    /// ``DynamicObject`` knows it only so), its model class's stored name otherwise.
+    var fileClassName: String { management?.bound.layout.className ?? ClassInfo.storedName(of: type(of: self)) }
+}

@@ -29,13 +29,7 @@ extension Realm {
         let bound = core.verifiedDynamicBound(named: typeName)
         guard let column = bound.layout.primaryKeyColumn else { preconditionFailure("'\(typeName)' does not have a primary key") }
         let value = StoredValueConversion.scalar(key, for: bound.layout.storedClass.properties[column], of: typeName)
-        let found: (key: ObjectKey, row: UnsafeRawBufferPointer)?
-        do {
-            found = try bound.find(primaryKey: value, in: core.transaction)
-        } catch {
-            preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
-        }
-        return found.map { core.makeObject(bound, key: $0.key, row: $0.row) as! DynamicObject }
+        return object(ofType: DynamicObject.self, primaryKeyValue: value, in: bound)
     }
 
     /// Creates an object of class `typeName` from `value`, or with `.all` or `.modified`

@@ -77,15 +77,16 @@ extension Realm {
     }
 
     /// The object of `type`, bound as `bound`, whose primary key has the storage value `value`.
-    private func object<Element: Object>(ofType type: Element.Type, primaryKeyValue value: _PersistedValue,
-                                         in bound: BoundClass) -> Element? {
+    func object<Element: Object>(ofType type: Element.Type, primaryKeyValue value: _PersistedValue,
+                                 in bound: BoundClass) -> Element? {
         let found: (key: ObjectKey, row: UnsafeRawBufferPointer)?
         do {
             found = try bound.find(primaryKey: value, in: core.transaction)
         } catch {
             preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
         }
-        // The bound class is `type` itself, so the accessor is an `Element`.
+        // The bound class is `type` itself (`DynamicObject` for a class read by name), so the
+        // accessor is an `Element`.
         return found.map { unsafeDowncast(core.makeObject(bound, key: $0.key, row: $0.row), to: Element.self) }
     }
 }

@@ -35,7 +35,7 @@ extension RealmCore {
             if object is DynamicObject, object.management == nil {
                 preconditionFailure("A DynamicObject made with init() has no class and holds no values.")
             }
-            let name = object.management?.bound.layout.className ?? ClassInfo.storedName(of: type(of: object))
+            let name = object.fileClassName
             precondition(name == className, "Object of type '\(name)' cannot be linked from a property of type '\(className)'.")
             return try managedKey(of: object, update: write.nestedUpdatePolicy, in: write)
         }

@@ -105,7 +105,7 @@ class ManagedCollection {
     func storedValue(of element: any _Persistable, in write: WriteState) throws -> _PersistedValue {
         if targetType == DynamicObject.self, let object = element._linkedObject {
             // Dynamic elements carry their class at run time, not in their type.
-            let name = object.management?.bound.layout.className ?? ClassInfo.storedName(of: type(of: object))
+            let name = object.fileClassName
             precondition(name == targetClassName,
                          "Object of type '\(name)' cannot be added to '\(layout.className).\(layout.storedClass.properties[column].name)', a collection of '\(targetClassName)'.")
         }
