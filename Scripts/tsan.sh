@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
-suites='ConfinementTests|AsyncWriteTests|FreezingTests|ThreadSafeReferenceTests|SnapshotOrderTests|VersionLimitTests|CollectionIdentityTests|InvalidateTests|NotificationTests'
+suites='ConfinementTests|AsyncWriteTests|FreezingTests|ThreadSafeReferenceTests|SnapshotOrderTests|VersionLimitTests|CollectionIdentityTests|InvalidateTests|NotificationTests|CollectionNotificationTests|NotificationDeliveryTests'
 swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

@@ -35,9 +35,7 @@ import Testing
         #expect(step == 3)
     }
 
-    // Known defect (issue 12): the second commit's notification is sometimes never delivered
-    // to a stream whose callback freezes the queue realm's results; kept to reproduce it.
-    @Test(.disabled("a notification is sometimes lost when the callback freezes the queue's realm: issue 12"))
+    @Test
     func aThreadRealmStreamsFrozenChangesAndEndsWhenCancelled() async throws {
         let configuration = directory.configuration(objectTypes: [Dog.self])
         let owner = ConfinedThread()

@@ -6,9 +6,8 @@ import Synchronization
 /// their queue or actor, or through the run loop of their thread.
 ///
 /// While at least one such realm is registered, a thread of the watcher waits for a commit: a
-/// commit of this process signals it at once; commits of other processes are seen by reading
-/// LMDB's last transaction id (from the file's meta pages, a few hundred nanoseconds) every
-/// ``pollInterval``. A realm is woken on its own queue or actor (or its thread's run loop, when
+/// commit of this process signals it at once; commits of other processes are seen by renewing a
+/// read transaction of the watcher's (well under a microsecond) every ``pollInterval``. A realm is woken on its own queue or actor (or its thread's run loop, when
 /// the thread runs it), once however many commits arrive before it runs; it then refreshes and
 /// delivers. The thread ends when the last realm is unregistered.
 final class CommitWatcher: @unchecked Sendable {
@@ -97,11 +96,12 @@ final class CommitWatcher: @unchecked Sendable {
     }
 
     private func watch() {
+        let probe = VersionProbe(environment)
         while true {
             condition.lock()
             if !signalled { _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pollInterval)) }
             signalled = false
-            guard !registrations.isEmpty, let last = environment?.lastTransactionID else {
+            guard !registrations.isEmpty, let last = probe.latestReadableID() else {
                 isRunning = false
                 condition.unlock()
                 return
@@ -112,6 +112,38 @@ final class CommitWatcher: @unchecked Sendable {
             let woken = moved ? Array(registrations.values) : []
             condition.unlock()
             for registration in woken { registration.wake() }
+        }
+    }
+}
+
+/// The id of the latest version a reader of the file can take.
+///
+/// The file's meta page shows a commit a moment before readers can take it (LMDB publishes the
+/// id readers start from after writing the meta page), so a realm woken for the id the meta page
+/// shows may refresh to the version before it, and its notification would be lost. Renewing a
+/// read transaction reads the id readers get; a reset transaction keeps its reader slot and
+/// pins no version.
+private final class VersionProbe {
+    private weak var environment: Environment?
+    private var transaction: Transaction?
+
+    init(_ environment: Environment?) {
+        self.environment = environment
+        transaction = try? environment?.beginReadTransaction()
+        transaction?.reset()
+    }
+
+    /// The latest id a reader takes, or nil once the file is closed.
+    func latestReadableID() -> Int? {
+        guard let transaction else { return environment?.lastTransactionID }
+        do {
+            try transaction.renew()
+            defer { transaction.reset() }
+            return transaction.id
+        } catch {
+            // Without a renewable transaction (another process grew the map while this one
+            // reads), the meta page's id is the best there is.
+            return transaction.environment.lastTransactionID
         }
     }
 }
