@@ -35,7 +35,6 @@ final class StressWorker: Sendable {
     func run() -> Int32 {
         do {
             try listener.start(configuration: configuration, notified: { [self] in notifications.add(1, ordering: .relaxed) },
-                               repeated: { FileHandle.standardError.write(Data("burrow stress: a clock notification repeated its value in process \(getpid())\n".utf8)) },
                                violation: { [self] in violation($0) })
         } catch {
             violation("cannot listen for notifications: \(error)")

@@ -68,6 +68,7 @@ public final class Transaction {
         let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
         handle = begun
         snapshotID = mdb_txn_id(begun)
+        if readOnly { try retakeMislabeledSnapshot() }
     }
 
     deinit {
@@ -165,6 +166,38 @@ public final class Transaction {
         snapshotID = mdb_txn_id(handle)
         isReset = false
         environment.transactionRenewed()
+        try retakeMislabeledSnapshot()
+    }
+
+    /// How many times a snapshot that may not be the one its id names is taken again.
+    private static let relabelAttempts = 64
+
+    /// Takes the snapshot again while it may hold a newer version than its id says.
+    ///
+    /// LMDB 0.9.24 sets up a reader in two steps: it reads the latest id, then copies the
+    /// database roots from the meta page that id selects (of two, by parity). A reader held up
+    /// between the steps while two commits land copies the roots of the second from the same
+    /// page: it reads version N+2 labelled N (about 5 renewals in a million with a writer
+    /// committing and the CPUs busy). Everything keyed by version (frozen realms, the change
+    /// log, the never-go-back check) would then be wrong. Right after the copy, a file whose
+    /// newest id is at most one past the snapshot's shows that page was not rewritten; a newer
+    /// one, so the snapshot is taken again. The retries are bounded: under a writer that commits
+    /// twice in every retry, the last snapshot is kept.
+    private func retakeMislabeledSnapshot() throws(LMDBError) {
+        guard let handle else { return }
+        var attempts = 0
+        while environment.lastTransactionID > snapshotID + 1, attempts < Self.relabelAttempts {
+            attempts += 1
+            mdb_txn_reset(handle)
+            let code = mdb_txn_renew(handle)
+            guard code == MDB_SUCCESS else {
+                // The transaction is reset now: account for it as `reset()` does.
+                isReset = true
+                environment.transactionEnded()
+                throw LMDBError(code: code)
+            }
+            snapshotID = mdb_txn_id(handle)
+        }
     }
 
     // MARK: Sharing
