@@ -86,8 +86,10 @@ extension List {
     /// for await change in person.dogs.changes { print(change) }
     /// ```
     public var changes: AsyncStream<RealmCollectionChange<List<Element>>> {
-        guard let storage = managed as? ManagedList else { preconditionFailure("Only lists of managed objects can be observed.") }
-        return ChangeStream.make(of: storage.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
+        guard let realm = (managed as? ManagedList)?.realm ?? (managed as? NestedList)?.realm else {
+            preconditionFailure("Only lists of managed objects can be observed.")
+        }
+        return ChangeStream.make(of: realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
     }
 }
@@ -114,8 +116,10 @@ extension Map {
     /// for await change in person.pets.changes { print(change) }
     /// ```
     public var changes: AsyncStream<RealmMapChange<Map<Key, Value>>> {
-        guard let storage = managed as? ManagedMap else { preconditionFailure("Only maps of managed objects can be observed.") }
-        return ChangeStream.make(of: storage.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
+        guard let realm = (managed as? ManagedMap)?.realm ?? (managed as? NestedMap)?.realm else {
+            preconditionFailure("Only maps of managed objects can be observed.")
+        }
+        return ChangeStream.make(of: realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
     }
 }

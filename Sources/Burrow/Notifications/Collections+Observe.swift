@@ -20,11 +20,19 @@ extension List {
     /// insertion. `keyPaths` name the elements' properties that count (for a list of objects).
     /// Deleting the owner reports every element deleted, and ends the observation. Delivered
     /// as ``Results/observe(keyPaths:on:_:)`` delivers.
+    ///
+    /// A list nested in an `AnyRealmValue` is compared by value with its last version; it takes
+    /// no `keyPaths` (passing some traps).
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        if let nested = managed as? NestedList {
+            precondition(keyPaths == nil, "A list inside an AnyRealmValue has no key paths to filter by: observe it with keyPaths nil.")
+            verifyObservable(nested.realm)
+            if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(block) } }
+            return nested.realm.observe(NestedListObservation(self, storage: nested, block: block))
+        }
         guard let storage = managed as? ManagedList else {
-            preconditionFailure(managed == nil ? "Only lists of managed objects can be observed: add the object that holds it to a realm first."
-                                               : "A list inside an AnyRealmValue changes with its owner: observe the object that holds it.")
+            preconditionFailure("Only lists of managed objects can be observed: add the object that holds it to a realm first.")
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
@@ -52,7 +60,8 @@ extension MutableSet {
 
 extension Map {
     /// Calls `block` with the map's initial state, then after each version that changed it,
-    /// with the keys removed, added, and whose value (or the object it holds) changed.
+    /// with the keys removed, added, and whose value (or the object it holds) changed. A
+    /// dictionary nested in an `AnyRealmValue` takes no `keyPaths` (passing some traps).
     ///
     /// ```swift
     /// let token = person.pets.observe { change in
@@ -61,9 +70,14 @@ extension Map {
     /// ```
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+        if let nested = managed as? NestedMap {
+            precondition(keyPaths == nil, "A dictionary inside an AnyRealmValue has no key paths to filter by: observe it with keyPaths nil.")
+            verifyObservable(nested.realm)
+            if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(block) } }
+            return nested.realm.observe(NestedMapObservation(self, storage: nested, block: block))
+        }
         guard let storage = managed as? ManagedMap else {
-            preconditionFailure(managed == nil ? "Only maps of managed objects can be observed: add the object that holds it to a realm first."
-                                               : "A dictionary inside an AnyRealmValue changes with its owner: observe the object that holds it.")
+            preconditionFailure("Only maps of managed objects can be observed: add the object that holds it to a realm first.")
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }

@@ -4,6 +4,8 @@ protocol MixedSlot: AnyObject {
     var realm: RealmCore { get }
     /// Whether the value's holder is gone.
     var isInvalidated: Bool { get }
+    /// The class of the object that holds the value: a change to the value is logged as its change.
+    var ownerClassName: String { get }
     /// The stored value, without its `.mixed` wrapper (`.null` for none).
     func read() -> _PersistedValue
     /// Stores `value` (without its `.mixed` wrapper) in the slot; `write` is open.
@@ -35,6 +37,8 @@ final class PropertySlot: MixedSlot {
         self.column = column
         realm = management.realm
     }
+
+    var ownerClassName: String { owner.management?.bound.layout.className ?? "" }
 
     var isInvalidated: Bool {
         guard let management = owner.management else { return true }
@@ -74,6 +78,7 @@ final class ListElementSlot: MixedSlot {
     }
 
     var realm: RealmCore { list.realm }
+    var ownerClassName: String { list.layout.className }
     var isInvalidated: Bool { list.isInvalidated || index >= list.positions.count }
 
     /// The element's stable position, or `nil` when the list is shorter now.
@@ -107,6 +112,7 @@ final class MapEntrySlot: MixedSlot {
     }
 
     var realm: RealmCore { map.realm }
+    var ownerClassName: String { map.layout.className }
     var isInvalidated: Bool { map.isInvalidated || map.value(for: key) == nil }
 
     func read() -> _PersistedValue {
