@@ -116,15 +116,16 @@ import Testing
         let configuration = directory.configuration(objectTypes: [Kennel.self, Puppy.self, Owner.self, Club.self, Ledger.self])
         let owner = ConfinedThread()
         defer { owner.stop() }
-        let stream = try owner.run { () -> AsyncStream<RealmMapChange<Map<String, Int>>> in
+        // Only the task holds the stream: the observation ends when the task's loop does.
+        var stream: AsyncStream<RealmMapChange<Map<String, Int>>>? = try owner.run {
             let realm = try Realm(configuration: configuration)
             let ledger = Ledger(value: ["id": 1, "scores": ["a": 1]])
             try realm.write { realm.add(ledger) }
             return ledger.scores.changes
         }
-        let reading = Task {
+        let reading = Task { [stream] in
             var events: [String] = []
-            for await change in stream {
+            for await change in stream! {
                 switch change {
                 case .initial(let map):
                     events.append("initial \(map.count) \(map.isFrozen)")
@@ -146,10 +147,12 @@ import Testing
             reading.cancel()
         }
         defer { watchdog.cancel() }
+        stream = nil
         let events = try await reading.value
         #expect(events == ["initial 1 true", "update 2 [] [\"b\"] []"])
-        // The queue's realm closes on its queue once the stream has ended: wait for it.
+        // The queue's realm closes once the stream has ended.
         for _ in 0..<500 where CoordinatorRegistry.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!CoordinatorRegistry.isOpen(configuration))
     }
 
     @Test func misuseTraps() async {

@@ -40,13 +40,14 @@ import Testing
         let configuration = directory.configuration(objectTypes: [Dog.self])
         let owner = ConfinedThread()
         defer { owner.stop() }
-        let stream = try owner.run { () -> AsyncStream<RealmCollectionChange<Results<Dog>>> in
+        // Only the task holds the stream: the observation ends when the task's loop does.
+        var stream: AsyncStream<RealmCollectionChange<Results<Dog>>>? = try owner.run {
             let realm = try Realm(configuration: configuration)
             return realm.objects(Dog.self).changes
         }
-        let seen = Task {
+        let seen = Task { [stream] in
             var counts: [Int] = []
-            for await change in stream {
+            for await change in stream! {
                 if case .initial(let dogs) = change { counts.append(dogs.count); #expect(dogs.isFrozen) }
                 if case .update(let dogs, _, _, _) = change { counts.append(dogs.count); #expect(dogs.isFrozen) }
                 // Two commits may arrive as one notification: wait for what they add up to.
@@ -60,6 +61,7 @@ import Testing
             seen.cancel()
         }
         defer { watchdog.cancel() }
+        stream = nil
         for _ in 0..<2 {
             try await Task.sleep(for: .milliseconds(50))
             try owner.run {
@@ -77,8 +79,9 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         cancelled.cancel()
         #expect(try await cancelled.value)
-        // The queues' realms close on their queues once the streams have ended: wait for it.
+        // The queues' realms close once the streams have ended.
         for _ in 0..<500 where CoordinatorRegistry.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!CoordinatorRegistry.isOpen(configuration))
     }
 
     @Test func aThreadThatRunsItsRunLoopIsNotifiedWithoutRefreshing() throws {
