@@ -11,6 +11,10 @@ enum BurrowTool {
           compact SRC [DST]   copy-compact the realm file SRC: in place (atomically, keeping
                               its mode) or into DST, which must not exist; refuses a file
                               that another process has open
+          verify FILE         check every record of the realm file FILE (rows, indexes,
+                              links, collections, the change log), in a child process so
+                              that damage LMDB trips over is reported, not fatal; exit
+                              status 0 intact, 1 damaged
           stress [options]    run threads in processes against one file, killing some, and
                               check every invariant (burrow stress --help)
           help                print this text
@@ -21,6 +25,7 @@ enum BurrowTool {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "compact": return compact(rest)
+        case "verify": return VerifyCommand.run(rest)
         case "stress": return StressCommand.run(rest)
         case "stress-worker": return StressCommand.runWorker(rest)
         case "help", "--help", "-h":

@@ -3,6 +3,8 @@ import Foundation
 /// One run of the built `burrow` tool: its exit status and what it printed.
 struct BurrowToolRun {
     let status: Int32
+    /// Whether the tool was ended by a signal (`status` is then the signal's number).
+    let wasSignalled: Bool
     let output: String
     let errors: String
 
@@ -26,6 +28,7 @@ struct BurrowToolRun {
         drained.wait()
         process.waitUntilExit()
         status = process.terminationStatus
+        wasSignalled = process.terminationReason == .uncaughtSignal
         self.output = String(decoding: out, as: UTF8.self)
         self.errors = String(decoding: errorData.data, as: UTF8.self)
     }
