@@ -11,6 +11,8 @@ enum BurrowTool {
           compact SRC [DST]   copy-compact the realm file SRC: in place (atomically, keeping
                               its mode) or into DST, which must not exist; refuses a file
                               that another process has open
+          dump FILE [CLASS]   print every object of FILE (or of CLASS): every property
+                              and collection element, read-only
           verify FILE         check every record of the realm file FILE (rows, indexes,
                               links, collections, the change log), in a child process so
                               that damage LMDB trips over is reported, not fatal; exit
@@ -26,6 +28,7 @@ enum BurrowTool {
         switch command {
         case "compact": return compact(rest)
         case "verify": return VerifyCommand.run(rest)
+        case "dump": return DumpCommand.run(rest)
         case "stress": return StressCommand.run(rest)
         case "stress-worker": return StressCommand.runWorker(rest)
         case "help", "--help", "-h":

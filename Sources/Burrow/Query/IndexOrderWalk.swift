@@ -76,7 +76,7 @@ struct IndexOrderWalk {
             let objectKey: ObjectKey
             switch source {
             case .rows: objectKey = try ObjectKey(checking: key, in: layout.className)
-            case .index: objectKey = suffix ? ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[(key.count - 8)...]))
+            case .index: objectKey = suffix ? try ObjectKey(suffixOf: key, in: layout.className)
                                             : try ObjectKey(checking: value, in: layout.className)
             }
             let passes = try test.map { test in

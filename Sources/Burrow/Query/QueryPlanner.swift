@@ -163,9 +163,10 @@ struct QueryPlanner {
             for (lower, upper) in ranges {
                 var entry = try cursor.seek(atLeast: lower)
                 while let (key, value) = entry {
-                    let indexPart = access.objectKeyIsSuffix ? UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)]) : key
+                    let objectKey = access.objectKeyIsSuffix ? try ObjectKey(suffixOf: key, in: layout.className) : nil
+                    let indexPart = objectKey == nil ? key : UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)])
                     guard upper.withUnsafeBytes({ ValueComparator.bytes(indexPart, $0) }) < 0 else { break }
-                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
+                    keys.append(try objectKey ?? ObjectKey(checking: value, in: layout.className))
                     entry = try cursor.next()
                 }
             }

@@ -215,7 +215,7 @@ final class ResultsCore {
         let cursor = try txn.openCursor(layout.rows)
         var entry = try cursor.first()
         while let (key, row) = entry {
-            let objectKey = ObjectKey(bytes: key)
+            let objectKey = try ObjectKey(checking: key, in: layout.className)
             if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
             entry = try cursor.next()
         }
@@ -300,7 +300,7 @@ final class ResultsCore {
         guard let layout = bound?.layout, layout.isVisible(to: realm.transaction) else { return nil }
         do {
             let cursor = try realm.transaction.openCursor(layout.rows)
-            return try (last ? cursor.last() : cursor.first()).map { ObjectKey(bytes: $0.key) }
+            return try (last ? cursor.last() : cursor.first()).map { entry throws in try ObjectKey(checking: entry.key, in: layout.className) }
         } catch {
             preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
         }

@@ -23,6 +23,16 @@ struct ObjectKey: Hashable, Comparable, Sendable {
         self.init(bytes: bytes)
     }
 
+    /// Reads the key that ends an index entry read from the file.
+    ///
+    /// - Throws: ``StorageError`` naming `owner` when the entry is shorter than a key.
+    init(suffixOf entry: UnsafeRawBufferPointer, in owner: String) throws(StorageError) {
+        guard entry.count >= 8 else {
+            throw .damaged("an index entry of '\(owner)' is \(entry.count) bytes long, shorter than an object key")
+        }
+        self.init(bytes: UnsafeRawBufferPointer(rebasing: entry[(entry.count - 8)...]))
+    }
+
     static func < (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Calls `body` with the key's 8 big-endian bytes, the form used in databases.
