@@ -105,7 +105,8 @@ import Testing
         let list = try #require(setting.value.dictionaryValue?["inner"]?.listValue)
         let events = Locked<[String]>([])
         let arrived = DispatchSemaphore(value: 0)
-        let token = list.observe(on: DispatchQueue(label: "nested observer")) { change in
+        let queue = DispatchQueue(label: "nested observer")
+        let token = list.observe(on: queue) { change in
             switch change {
             case .initial(let list): events.withLock { $0.append("initial \(list.count)") }
             case .update(let list, _, let insertions, _):
@@ -114,7 +115,10 @@ import Testing
             case .error(let error): events.withLock { $0.append("error \(error)") }
             }
         }
-        defer { token.invalidate() }
+        defer {
+            token.invalidate()
+            queue.sync {}  // the queue's realm closes once the observation is gone
+        }
         // Waits for the initial notification, so that the write below is an update.
         for _ in 0..<1000 where events.withLock({ $0.isEmpty }) { Thread.sleep(forTimeInterval: 0.005) }
         onAnotherThread {

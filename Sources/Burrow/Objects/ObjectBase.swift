@@ -102,6 +102,12 @@ open class ObjectBase {
             preconditionFailure("Cannot read object of type '\(management.bound.info.className)' from '\(realm.coordinator.path)': \(error)")
         }
         guard let row else {
+            // Listed in this version (by a table scan, an index or a collection) and gone in the
+            // same version: no write removed it, LMDB's pages disagree with themselves.
+            if cachedRowGeneration == realm.generation {
+                preconditionFailure("The file is damaged: object \(management.key.rawValue) of '\(management.bound.info.className)' was listed "
+                                    + "but its row cannot be found in '\(realm.coordinator.path)'.")
+            }
             preconditionFailure("Object has been deleted or invalidated.")
         }
         cachedRow = row

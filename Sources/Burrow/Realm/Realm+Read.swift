@@ -96,10 +96,10 @@ extension RealmCore {
     func makeObject(_ bound: BoundClass, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) -> ObjectBase {
         let object = bound.info.type.init()
         object.becomeManaged(by: self, bound: bound, key: key)
-        if let row {
-            object.cachedRow = row
-            object.cachedRowGeneration = generation
-        }
+        // The generation the object was made in, row or not: a row that cannot be found in
+        // the same generation was never deleted, the file is damaged.
+        object.cachedRow = row
+        object.cachedRowGeneration = generation
         return object
     }
 

@@ -148,7 +148,7 @@ class ManagedCollection {
             // A map's entry may be nil.
             guard case .link(let key) = value else { return E._fromLinkedObject(nil) }
             guard let target = linkedObject(ObjectKey(key), of: targetType) else {
-                preconditionFailure("An element of '\(layout.className).\(layout.storedClass.properties[column].name)' points to a missing object.")
+                preconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' links to an object that does not exist.")
             }
             return E._fromLinkedObject(target)
         }
