@@ -21,7 +21,10 @@ final class ChangeSet {
         var clearedAfter: Int?
     }
 
-    private(set) var classes: [ClassEvents] = []
+    // Appended to once per row change: the runtime's exclusivity check (a thread-local
+    // lookup) would cost more than the append. Only this class's methods touch it, never
+    // during another access.
+    @exclusivity(unchecked) private(set) var classes: [ClassEvents] = []
     /// The position in `classes` of the class recorded last: rows mostly change class by class.
     @exclusivity(unchecked) private var last = 0
 
@@ -70,8 +73,8 @@ final class ChangeSet {
     }
 
     /// `events` ordered by key, each key's events in the order they happened. Writes mostly
-    /// touch keys in ascending order, which costs one pass.
-    static func sortedByKey(_ events: ArraySlice<Event>) -> [Event] {
+    /// touch keys in ascending order, which costs one pass and no copy.
+    static func sortedByKey(_ events: ArraySlice<Event>) -> ArraySlice<Event> {
         var ascending = true
         var previous: UInt64 = 0
         for event in events {
@@ -81,10 +84,10 @@ final class ChangeSet {
             }
             previous = event.key
         }
-        if ascending { return Array(events) }
+        if ascending { return events }
         let order = events.indices.sorted { lhs, rhs in
             events[lhs].key != events[rhs].key ? events[lhs].key < events[rhs].key : lhs < rhs
         }
-        return order.map { events[$0] }
+        return order.map { events[$0] }[...]
     }
 }

@@ -25,22 +25,44 @@ struct ObjectChanges: Equatable {
 
     /// The net change of `events`, ordered by key (each key's events in the order they
     /// happened), after the class was emptied when `cleared`.
-    init(events: [ChangeSet.Event], cleared: Bool) {
+    init(events: ArraySlice<ChangeSet.Event>, cleared: Bool) {
         self.cleared = cleared
+        // Room for every object each list may name, so that a write of a million objects grows
+        // no list (and copies none) as it is reduced.
+        var counts = (insertions: 0, deletions: 0, modifications: 0)
+        for event in events {
+            switch event.kind {
+            case .insertion: counts.insertions += 1
+            case .deletion: counts.deletions += 1
+            case .modification: counts.modifications += 1
+            }
+        }
+        insertions.reserveCapacity(counts.insertions)
+        deletions.reserveCapacity(counts.deletions)
+        modifications.reserveCapacity(counts.modifications)
         // Objects whose same properties changed share one array: updating a property of a
         // million objects makes one list of property ids, not a million.
         var shared: [UInt32] = []
         var properties: [UInt32] = []
         properties.reserveCapacity(4)
-        var position = 0
-        while position < events.count {
+        var position = events.startIndex
+        while position < events.endIndex {
             let key = events[position].key
+            // The common case, one property of an object that stays: no bookkeeping.
+            if !cleared, events[position].kind == .modification,
+               position + 1 == events.endIndex || events[position + 1].key != key {
+                let property = events[position].propertyID
+                if shared.count != 1 || shared[0] != property { shared = [property] }
+                modifications.append((key, shared))
+                position += 1
+                continue
+            }
             // Whether the object the key named before the events is gone, and whether one made
             // since exists now. After a clear, no object of before is left to delete.
             var deletedOld = false
             var createdNew = false
             properties.removeAll(keepingCapacity: true)
-            while position < events.count, events[position].key == key {
+            while position < events.endIndex, events[position].key == key {
                 let event = events[position]
                 switch event.kind {
                 case .insertion:
@@ -70,13 +92,13 @@ struct ObjectChanges: Equatable {
         if later.cleared { return later }
         if isEmpty { return later }
         if later.isEmpty { return self }
-        var events = self.events
+        var events = Array(self.events)
         events.append(contentsOf: later.events)
         return ObjectChanges(events: ChangeSet.sortedByKey(events[...]), cleared: cleared)
     }
 
     /// The change as events, ordered by key: a deletion, an insertion, then modifications.
-    private var events: [ChangeSet.Event] {
+    private var events: ArraySlice<ChangeSet.Event> {
         var events: [ChangeSet.Event] = []
         events.reserveCapacity(deletions.count + insertions.count + modifications.count)
         for key in deletions { events.append(ChangeSet.Event(key: key, propertyID: 0, kind: .deletion)) }
