@@ -41,6 +41,14 @@ import Testing
         try txn.commit()
     }
 
+    /// Deletes the row of the object whose integer primary key is `primaryKey`, and nothing else.
+    private func deleteRow(of className: String, primaryKey: Int64, ids: [String: UInt32]) throws {
+        try damage { txn in
+            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids[className]!))
+            try txn.delete(ObjectKeyBytes.primaryKey(primaryKey), in: rows)
+        }
+    }
+
     private func key(_ raw: UInt64) -> [UInt8] { withUnsafeBytes(of: raw.bigEndian, Array.init) }
 
     @Test func anIntactFileVerifies() throws {
@@ -103,11 +111,7 @@ import Testing
     }
 
     @Test func aLinkToADeletedObjectIsFound() throws {
-        let ids = try file()
-        try damage { txn in
-            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids["Owner"]!))
-            try txn.delete(ObjectKeyBytes.primaryKey(1), in: rows)
-        }
+        try deleteRow(of: "Owner", primaryKey: 1, ids: try file())
         let verification = try Realm.verifyFile(at: directory.file())
         #expect(verification.problems.contains { $0.contains("Puppy object") && $0.contains("links to Owner object") }, "\(verification.problems)")
         #expect(verification.problems.contains { $0.contains("Club.members of object") }, "\(verification.problems)")
@@ -116,11 +120,7 @@ import Testing
     }
 
     @Test func anEmbeddedObjectWithoutItsOwnerIsFound() throws {
-        let ids = try file()
-        try damage { txn in
-            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids["Contact"]!))
-            try txn.delete(ObjectKeyBytes.primaryKey(1), in: rows)
-        }
+        try deleteRow(of: "Contact", primaryKey: 1, ids: try file())
         let verification = try Realm.verifyFile(at: directory.file())
         #expect(verification.problems.contains { $0.contains("Address object") && $0.contains("0 owners") }, "\(verification.problems)")
     }

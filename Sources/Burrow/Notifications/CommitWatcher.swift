@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// While at least one such realm is registered, a thread of the watcher waits for a commit: a
 /// commit of this process signals it at once; commits of other processes are seen by renewing a
-/// read transaction of the watcher's (well under a microsecond) every ``pollInterval``. A realm is woken on its own queue or actor (or its thread's run loop, when
-/// the thread runs it), once however many commits arrive before it runs; it then refreshes and
-/// delivers. The thread ends when the last realm is unregistered.
+/// read transaction of the watcher's (well under a microsecond) every ``pollInterval``. A realm
+/// is woken on its own queue or actor (or its thread's run loop, when the thread runs it), once
+/// however many commits arrive before it runs; it then refreshes and delivers. The thread ends when the last realm is unregistered.
 final class CommitWatcher: @unchecked Sendable {
     /// How often commits of other processes are looked for.
     static let pollInterval: TimeInterval = 0.002
@@ -133,7 +133,8 @@ private final class VersionProbe {
         transaction?.reset()
     }
 
-    /// The latest id a reader takes, or nil once the file is closed.
+    /// The latest id a reader takes; `nil` only when no transaction could begin and the file
+    /// has been closed since.
     func latestReadableID() -> Int? {
         guard let transaction else { return environment?.lastTransactionID }
         do {

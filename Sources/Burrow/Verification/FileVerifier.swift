@@ -13,6 +13,8 @@ import LMDB
 struct FileVerifier {
     private let realm: RealmCore
     private let catalog: Catalog
+    /// The file's classes by id, as links and backlinks name them.
+    private let layoutsByID: [UInt32: TableLayout]
     private var txn: Transaction { realm.transaction }
     private var report = Realm.FileVerification()
     /// Backlink entries by the object they point at (class id, key): embedded objects need one.
@@ -21,6 +23,7 @@ struct FileVerifier {
     init(realm: RealmCore) {
         self.realm = realm
         catalog = realm.catalog
+        layoutsByID = Dictionary(catalog.layouts.values.map { ($0.classID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Checks the whole file.
@@ -151,7 +154,7 @@ struct FileVerifier {
 
     /// Reports a link to an object that does not exist.
     private mutating func checkLink(to target: LinkTarget, className: String?, from subject: String) throws {
-        let layout = target.classID.flatMap { id in catalog.layouts.values.first { $0.classID == id } } ?? className.flatMap { catalog.layouts[$0] }
+        let layout = target.classID.flatMap { layoutsByID[$0] } ?? className.flatMap { catalog.layouts[$0] }
         guard let layout else {
             return report.note("\(subject): links to an object of a class the file does not have")
         }
@@ -215,7 +218,6 @@ struct FileVerifier {
     /// Every backlink entry names a source object and a target object that exist.
     private mutating func checkBacklinks() throws {
         guard let links = catalog.links(visibleTo: txn) else { return }
-        let byID = Dictionary(catalog.layouts.values.map { ($0.classID, $0) }, uniquingKeysWith: { first, _ in first })
         let cursor = try txn.openCursor(links)
         var entry = try cursor.first()
         while let (key, _) = entry {
@@ -225,10 +227,11 @@ struct FileVerifier {
                 report.note("the backlink index: an entry has a key of \(key.count) bytes")
                 continue
             }
-            let bytes = Array(key)
-            let targetClass = Self.bigEndian(bytes[0..<4]), target = Self.bigEndian(bytes[4..<12])
-            let sourceClass = Self.bigEndian(bytes[12..<16]), source = Self.bigEndian(bytes[20..<28])
-            guard let targetLayout = byID[UInt32(targetClass)], let sourceLayout = byID[UInt32(sourceClass)] else {
+            // The key's layout: `TableWriter.backlink(from:column:in:to:...)`.
+            let targetClass = UInt32(bigEndianBytes: key[0..<4]), sourceClass = UInt32(bigEndianBytes: key[12..<16])
+            let target = ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[4..<12])).rawValue
+            let source = ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[20..<28])).rawValue
+            guard let targetLayout = layoutsByID[targetClass], let sourceLayout = layoutsByID[sourceClass] else {
                 report.note("the backlink index: an entry names a class the file does not have")
                 continue
             }
@@ -238,7 +241,7 @@ struct FileVerifier {
             if try sourceLayout.row(ObjectKey(source), in: txn) == nil {
                 report.note("the backlink index: \(sourceLayout.className) object \(source), linking to \(targetLayout.className) object \(target), does not exist")
             } else {
-                owners[UInt32(targetClass), default: [:]][target, default: 0] += 1
+                owners[targetClass, default: [:]][target, default: 0] += 1
             }
         }
     }
@@ -261,7 +264,7 @@ struct FileVerifier {
     // MARK: Change log
 
     private mutating func checkChangeLog() throws {
-        let prefix = Array("changes/".utf8)
+        let prefix = MetadataStore.changeRecordPrefix
         let cursor = try txn.openCursor(realm.coordinator.metadata.database)
         var entry = try cursor.seek(atLeast: prefix)
         while let (key, value) = entry, key.starts(with: prefix) {
@@ -274,7 +277,8 @@ struct FileVerifier {
             do {
                 _ = try ChangeLogRecord.decode(value)
             } catch {
-                report.note("the change log: the record of version \(Self.bigEndian(Array(key)[prefix.count...])): \(error)")
+                let version = ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[prefix.count...])).rawValue
+                report.note("the change log: the record of version \(version): \(error)")
             }
         }
     }
@@ -295,9 +299,5 @@ struct FileVerifier {
         }
         report.recordsRead += count
         return count
-    }
-
-    private static func bigEndian(_ bytes: some Collection<UInt8>) -> UInt64 {
-        bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 }

@@ -7,12 +7,13 @@ import LMDB
 /// that a reader that slept past it knows its records are gone rather than never written. A
 /// commit nobody observed writes no record, and `changesUnloggedThrough` keeps its id.
 extension MetadataStore {
-    private static let recordPrefix = Array("changes/".utf8)
+    /// What every record's key starts with (the commit's id follows).
+    static let changeRecordPrefix = Array("changes/".utf8)
     private static let trimmedKey = Array("changesTrimmedThrough".utf8)
     private static let unloggedKey = Array("changesUnloggedThrough".utf8)
 
     private static func recordKey(_ id: Int) -> [UInt8] {
-        recordPrefix + FileHeader.encodeUInt64(UInt64(id))
+        changeRecordPrefix + FileHeader.encodeUInt64(UInt64(id))
     }
 
     /// Stores the record of the commit `txn` makes, unless it changed no object.
@@ -32,7 +33,7 @@ extension MetadataStore {
         var merged: [UInt32: ObjectChanges] = [:]
         let cursor = try txn.openCursor(database)
         var entry = try cursor.seek(atLeast: Self.recordKey(after + 1))
-        while let (key, value) = entry, key.count == Self.recordPrefix.count + 8, key.starts(with: Self.recordPrefix) {
+        while let (key, value) = entry, key.count == Self.changeRecordPrefix.count + 8, key.starts(with: Self.changeRecordPrefix) {
             let record: [UInt32: ObjectChanges]
             do {
                 record = try ChangeLogRecord.decode(value)
@@ -57,8 +58,8 @@ extension MetadataStore {
     func trimChangeLog(through id: Int, in txn: Transaction) throws {
         var doomed: [[UInt8]] = []
         let cursor = try txn.openCursor(database)
-        var entry = try cursor.seek(atLeast: Self.recordPrefix)
-        while let (key, _) = entry, key.count == Self.recordPrefix.count + 8, key.starts(with: Self.recordPrefix),
+        var entry = try cursor.seek(atLeast: Self.changeRecordPrefix)
+        while let (key, _) = entry, key.count == Self.changeRecordPrefix.count + 8, key.starts(with: Self.changeRecordPrefix),
               Self.id(of: key) <= UInt64(id) {
             doomed.append(Array(key))
             entry = try cursor.next()
@@ -72,8 +73,8 @@ extension MetadataStore {
     func changeLogCount(in txn: Transaction) throws -> Int {
         let cursor = try txn.openCursor(database)
         var count = 0
-        var entry = try cursor.seek(atLeast: Self.recordPrefix)
-        while let (key, _) = entry, key.starts(with: Self.recordPrefix) {
+        var entry = try cursor.seek(atLeast: Self.changeRecordPrefix)
+        while let (key, _) = entry, key.starts(with: Self.changeRecordPrefix) {
             count += 1
             entry = try cursor.next()
         }
@@ -81,6 +82,6 @@ extension MetadataStore {
     }
 
     private static func id(of key: UnsafeRawBufferPointer) -> UInt64 {
-        key[recordPrefix.count...].reduce(0) { $0 << 8 | UInt64($1) }
+        key[changeRecordPrefix.count...].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
