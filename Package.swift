@@ -14,8 +14,13 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "Burrow", dependencies: ["LMDB"]),
+        .target(name: "Burrow", dependencies: ["LMDB", "CSodium"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
         .executableTarget(name: "BurrowTool", dependencies: ["Burrow"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),

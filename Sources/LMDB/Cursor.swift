@@ -19,8 +19,13 @@ public final class Cursor {
     public let transaction: Transaction
     /// The environment's fault injector, held here so that a step of a walk reads one field.
     private let faults: FaultInjector
+    /// The database the cursor walks, whose values may be sealed.
+    private let database: Database
+    /// The key of the last value that failed to open (``LMDBError/sealBroken``), for messages.
+    public private(set) var keyOfBrokenSeal: [UInt8]?
 
     init(transaction: Transaction, database: Database) throws(LMDBError) {
+        self.database = database
         var raw: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(transaction.liveHandle(), database.handle, &raw))
         self.handle = raw!
@@ -40,8 +45,15 @@ public final class Cursor {
         let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
-        return (UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),
-                UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size))
+        let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
+        let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+        guard database.sealID != 0 else { return (key, value) }
+        do {
+            return (key, try transaction.openSealed(value, key: key, in: database))
+        } catch {
+            keyOfBrokenSeal = Array(key)
+            throw error
+        }
     }
 
     /// Moves to the first entry.
@@ -67,6 +79,14 @@ public final class Cursor {
     /// Stores `value` under `key` through the cursor (`.append` and `.current` are cheapest).
     @inline(__always)
     public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: PutFlags = []) throws(LMDBError) {
+        if database.sealID != 0 {
+            return try transaction.withSealed(value, key: key, in: database) { (sealed) throws(LMDBError) in try putStored(key, sealed, flags: flags) }
+        }
+        try putStored(key, value, flags: flags)
+    }
+
+    @inline(__always)
+    private func putStored(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: PutFlags) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         transaction.noteMutation()
@@ -77,6 +97,18 @@ public final class Cursor {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        if let plaintext = transaction.plaintextToSeal(size, in: database, fill: fill) {
+            defer { plaintext.deallocate() }
+            return try putReserving(key, size + transaction.sealingOverhead, flags: flags) { sealed in
+                transaction.seal(plaintext, into: sealed, key: key, in: database)
+            }
+        }
+        try putReserving(key, size, flags: flags, fill: fill)
+    }
+
+    @inline(__always)
+    private func putReserving(_ key: UnsafeRawBufferPointer, _ size: Int, flags: PutFlags,
+                              fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         transaction.noteMutation()

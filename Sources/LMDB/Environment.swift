@@ -39,6 +39,8 @@ public final class Environment: @unchecked Sendable {
         public var noSync = false
         /// Mode of the data and lock files when they are created.
         public var fileMode: mode_t = 0o644
+        /// Seals the values of databases opened with `sealed: true` (see ``ValueSealer``).
+        public var sealer: (any ValueSealer)?
 
         /// Default options: 64 GiB of address space, 1022 readers, 4096 databases.
         public init() {}

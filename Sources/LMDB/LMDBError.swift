@@ -52,6 +52,9 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     public static let badTransaction = LMDBError(code: MDB_BAD_TXN)
     /// A key or a DUPSORT value is too large (`MDB_BAD_VALSIZE`).
     public static let badValueSize = LMDBError(code: MDB_BAD_VALSIZE)
+    /// A sealed value failed its authentication: tampered with, damaged, moved to another key,
+    /// or sealed with another key (Burrow's own code, outside LMDB's range).
+    public static let sealBroken = LMDBError(code: -30_700)
     /// The file or folder does not exist (`ENOENT`).
     public static let noSuchFile = LMDBError(code: ENOENT)
     /// Permission to the file was denied (`EACCES`).
@@ -65,7 +68,8 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
 
     /// LMDB's text for the code (which covers `errno` values too).
     public var description: String {
-        String(cString: mdb_strerror(code))
+        if self == .sealBroken { return "a sealed value failed its authentication check (tampered with, damaged, or sealed with another key)" }
+        return String(cString: mdb_strerror(code))
     }
 
     /// Lets `catch LMDBError.notFound` match a thrown error.

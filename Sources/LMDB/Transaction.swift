@@ -58,12 +58,18 @@ public final class Transaction {
     /// Whether the transaction is shared by threads reading at once (``shareAcrossThreads()``):
     /// lookups then keep no cursor, and nothing in the transaction changes as it is read.
     @exclusivity(unchecked) public private(set) var isShared = false
+    /// The environment's sealer, when its sealed databases' values are encrypted.
+    private let sealer: (any ValueSealer)?
+    /// Values this transaction opened from sealed databases (only with a sealer).
+    @exclusivity(unchecked) private var opened: OpenedValues?
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
         self.isReadOnly = readOnly
         self.owningThread = readOnly ? nil : pthread_self()
         faults = environment.faults
+        sealer = environment.options.sealer
+        opened = sealer == nil ? nil : OpenedValues()
         epoch = environment.handleEpoch
         let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
         handle = begun
@@ -118,6 +124,7 @@ public final class Transaction {
         let handle = liveHandle()
         checkOwningThread("commit")
         releaseLookupCursors()
+        opened?.release()
         self.handle = nil
         environment.transactionEnded()
         if let code = faults.take(.commit) {
@@ -132,6 +139,7 @@ public final class Transaction {
         guard let handle else { return }
         checkOwningThread("abort")
         releaseLookupCursors()
+        opened?.release()
         self.handle = nil
         mdb_txn_abort(handle)
         if !isReset { environment.transactionEnded() }
@@ -142,6 +150,8 @@ public final class Transaction {
         precondition(isReadOnly, "Only a read transaction can be reset.")
         guard let handle, !isReset else { return }
         releaseLookupCursors()
+        // Opened values stay: a renewal that finds the same version reads the same pages, and
+        // what was read from them before may still be in use.
         mdb_txn_reset(handle)
         isReset = true
         environment.transactionEnded()
@@ -152,6 +162,8 @@ public final class Transaction {
         precondition(isReadOnly, "Only a read transaction can be renewed.")
         guard let handle else { preconditionFailure("LMDB transaction used after it ended.") }
         if !isReset { reset() }
+        let previousSnapshot = snapshotID
+        defer { if snapshotID != previousSnapshot { opened?.release() } }
         epoch = environment.handleEpoch
         if let code = faults.take(.renew) { throw LMDBError(code: code) }
         var code = mdb_txn_renew(handle)
@@ -232,6 +244,7 @@ public final class Transaction {
         swap(&handle, &other.handle)
         swap(&snapshotID, &other.snapshotID)
         swap(&epoch, &other.epoch)
+        swap(&opened, &other.opened)
     }
 
     // MARK: Databases
@@ -241,7 +254,9 @@ public final class Transaction {
     /// Open each database once per process, early, and keep the handle: LMDB forbids opening
     /// databases from two transactions at once.
     /// - Throws: ``LMDBError/notFound`` when it does not exist and `create` is false.
-    public func openDatabase(named name: String?, create: Bool = false) throws(LMDBError) -> Database {
+    /// With `sealed`, the database's values pass through the environment's
+    /// ``Environment/Options/sealer`` (when it has one).
+    public func openDatabase(named name: String?, create: Bool = false, sealed: Bool = false) throws(LMDBError) -> Database {
         var dbi: MDB_dbi = 0
         let flags = create ? UInt32(MDB_CREATE) : 0
         let code: Int32 = if let name {
@@ -250,7 +265,8 @@ public final class Transaction {
             mdb_dbi_open(liveHandle(), nil, flags, &dbi)
         }
         try LMDBError.check(code)
-        return Database(handle: dbi)
+        guard sealed, sealer != nil, let name else { return Database(handle: dbi) }
+        return Database(handle: dbi, sealID: Database.sealID(ofName: name))
     }
 
     /// Number of entries in `database`, read from its header (O(1)).
@@ -287,8 +303,47 @@ public final class Transaction {
         }
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
-        return UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+        let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+        return database.sealID == 0 ? value : try openSealed(value, key: key, in: database)
     }
+
+    // MARK: Sealed values
+
+    /// The plaintext of a value read from a sealed database, valid as long as the value was.
+    package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+                            in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer {
+        guard let sealer, let opened else { return value }
+        return try opened.open(value, key: key, database: database, sealer: sealer, remember: isReadOnly)
+    }
+
+    /// Calls `body` with `value` sealed for `key` in `database` (as it is when not sealed).
+    package func withSealed<Result>(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database,
+                                    _ body: (UnsafeRawBufferPointer) throws(LMDBError) -> Result) throws(LMDBError) -> Result {
+        guard database.sealID != 0, let sealer, !value.isEmpty else { return try body(value) }
+        let sealed = UnsafeMutableRawBufferPointer.allocate(byteCount: value.count + sealer.sealingOverhead, alignment: 16)
+        defer { sealed.deallocate() }
+        sealer.seal(value, into: sealed, database: database.sealID, key: key)
+        return try body(UnsafeRawBufferPointer(sealed))
+    }
+
+    /// For a sealed database, the plaintext `fill` writes, which the caller seals into the
+    /// reserved bytes and then deallocates; `nil` when the database is not sealed.
+    package func plaintextToSeal(_ size: Int, in database: Database,
+                                 fill: (UnsafeMutableRawBufferPointer) -> Void) -> UnsafeMutableRawBufferPointer? {
+        guard database.sealID != 0, sealer != nil, size > 0 else { return nil }
+        let plaintext = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        fill(plaintext)
+        return plaintext
+    }
+
+    /// Seals `plaintext` for `key` in `database` into `sealed`, ``ValueSealer/sealingOverhead`` longer.
+    package func seal(_ plaintext: UnsafeMutableRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
+                      key: UnsafeRawBufferPointer, in database: Database) {
+        sealer?.seal(UnsafeRawBufferPointer(plaintext), into: sealed, database: database.sealID, key: key)
+    }
+
+    /// Extra bytes a sealed value takes.
+    package var sealingOverhead: Int { sealer?.sealingOverhead ?? 0 }
 
     /// Calls `body` with the bytes stored under `key`, or `nil` when there are none.
     ///
@@ -316,6 +371,14 @@ public final class Transaction {
     ///   ``LMDBError/mapFull``, ``LMDBError/badValueSize`` for a key over ``Environment/maxKeySize``.
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in database: Database, flags: PutFlags = []) throws(LMDBError) {
+        if database.sealID != 0 {
+            return try withSealed(value, key: key, in: database) { (sealed) throws(LMDBError) in try putStored(key, sealed, in: database, flags: flags) }
+        }
+        try putStored(key, value, in: database, flags: flags)
+    }
+
+    @inline(__always)
+    private func putStored(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in database: Database, flags: PutFlags) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         if let code = faults.take(.put) { throw LMDBError(code: code) }
@@ -327,6 +390,16 @@ public final class Transaction {
     /// a key near it (the usual read-then-write of a row), the lookup cursor finds it in its
     /// page and overwrites it in place.
     package func replace(_ key: UnsafeRawBufferPointer, with value: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) {
+        if database.sealID != 0 {
+            // Sealed once here; the stored form goes to the unsealed paths below.
+            return try withSealed(value, key: key, in: database) { (sealed) throws(LMDBError) in
+                try replaceStored(key, with: sealed, in: Database(handle: database.handle))
+            }
+        }
+        try replaceStored(key, with: value, in: database)
+    }
+
+    private func replaceStored(_ key: UnsafeRawBufferPointer, with value: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) {
         guard let cursor = try lookups.cursor(for: key, in: database.handle, of: liveHandle()) else {
             try put(key, value, in: database)
             return
@@ -357,6 +430,18 @@ public final class Transaction {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        if let plaintext = plaintextToSeal(size, in: database, fill: fill) {
+            defer { plaintext.deallocate() }
+            return try putReserving(key, size + sealingOverhead, in: database, flags: flags) { sealed in
+                seal(plaintext, into: sealed, key: key, in: database)
+            }
+        }
+        try putReserving(key, size, in: database, flags: flags, fill: fill)
+    }
+
+    @inline(__always)
+    private func putReserving(_ key: UnsafeRawBufferPointer, _ size: Int, in database: Database, flags: PutFlags,
+                              fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = faults.take(.put) { throw LMDBError(code: code) }
@@ -417,6 +502,12 @@ public struct PutFlags: OptionSet, Sendable {
 public struct Database: Hashable, Sendable {
     /// The `MDB_dbi` value.
     public let handle: UInt32
+    /// What binds the values of a sealed database to it (see ``ValueSealer``); 0 when its
+    /// values are stored as they are.
+    public let sealID: UInt64
     /// Wraps a raw `MDB_dbi` value.
-    public init(handle: UInt32) { self.handle = handle }
+    public init(handle: UInt32, sealID: UInt64 = 0) {
+        self.handle = handle
+        self.sealID = sealID
+    }
 }

@@ -111,10 +111,10 @@ import Testing
         let owner = try #require(ledger.management?.key)
         try realm.write {
             let txn = try #require(core.writeState?.transaction)
-            let firstKey = MapEntries.key(owner, first) + FileHeader.encodeUInt64(0)
+            let firstKey = MapEntries.key(owner, first, hashingWith: nil) + FileHeader.encodeUInt64(0)
             let stored = try #require(try txn.value(for: firstKey, in: database))
             try txn.delete(firstKey, in: database)
-            try txn.put(MapEntries.key(owner, second) + FileHeader.encodeUInt64(0), stored, in: database)
+            try txn.put(MapEntries.key(owner, second, hashingWith: nil) + FileHeader.encodeUInt64(0), stored, in: database)
         }
         #expect(ledger.scores[second] == nil)
         try realm.write { ledger.scores[second] = 2 }

@@ -36,11 +36,14 @@ struct MigrationPlan {
     /// The classes whose indexes change without anything else changing.
     var changesIndexes: Bool { changes.contains { $0.kind == .indexesOnly } }
 
-    init(stored: StoredSchema, models: [ClassInfo]) {
+    /// With `encrypted`, added classes never take their primary key as object key, which is
+    /// stored in the clear.
+    init(stored: StoredSchema, models: [ClassInfo], encrypted: Bool = false) {
         schema = stored
         for info in models {
             guard let old = stored.storedClass(named: info.className) else {
-                let new = StoredClass(id: schema.nextClassID, info: info)
+                var new = StoredClass(id: schema.nextClassID, info: info)
+                if encrypted, new.primaryKeyColumn != nil { new.primaryKeyIsObjectKey = false }
                 schema.nextClassID += 1
                 schema.classes.append(new)
                 changes.append(ClassChange(info: info, old: nil, new: new, kind: .added))

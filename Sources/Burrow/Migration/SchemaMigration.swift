@@ -22,7 +22,8 @@ enum SchemaMigration {
                               "Provided schema version \(configuration.schemaVersion) is less than last set version \(storedVersion).",
                               fileURL: url)
         }
-        let plan = MigrationPlan(stored: catalog.schema, models: models(for: configuration, stored: catalog.schema))
+        let plan = MigrationPlan(stored: catalog.schema, models: models(for: configuration, stored: catalog.schema),
+                                 encrypted: environment.options.sealer != nil)
         let raisesVersion = storedVersion < configuration.schemaVersion
         if !plan.differences.isEmpty && (!raisesVersion || configuration.readOnly) {
             throw Realm.Error(.schemaMismatch, Coordinator.mismatchMessage(plan.differences, path: path), fileURL: url)

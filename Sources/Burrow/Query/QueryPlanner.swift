@@ -61,6 +61,9 @@ struct QueryPlanner {
             switch (op, values.first) {
             case (.equal, _), (.in, _):
                 consider(isPrimary ? 0 : 1, points(column, values, covered: single))
+            case _ where layout.cipher != nil:
+                // An encrypted file's index keys are hashes: they answer equality, not order.
+                continue
             case (.beginsWith, .string(let prefix)?) where kind == .string:
                 if let access = access(column), prefix.utf8.count <= IndexKeyEncoder.maximumInlineLength {
                     var inline = IndexKeyEncoder.key(for: .string(prefix))
@@ -111,7 +114,7 @@ struct QueryPlanner {
             return .objectKeys([ObjectKey(primaryKey: integer)], covered: true)
         }
         guard let access = access(column) else { return nil }
-        let key = IndexKeyEncoder.key(for: value)
+        let key = IndexKeyEncoder.key(for: value, hashingWith: layout.cipher)
         return IndexKeyEncoder.isTruncated(key) ? nil : .indexPoints(access, keys: [key], covered: true)
     }
 
@@ -194,7 +197,7 @@ struct QueryPlanner {
             return .objectKeys(keys, covered: covered)
         }
         guard let access = access(column) else { return .scan }
-        let keys = converted.map(IndexKeyEncoder.key(for:))
+        let keys = converted.map { IndexKeyEncoder.key(for: $0, hashingWith: layout.cipher) }
         return .indexPoints(access, keys: keys, covered: covered && !keys.contains(where: IndexKeyEncoder.isTruncated))
     }
 

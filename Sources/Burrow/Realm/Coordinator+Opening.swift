@@ -15,8 +15,10 @@ extension Coordinator {
         if configuration.readOnly && !dataExisted {
             throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: url)
         }
+        let cipher = try configuration.encryptionKey.map { try FileCipher(key: $0, path: path) }
         if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
         var options = Environment.Options()
+        options.sealer = cipher
         options.readOnly = configuration.readOnly
         options.noSync = isInMemory
         options.fileMode = configuration.filePermissions
@@ -41,6 +43,7 @@ extension Coordinator {
                 opened = try openEnvironment()
             }
             let environment = opened!
+            try verifyKey(cipher, of: environment)
             try announceCreated(folder: createdFolder, data: dataExisted ? nil : path, lock: lockExisted ? nil : lockPath,
                                 configuration: configuration)
             let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
@@ -136,7 +139,7 @@ extension Coordinator {
             throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': an LMDB file, but not a Burrow file.", fileURL: url)
         }
         switch try metadata.header(in: txn) {
-        case .valid: break
+        case .valid: try verifyKey(of: metadata, in: txn, path: path)
         case .notBurrow:
             throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': not a Burrow file.", fileURL: url)
         case .unsupportedVersion(let version):
@@ -148,6 +151,34 @@ extension Coordinator {
         try txn.commit()  // keeps the database handles opened by this transaction
         return (metadata, try SchemaMigration.apply(environment: environment, metadata: metadata, catalog: catalog,
                                                     configuration: configuration))
+    }
+
+    /// Checks that `cipher` (from a configuration's key) is the one `environment` was opened
+    /// with in this process: one environment serves every realm of a file.
+    ///
+    /// - Throws: ``Realm/Error`` `invalidDatabase` when they differ.
+    static func verifyKey(_ cipher: FileCipher?, of environment: Environment) throws {
+        let opened = environment.options.sealer as? FileCipher
+        guard cipher?.fingerprint != opened?.fingerprint else { return }
+        let path = environment.path
+        let reason = switch (cipher, opened) {
+        case (nil, _): "the file is open in this process with an encryption key, and none was given"
+        case (_, nil): "the file is open in this process without encryption, and a key was given"
+        default: "the file is open in this process with another encryption key"
+        }
+        throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': \(reason).", fileURL: URL(fileURLWithPath: path))
+    }
+
+    /// Checks the environment's key (or its lack) against the file's key check.
+    private static func verifyKey(of metadata: MetadataStore, in txn: Transaction, path: String) throws {
+        let reason: String
+        switch try metadata.keyVerdict(in: txn) {
+        case .matches: return
+        case .missing: reason = "the file is encrypted, and no encryption key was given"
+        case .unexpected: reason = "the file is not encrypted, and an encryption key was given"
+        case .wrong: reason = "the encryption key is not the file's (or the file's key check is damaged)"
+        }
+        throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': \(reason).", fileURL: URL(fileURLWithPath: path))
     }
 
     private static func initialize(_ environment: Environment, schemaVersion: UInt64) throws {

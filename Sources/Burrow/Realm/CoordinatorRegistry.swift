@@ -39,6 +39,8 @@ enum CoordinatorRegistry {
                 throw Realm.Error(.fail, "Realm at '\(coordinator.path)' is already open read-only in this process; it cannot also be opened for writing.",
                                   fileURL: URL(fileURLWithPath: coordinator.path))
             }
+            try Coordinator.verifyKey(configuration.encryptionKey.map { try FileCipher(key: $0, path: coordinator.path) },
+                                      of: coordinator.environment)
             return coordinator
         }
     }

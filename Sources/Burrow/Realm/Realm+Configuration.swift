@@ -55,6 +55,21 @@ extension Realm {
             }
         }
 
+        /// The 64-byte key the file is encrypted with, or `nil` for a file that is not encrypted.
+        ///
+        /// ```swift
+        /// var key = Data(count: 64)
+        /// _ = key.withUnsafeMutableBytes { SecRandomCopyBytes(kSecRandomDefault, 64, $0.baseAddress!) }
+        /// let realm = try Realm(configuration: .init(fileURL: url, encryptionKey: key))
+        /// ```
+        ///
+        /// A new file is created encrypted with this key; an existing one opens only with the key
+        /// it was created with. Every object, collection element, index key and the schema are
+        /// sealed (see README's "Encryption" for what is protected and what is not). Opening
+        /// throws ``Realm/Error`` `invalidDatabase` for a wrong key, for no key on an encrypted
+        /// file, for a key on a file that is not encrypted, and (where RealmSwift traps) for a key
+        /// that is not 64 bytes long.
+        public var encryptionKey: Data?
         /// Open without writing: the file must exist, and writes trap.
         public var readOnly: Bool
         /// The version of the model classes; stored in the file. Opening a file of a lower
@@ -135,6 +150,7 @@ extension Realm {
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil,
                     inMemoryIdentifier: String? = nil,
+                    encryptionKey: Data? = nil,
                     readOnly: Bool = false,
                     schemaVersion: UInt64 = 0,
                     migrationBlock: MigrationBlock? = nil,
@@ -147,6 +163,7 @@ extension Realm {
             } else {
                 storedFileURL = fileURL ?? Self.defaultDirectory.appendingPathComponent("default.realm")
             }
+            self.encryptionKey = encryptionKey
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock

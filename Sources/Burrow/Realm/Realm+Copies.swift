@@ -9,25 +9,39 @@ extension Realm {
     /// try realm.writeCopy(toFile: backups.appendingPathComponent("today.realm"))
     /// ```
     ///
-    /// The copy is written with LMDB's own copy (`mdb_env_copyfd2`, compacting) under a read
-    /// transaction, so writers elsewhere go on meanwhile; a failed copy leaves no file.
-    /// Traps inside a write transaction, whose changes the copy could not include.
+    /// With the realm's own key (or none, for both), the copy is written with LMDB's own copy
+    /// (`mdb_env_copyfd2`, compacting) under a read transaction, so writers elsewhere go on
+    /// meanwhile. With another key, or to add or remove encryption, every record is read in the
+    /// clear and stored again under the copy's key (set and map entries keyed anew, indexes
+    /// rebuilt; the change log is left out). A failed copy leaves no file. Traps inside a write
+    /// transaction, whose changes the copy could not include.
     ///
-    /// - Parameter encryptionKey: must be `nil`: Burrow does not encrypt files yet, and a key
-    ///   throws rather than write a copy that is not encrypted.
+    /// ```swift
+    /// try realm.writeCopy(toFile: plainURL)                          // decrypted
+    /// try realm.writeCopy(toFile: sealedURL, encryptionKey: newKey)  // encrypted with newKey
+    /// ```
+    ///
+    /// - Parameter encryptionKey: the copy's 64-byte key; `nil` for a copy that is not encrypted.
     /// - Throws: ``Realm/Error`` `fileExists` when `fileURL` exists, `fileNotFound` when its
-    ///   folder does not, `outOfDiskSpace`, `fileAccess`; `fail` for an encryption key.
+    ///   folder does not, `outOfDiskSpace`, `fileAccess`; `invalidDatabase` for a key that is
+    ///   not 64 bytes long, or damage met while re-encrypting.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.verifyThread()
         precondition(core.writeState == nil, "Cannot write a copy of a Realm in a write transaction: commit or cancel it first.")
-        if encryptionKey != nil {
-            throw Error(.fail, "Cannot write an encrypted copy to '\(fileURL.path)': this build of Burrow does not encrypt files.")
-        }
         let path = fileURL.standardizedFileURL.path
+        let environment = core.coordinator.environment
+        let cipher = try encryptionKey.map { try FileCipher(key: $0, path: path) }
         do {
-            try core.coordinator.environment.copy(to: path, compact: true)
-        } catch {
+            if cipher?.fingerprint == (environment.options.sealer as? FileCipher)?.fingerprint {
+                try environment.copy(to: path, compact: true)
+            } else {
+                let copy = RekeyedCopy(source: environment, catalog: core.coordinator.catalogs.catalog, metadata: core.coordinator.metadata)
+                try copy.write(to: path, cipher: cipher, mode: configuration.filePermissions)
+            }
+        } catch let error as LMDBError {
             throw Error(error, path: path, doing: "write a copy to")
+        } catch let error as StorageError {
+            throw Error(error, path: path)
         }
     }
 }

@@ -80,6 +80,10 @@ public struct Realm: Equatable {
         }
         if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
             let use = RealmUse(adopting: cached)  // the lookup counted this use
+            if cached.configuration.encryptionKey != configuration.encryptionKey {
+                try Coordinator.verifyKey(configuration.encryptionKey.map { try FileCipher(key: $0, path: cached.coordinator.path) },
+                                          of: cached.coordinator.environment)
+            }
             if cached.configuration.schemaVersion != configuration.schemaVersion && !configuration.readOnly {
                 throw Realm.openedAtAnotherVersion(cached.coordinator.path, version: cached.configuration.schemaVersion,
                                                    asked: configuration.schemaVersion)
@@ -249,15 +253,11 @@ public struct Realm: Equatable {
     /// ```swift
     /// let version = try Realm.schemaVersion(at: url)
     /// ```
-    /// - Parameter encryptionKey: the file's key; Burrow's files are not encrypted, so a key is
-    ///   one the file does not take.
-    /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase` (not a Burrow file, or a key
-    ///   given for a file that has none).
+    /// - Parameter encryptionKey: the file's key, for an encrypted file.
+    /// - Throws: ``Realm/Error``: `fileNotFound`, `invalidDatabase` (not a Burrow file, or a
+    ///   wrong, missing or unexpected key).
     public static func schemaVersion(at fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
-        if encryptionKey != nil {
-            throw Realm.Error(.invalidDatabase, "Cannot open '\(fileURL.path)' with an encryption key: the file is not encrypted.", fileURL: fileURL)
-        }
-        var configuration = Configuration(fileURL: fileURL, readOnly: true, schemaVersion: .max)
+        var configuration = Configuration(fileURL: fileURL, encryptionKey: encryptionKey, readOnly: true, schemaVersion: .max)
         configuration.checksSchema = false
         let coordinator = try CoordinatorRegistry.coordinator(for: configuration)
         let txn = try coordinator.environment.beginReadTransaction()

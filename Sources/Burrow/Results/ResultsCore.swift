@@ -213,11 +213,15 @@ final class ResultsCore {
         var keys: [ObjectKey] = []
         if test == nil { keys.reserveCapacity(try layout.count(in: txn)) }
         let cursor = try txn.openCursor(layout.rows)
-        var entry = try cursor.first()
-        while let (key, row) = entry {
-            let objectKey = try ObjectKey(checking: key, in: layout.className)
-            if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
-            entry = try cursor.next()
+        do {
+            var entry = try cursor.first()
+            while let (key, row) = entry {
+                let objectKey = try ObjectKey(checking: key, in: layout.className)
+                if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
+                entry = try cursor.next()
+            }
+        } catch LMDBError.sealBroken {
+            throw layout.brokenSeal(at: cursor)
         }
         return keys
     }

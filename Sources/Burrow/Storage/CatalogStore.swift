@@ -126,7 +126,11 @@ final class CatalogStore: @unchecked Sendable {
             draft(catalog, in: changes)
             return existing
         }
-        let storedClass = make(catalog.schema.nextClassID)
+        var storedClass = make(catalog.schema.nextClassID)
+        if environment.options.sealer != nil, storedClass.primaryKeyColumn != nil {
+            // Object keys are stored in the clear: in an encrypted file they never carry a value.
+            storedClass.primaryKeyIsObjectKey = false
+        }
         catalog.schema.nextClassID += 1
         catalog.schema.classes.append(storedClass)
         catalog.generation += 1
@@ -147,7 +151,7 @@ final class CatalogStore: @unchecked Sendable {
             links = existing
         } else {
             guard create else { return nil }
-            links = try txn.openDatabase(named: FileHeader.linksName, create: true)
+            links = try txn.openDatabase(named: FileHeader.linksName, create: true, sealed: true)
             // Other processes learn of the new database through the schema generation.
             try metadata.writeGeneration(try metadata.generation(in: txn) + 1, in: txn)
         }
@@ -189,7 +193,7 @@ final class CatalogStore: @unchecked Sendable {
     /// The database `name` in `txn`, or `nil` when the file has none.
     private static func openIfPresent(_ name: String, in txn: Transaction) throws -> Database? {
         do {
-            return try txn.openDatabase(named: name)
+            return try txn.openDatabase(named: name, sealed: true)
         } catch LMDBError.notFound {
             return nil
         }

@@ -80,12 +80,25 @@ enum ListEntries {
 /// A value too long for its index key to hold whole shares its truncated key with others: each
 /// of them gets an entry of its own (the key, then a number), and lookups compare the stored
 /// values.
+///
+/// In an encrypted file the element's key is a keyed hash (see
+/// ``IndexKeyEncoder/append(_:to:hashingWith:)``): every element is then a truncated one, and
+/// ``values(of:in:kind:txn:)`` puts them back in value order.
 enum SetEntries {
-    static func key(_ owner: ObjectKey, _ value: _PersistedValue) -> [UInt8] {
+    static func key(_ owner: ObjectKey, _ value: _PersistedValue, hashingWith cipher: FileCipher?) -> [UInt8] {
         var key: [UInt8] = []
         owner.append(to: &key)
-        IndexKeyEncoder.append(value, to: &key)
+        IndexKeyEncoder.append(value, to: &key, hashingWith: cipher)
         return key
+    }
+
+    /// The elements of `owner`'s set, in value order.
+    static func values(of owner: ObjectKey, in database: Database, kind: _StorageKind, txn: Transaction) throws -> [_PersistedValue] {
+        let values = try ListEntries.values(of: owner, in: database, kind: kind, txn: txn)
+        guard FileCipher.of(txn) != nil else { return values }
+        return values.map { (key: IndexKeyEncoder.key(for: $0), value: $0) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+            .map(\.value)
     }
 
     /// The backlink position of an element: the key of the object it links to.
@@ -99,7 +112,7 @@ enum SetEntries {
     /// The key of the entry of `owner`'s set that holds exactly `value`, or `nil`.
     static func storedKey(of value: _PersistedValue, kind: _StorageKind, owner: ObjectKey, in database: Database,
                           txn: Transaction) throws -> [UInt8]? {
-        let key = key(owner, value)
+        let key = key(owner, value, hashingWith: FileCipher.of(txn))
         guard isTruncated(key) else {
             return try key.withUnsafeBytes { try txn.unsafeValue(for: $0, in: database) } == nil ? nil : key
         }
@@ -109,7 +122,7 @@ enum SetEntries {
     /// The key a new entry for `value` takes, or `nil` when the set holds it already.
     static func newKey(for value: _PersistedValue, kind: _StorageKind, owner: ObjectKey, in database: Database,
                        txn: Transaction) throws -> [UInt8]? {
-        let key = key(owner, value)
+        let key = key(owner, value, hashingWith: FileCipher.of(txn))
         guard isTruncated(key) else { return key }
         guard try storedKey(of: value, kind: kind, owner: owner, in: database, txn: txn) == nil else { return nil }
         return try TruncatedEntries.newKey(sharing: key, in: database, txn: txn)
@@ -150,11 +163,14 @@ enum TruncatedEntries {
 /// (keys sharing a truncated index key are ``TruncatedEntries``).
 /// A map of objects keeps a backlink per entry, whose position is the FNV-1a hash of the key and
 /// which counts the entries sharing that hash.
+///
+/// In an encrypted file the map key's key is a keyed hash, so every entry is a truncated one,
+/// and ``entries(of:in:kind:txn:)`` puts them back in key order.
 enum MapEntries {
-    static func key(_ owner: ObjectKey, _ key: String) -> [UInt8] {
+    static func key(_ owner: ObjectKey, _ key: String, hashingWith cipher: FileCipher?) -> [UInt8] {
         var bytes: [UInt8] = []
         owner.append(to: &bytes)
-        IndexKeyEncoder.append(.string(key), to: &bytes)
+        IndexKeyEncoder.append(.string(key), to: &bytes, hashingWith: cipher)
         return bytes
     }
 
@@ -169,7 +185,8 @@ enum MapEntries {
     static func entries(of owner: ObjectKey, in database: Database, kind: _StorageKind, txn: Transaction) throws -> [(key: String, value: _PersistedValue)] {
         var entries: [(key: String, value: _PersistedValue)] = []
         try ListEntries.forEachEntry(of: owner, in: database, txn: txn) { entries.append(try decode($0, kind: kind)) }
-        return entries
+        guard FileCipher.of(txn) != nil else { return entries }
+        return entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// The value under `key` in `owner`'s map, or `nil` when there is no such key.
@@ -180,7 +197,7 @@ enum MapEntries {
     /// The entry holding `key` in `owner`'s map, with its database key, or `nil`.
     static func stored(_ key: String, owner: ObjectKey, in database: Database, kind: _StorageKind,
                        txn: Transaction) throws -> (entryKey: [UInt8], value: _PersistedValue)? {
-        let entryKey = self.key(owner, key)
+        let entryKey = self.key(owner, key, hashingWith: FileCipher.of(txn))
         if SetEntries.isTruncated(entryKey) {
             for entry in try TruncatedEntries.sharing(entryKey, in: database, txn: txn) {
                 let decoded = try decode(entry.value, kind: kind)
@@ -195,7 +212,7 @@ enum MapEntries {
 
     /// The database key for a new entry holding `key`, which the map does not hold.
     static func newKey(for key: String, owner: ObjectKey, in database: Database, txn: Transaction) throws -> [UInt8] {
-        let entryKey = self.key(owner, key)
+        let entryKey = self.key(owner, key, hashingWith: FileCipher.of(txn))
         guard SetEntries.isTruncated(entryKey) else { return entryKey }
         return try TruncatedEntries.newKey(sharing: entryKey, in: database, txn: txn)
     }

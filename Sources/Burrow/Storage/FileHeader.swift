@@ -16,6 +16,10 @@ enum FileHeader {
     static let schemaVersionKey = Array("schemaVersion".utf8)
     static let schemaGenerationKey = Array("schemaGeneration".utf8)
     static let layoutEpochKey = Array("layoutEpoch".utf8)
+    /// The key check of an encrypted file: ``keyCheckText`` sealed with the file's key. Its
+    /// presence is what marks a file as encrypted.
+    static let keyCheckKey = Array("keyCheck".utf8)
+    static let keyCheckText = Array("Burrow encryption key check".utf8)
 
     /// The key of a class's next object key counter.
     static func nextObjectKeyKey(classID: UInt32) -> [UInt8] { Array("nextKey.\(classID)".utf8) }

@@ -54,6 +54,25 @@ enum IndexKeyEncoder {
         return key
     }
 
+    /// Appends the key of `value` as a file stores it: the order-preserving key, or in an
+    /// encrypted file (with `cipher`) the tag `2` and a keyed hash of it, which leaks neither the
+    /// value nor its order. Tag 2 marks a key that does not hold its value whole, so every match
+    /// is re-checked against the row or entry and no range, prefix or ordered walk is answered
+    /// from such keys.
+    @inline(__always)
+    static func append(_ value: _PersistedValue, to key: inout [UInt8], hashingWith cipher: FileCipher?) {
+        guard let cipher else { return append(value, to: &key) }
+        key.append(2)
+        cipher.appendHash(of: self.key(for: value), to: &key)
+    }
+
+    /// The key of `value` alone, as a file stores it (see ``append(_:to:hashingWith:)``).
+    static func key(for value: _PersistedValue, hashingWith cipher: FileCipher?) -> [UInt8] {
+        var key: [UInt8] = []
+        append(value, to: &key, hashingWith: cipher)
+        return key
+    }
+
     /// Whether a key produced for a string or data value was truncated (its match is a candidate
     /// to re-check).
     static func isTruncated(_ key: some Collection<UInt8>) -> Bool { key.first == 2 }

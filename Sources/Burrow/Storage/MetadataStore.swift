@@ -7,6 +7,9 @@ import LMDB
 struct MetadataStore {
     /// The metadata database, `0`.
     let database: Database
+    /// The same database read through the file's cipher, for the records an encrypted file
+    /// seals (the schema, the key check and the change log); `database` when not encrypted.
+    let sealedDatabase: Database
     /// The data file, for messages.
     let path: String
 
@@ -30,16 +33,61 @@ struct MetadataStore {
             // A plain record named `0` in the main database.
             return .foreign
         }
-        return .burrow(MetadataStore(database: database, path: path))
+        return .burrow(MetadataStore(database: database, path: path, encrypted: txn.environment.options.sealer != nil))
+    }
+
+    init(database: Database, path: String, encrypted: Bool) {
+        self.database = database
+        self.path = path
+        sealedDatabase = encrypted ? database.sealedView(named: FileHeader.metadataDatabaseName) : database
     }
 
     /// Writes the records of a new, empty file in `txn`.
+    ///
+    /// An encrypted file (one whose environment has a cipher) also gets its key check: a
+    /// known text sealed with the key, which only the same key opens.
     static func initialize(in txn: Transaction, schemaVersion: UInt64) throws {
         let database = try txn.openDatabase(named: FileHeader.metadataDatabaseName, create: true)
+        let encrypted = txn.environment.options.sealer != nil
+        let sealed = encrypted ? database.sealedView(named: FileHeader.metadataDatabaseName) : database
         try txn.put(FileHeader.headerKey, FileHeader.newHeader(), in: database)
+        if encrypted { try txn.put(FileHeader.keyCheckKey, FileHeader.keyCheckText, in: sealed) }
         try txn.put(FileHeader.schemaVersionKey, FileHeader.encodeUInt64(schemaVersion), in: database)
-        try txn.put(FileHeader.schemaKey, Array(StoredSchema().encoded()), in: database)
+        try txn.put(FileHeader.schemaKey, Array(StoredSchema().encoded()), in: sealed)
         try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(0), in: database)
+    }
+
+    /// What the file's key check says of the key the environment was opened with.
+    enum KeyVerdict: Equatable {
+        case matches
+        /// The file is encrypted and no key was given.
+        case missing
+        /// A key was given for a file that is not encrypted.
+        case unexpected
+        /// The file is encrypted with another key (or its key check is damaged).
+        case wrong
+    }
+
+    /// Checks the key the environment has (or its lack) against the file's key check.
+    func keyVerdict(in txn: Transaction) throws -> KeyVerdict {
+        let encrypted = txn.environment.options.sealer != nil
+        guard let stored = try txn.value(for: FileHeader.keyCheckKey, in: database) else {
+            return encrypted ? .unexpected : .matches
+        }
+        guard encrypted else { return .missing }
+        do {
+            return try txn.value(for: FileHeader.keyCheckKey, in: sealedDatabase) == FileHeader.keyCheckText ? .matches : .wrong
+        } catch LMDBError.sealBroken {
+            return .wrong
+        }
+    }
+
+    /// The plaintext of a sealed record (`value`, stored under `key`) a cursor over `database`
+    /// read: the database also holds records in the clear, so its cursors open nothing.
+    ///
+    /// - Throws: ``LMDBError/sealBroken`` when the record does not open.
+    func openedRecord(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in txn: Transaction) throws -> UnsafeRawBufferPointer {
+        try txn.openSealed(value, key: key, in: sealedDatabase)
     }
 
     /// What the header record says.
@@ -51,7 +99,13 @@ struct MetadataStore {
     ///
     /// - Throws: ``StorageError`` when the record is missing; the decoder's error when it is damaged.
     func schema(in txn: Transaction) throws -> StoredSchema {
-        guard let bytes = try txn.value(for: FileHeader.schemaKey, in: database) else {
+        let stored: [UInt8]?
+        do {
+            stored = try txn.value(for: FileHeader.schemaKey, in: sealedDatabase)
+        } catch LMDBError.sealBroken {
+            throw StorageError.damaged("the schema record of '\(path)' failed its authentication check")
+        }
+        guard let bytes = stored else {
             throw StorageError.damaged("'\(path)' has no schema record")
         }
         return try StoredSchema.decode(bytes)
@@ -59,7 +113,7 @@ struct MetadataStore {
 
     /// Stores `schema` and its `generation`, which tells other processes to read it again.
     func write(_ schema: StoredSchema, generation: UInt64, in txn: Transaction) throws {
-        try txn.put(FileHeader.schemaKey, Array(schema.encoded()), in: database)
+        try txn.put(FileHeader.schemaKey, Array(schema.encoded()), in: sealedDatabase)
         try writeGeneration(generation, in: txn)
     }
 

@@ -12,7 +12,7 @@ extension TableLayout {
         var storedClass = storedClass
         if asTopLevel { storedClass.isEmbedded = nil }
         return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: [], primaryKeys: nil, lists: lists,
-                           visibility: visibility)
+                           visibility: visibility, cipher: cipher)
     }
 
     /// Every database of the table, by name.

@@ -26,13 +26,18 @@ final class TableLayout: Sendable {
     let lists: [(column: Int, database: Database)]
     /// Which transactions can use these databases' handles; the others see no table.
     let visibility: HandleVisibility
+    /// The file's cipher when it is encrypted: values are sealed by the databases, and index,
+    /// primary-key, set and map keys are keyed hashes.
+    let cipher: FileCipher?
     /// Set when the write that created these databases was cancelled: LMDB closed the handles,
     /// and a later table may reuse them.
     private let discarded = Atomic<Bool>(false)
 
     init(storedClass: StoredClass, rows: Database, secondaryIndexes: [(column: Int, database: Database)],
-         primaryKeys: Database?, lists: [(column: Int, database: Database)], visibility: HandleVisibility) {
+         primaryKeys: Database?, lists: [(column: Int, database: Database)], visibility: HandleVisibility,
+         cipher: FileCipher?) {
         self.visibility = visibility
+        self.cipher = cipher
         self.lists = lists
         self.storedClass = storedClass
         self.rows = rows
@@ -59,25 +64,26 @@ final class TableLayout: Sendable {
     /// Opens (or, with `create`, creates) the databases of `storedClass` in `txn`.
     static func open(_ storedClass: StoredClass, in txn: Transaction, create: Bool, handleEpoch: UInt64 = 0) throws -> TableLayout {
         let id = storedClass.id
-        let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create)
+        let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create, sealed: true)
         var indexes: [(column: Int, database: Database)] = []
         var primaryKeys: Database?
         var lists: [(column: Int, database: Database)] = []
         for (column, property) in storedClass.properties.enumerated() {
             if property.collection != nil {
                 let name = FileHeader.collectionName(classID: id, propertyID: property.id)
-                lists.append((column, try txn.openDatabase(named: name, create: create)))
+                lists.append((column, try txn.openDatabase(named: name, create: create, sealed: true)))
             } else if property.isPrimary {
                 if !storedClass.keysArePrimaryKeys {
-                    primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
+                    primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create, sealed: true)
                 }
             } else if property.isIndexed {
                 let name = FileHeader.indexName(classID: id, propertyID: property.id)
-                indexes.append((column, try txn.openDatabase(named: name, create: create)))
+                indexes.append((column, try txn.openDatabase(named: name, create: create, sealed: true)))
             }
         }
         return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: indexes, primaryKeys: primaryKeys,
-                           lists: lists, visibility: HandleVisibility(createdInTransaction: create ? txn.id : 0, epoch: handleEpoch))
+                           lists: lists, visibility: HandleVisibility(createdInTransaction: create ? txn.id : 0, epoch: handleEpoch),
+                           cipher: FileCipher.of(txn))
     }
 
     /// Whether a transaction reading snapshot `transactionID` can see these databases.
@@ -97,7 +103,21 @@ final class TableLayout: Sendable {
     @inline(__always)
     func row(_ key: ObjectKey, in txn: Transaction) throws -> UnsafeRawBufferPointer? {
         guard isVisible(to: txn) else { return nil }
-        return try key.withBytes { bytes in try txn.unsafeValue(for: bytes, in: rows) }
+        do {
+            return try key.withBytes { bytes in try txn.unsafeValue(for: bytes, in: rows) }
+        } catch LMDBError.sealBroken {
+            throw brokenSeal(of: key)
+        }
+    }
+
+    /// The damage of an encrypted row that does not open: tampered with, moved or damaged.
+    func brokenSeal(of key: ObjectKey?) -> StorageError {
+        .damaged("object \(key.map { String($0.rawValue) } ?? "?") of '\(className)' failed its authentication check (tampered with, or damaged)")
+    }
+
+    /// The damage of the row a cursor over ``rows`` could not open.
+    func brokenSeal(at cursor: Cursor) -> StorageError {
+        brokenSeal(of: cursor.keyOfBrokenSeal.flatMap { $0.count == 8 ? $0.withUnsafeBytes(ObjectKey.init(bytes:)) : nil })
     }
 
     /// The object whose primary key is `value`, with its row, if it exists.
@@ -109,7 +129,7 @@ final class TableLayout: Sendable {
             key = ObjectKey(primaryKey: integer)
         } else {
             guard let primaryKeys else { return nil }
-            let indexKey = IndexKeyEncoder.key(for: value)
+            let indexKey = IndexKeyEncoder.key(for: value, hashingWith: cipher)
             if IndexKeyEncoder.isTruncated(indexKey) {
                 return try findTruncated(primaryKey: value, indexKey: indexKey, in: primaryKeys, txn: txn)
             }
@@ -144,7 +164,7 @@ final class TableLayout: Sendable {
     /// an entry of their own.
     func primaryKeyEntry(_ value: _PersistedValue, key: ObjectKey, into entry: inout [UInt8]) {
         entry.removeAll(keepingCapacity: true)
-        IndexKeyEncoder.append(value, to: &entry)
+        IndexKeyEncoder.append(value, to: &entry, hashingWith: cipher)
         if IndexKeyEncoder.isTruncated(entry) { key.append(to: &entry) }
     }
 
@@ -258,7 +278,7 @@ final class TableLayout: Sendable {
 
     func putIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: StorageWrite) throws {
         write.keyScratch.removeAll(keepingCapacity: true)
-        IndexKeyEncoder.append(value, to: &write.keyScratch)
+        IndexKeyEncoder.append(value, to: &write.keyScratch, hashingWith: cipher)
         key.append(to: &write.keyScratch)
         try write.keyScratch.withUnsafeBytes { bytes in
             try write.transaction.put(bytes, UnsafeRawBufferPointer(start: nil, count: 0), in: database)
@@ -267,7 +287,7 @@ final class TableLayout: Sendable {
 
     private func deleteIndexEntry(_ value: _PersistedValue, key: ObjectKey, in database: Database, write: StorageWrite) throws {
         write.keyScratch.removeAll(keepingCapacity: true)
-        IndexKeyEncoder.append(value, to: &write.keyScratch)
+        IndexKeyEncoder.append(value, to: &write.keyScratch, hashingWith: cipher)
         key.append(to: &write.keyScratch)
         try write.keyScratch.withUnsafeBytes { bytes in
             _ = try write.transaction.delete(bytes, in: database)

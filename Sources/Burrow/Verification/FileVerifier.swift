@@ -122,13 +122,19 @@ struct FileVerifier {
         return values
     }
 
+    /// Whether a set or map entry's key is the one its content gives: the same key, or for a
+    /// truncated one, that key followed by a number.
+    private static func entryKey(_ key: [UInt8], belongsTo expected: [UInt8]) -> Bool {
+        SetEntries.isTruncated(expected) ? key.count == expected.count + 8 && key.starts(with: expected) : key == expected
+    }
+
     /// Checks what a row's values imply elsewhere: its index and primary-key entries, and the
     /// objects its links reach.
     private mutating func checkEntries(of values: [_PersistedValue], key: ObjectKey, in layout: TableLayout) throws {
         let subject = "\(layout.className) object \(key.rawValue)"
         for index in layout.secondaryIndexes {
             var entry: [UInt8] = []
-            IndexKeyEncoder.append(values[index.column], to: &entry)
+            IndexKeyEncoder.append(values[index.column], to: &entry, hashingWith: layout.cipher)
             key.append(to: &entry)
             if try !exists(entry, in: index.database) {
                 report.note("\(subject): the index of '\(layout.storedClass.properties[index.column].name)' has no entry for its value")
@@ -188,15 +194,15 @@ struct FileVerifier {
                 switch property.collection {
                 case .map:
                     let decoded = try MapEntries.decode(valueBytes, kind: property.kind)
-                    let expected = MapEntries.key(owner, decoded.key)
-                    if !SetEntries.isTruncated(expected) && expected != key {
+                    let expected = MapEntries.key(owner, decoded.key, hashingWith: layout.cipher)
+                    if !Self.entryKey(key, belongsTo: expected) {
                         report.note("\(subject) of object \(owner.rawValue): the entry for key '\(decoded.key)' is stored under another key")
                     }
                     value = decoded.value
                 case .set:
                     value = try ListEntries.decode(valueBytes, kind: property.kind)
-                    let expected = SetEntries.key(owner, value)
-                    if !SetEntries.isTruncated(expected) && expected != key {
+                    let expected = SetEntries.key(owner, value, hashingWith: layout.cipher)
+                    if !Self.entryKey(key, belongsTo: expected) {
                         report.note("\(subject) of object \(owner.rawValue): an element is stored under another value's key")
                     }
                 default:
@@ -265,7 +271,8 @@ struct FileVerifier {
 
     private mutating func checkChangeLog() throws {
         let prefix = MetadataStore.changeRecordPrefix
-        let cursor = try txn.openCursor(realm.coordinator.metadata.database)
+        let metadata = realm.coordinator.metadata
+        let cursor = try txn.openCursor(metadata.database)
         var entry = try cursor.seek(atLeast: prefix)
         while let (key, value) = entry, key.starts(with: prefix) {
             report.recordsRead += 1
@@ -275,7 +282,7 @@ struct FileVerifier {
                 continue
             }
             do {
-                _ = try ChangeLogRecord.decode(value)
+                _ = try ChangeLogRecord.decode(try metadata.openedRecord(value, key: key, in: txn))
             } catch {
                 let version = ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[prefix.count...])).rawValue
                 report.note("the change log: the record of version \(version): \(error)")

@@ -46,11 +46,14 @@ extension Realm {
     /// one (an assertion or a fault), so check a file you do not trust in a child process, as
     /// `burrow verify` does.
     ///
+    /// In an encrypted file (give its `encryptionKey`), a value that fails its authentication
+    /// check (tampered with, moved, or damaged) is reported as a problem.
+    ///
     /// - Throws: ``Realm/Error`` when the file cannot be opened: `fileNotFound`,
-    ///   `invalidDatabase` (not a Burrow file, damaged meta pages, a damaged schema),
-    ///   `fileAccess`.
-    public static func verifyFile(at fileURL: URL) throws -> FileVerification {
-        let configuration = Configuration(fileURL: fileURL, readOnly: true, objectTypes: [])
+    ///   `invalidDatabase` (not a Burrow file, damaged meta pages, a damaged schema, a wrong,
+    ///   missing or unexpected key), `fileAccess`.
+    public static func verifyFile(at fileURL: URL, encryptionKey: Data? = nil) throws -> FileVerification {
+        let configuration = Configuration(fileURL: fileURL, encryptionKey: encryptionKey, readOnly: true, objectTypes: [])
         let realm = try Realm(configuration: configuration)
         return FileVerifier.verify(realm.core)
     }

@@ -44,8 +44,14 @@ final class TestDirectory {
     /// A configuration for a file in this folder.
     func configuration(_ name: String = "test.realm", objectTypes: [ObjectBase.Type]? = nil,
                        schemaVersion: UInt64 = 0, readOnly: Bool = false) -> Realm.Configuration {
-        Realm.Configuration(fileURL: file(name), readOnly: readOnly, schemaVersion: schemaVersion, objectTypes: objectTypes)
+        Realm.Configuration(fileURL: file(name), encryptionKey: Self.suiteKey, readOnly: readOnly, schemaVersion: schemaVersion,
+                            objectTypes: objectTypes)
     }
+
+    /// With `BURROW_TEST_ENCRYPTION=1`, every test file is encrypted with one key: the whole
+    /// suite then runs against encrypted files (`Scripts/test-encrypted.sh`).
+    static let suiteKey: Data? = ProcessInfo.processInfo.environment["BURROW_TEST_ENCRYPTION"] == "1"
+        ? Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }) : nil
 
     /// A realm on a file in this folder.
     func realm(_ name: String = "test.realm") throws -> Realm {

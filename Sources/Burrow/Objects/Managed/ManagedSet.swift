@@ -7,7 +7,7 @@ final class ManagedSet: ManagedCollection {
 
     /// The stored values, in value order, for the realm's current generation.
     var values: [_PersistedValue] {
-        realm.exclusively { current(&cache) { txn in try ListEntries.values(of: ownerKey, in: database, kind: kind, txn: txn) } }
+        realm.exclusively { current(&cache) { txn in try SetEntries.values(of: ownerKey, in: database, kind: kind, txn: txn) } }
     }
 
     /// Whether the set holds `element`.

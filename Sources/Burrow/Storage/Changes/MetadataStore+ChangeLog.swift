@@ -20,7 +20,7 @@ extension MetadataStore {
     func appendChanges(_ changes: ChangeSet, in txn: Transaction) throws {
         let reduced = changes.reduced()
         guard !reduced.isEmpty else { return }
-        try txn.put(Self.recordKey(txn.id), ChangeLogRecord.encode(reduced), in: database)
+        try txn.put(Self.recordKey(txn.id), ChangeLogRecord.encode(reduced), in: sealedDatabase)
     }
 
     /// The net change of each class from the version `after` to the version `txn` reads, or
@@ -32,18 +32,19 @@ extension MetadataStore {
         guard trimmed <= UInt64(after), unlogged <= UInt64(after) else { return nil }
         var merged: [UInt32: ObjectChanges] = [:]
         let cursor = try txn.openCursor(database)
-        var entry = try cursor.seek(atLeast: Self.recordKey(after + 1))
-        while let (key, value) = entry, key.count == Self.changeRecordPrefix.count + 8, key.starts(with: Self.changeRecordPrefix) {
-            let record: [UInt32: ObjectChanges]
-            do {
-                record = try ChangeLogRecord.decode(value)
-            } catch {
-                return nil
+        do {
+            var entry = try cursor.seek(atLeast: Self.recordKey(after + 1))
+            while let (key, value) = entry, key.count == Self.changeRecordPrefix.count + 8, key.starts(with: Self.changeRecordPrefix) {
+                for (classID, change) in try ChangeLogRecord.decode(try openedRecord(value, key: key, in: txn)) {
+                    merged[classID] = merged[classID].map { $0.followed(by: change) } ?? change
+                }
+                entry = try cursor.next()
             }
-            for (classID, change) in record {
-                merged[classID] = merged[classID].map { $0.followed(by: change) } ?? change
-            }
-            entry = try cursor.next()
+        } catch is StorageError {
+            return nil
+        } catch LMDBError.sealBroken {
+            // A record of an encrypted file that does not open: as unreadable as a damaged one.
+            return nil
         }
         return merged
     }

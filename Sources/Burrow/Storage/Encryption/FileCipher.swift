@@ -1,0 +1,107 @@
+import CSodium
+import Foundation
+import LMDB
+
+/// The encryption of one file, from its 64-byte key: seals every stored value with
+/// XChaCha20-Poly1305 and hashes index keys with keyed BLAKE2b (libsodium).
+///
+/// Two 32-byte sub-keys are derived from the key, one for values and one for index keys, so
+/// that neither reveals the other. A value is sealed with a fresh random 24-byte nonce, and its
+/// database and key as associated data: a sealed value copied to another object, list entry or
+/// table no longer opens. A sealed value is 40 bytes longer than its plaintext.
+final class FileCipher: ValueSealer, @unchecked Sendable {
+    /// The length of an encryption key.
+    static let keyLength = 64
+    /// The length of an index key's hash.
+    static let hashLength = 16
+
+    private static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    private static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    /// libsodium's one-time setup, done before the first cipher is made.
+    private static let sodiumReady: Bool = sodium_init() >= 0
+
+    // Immutable after init; read by every thread that reads the file.
+    private let valueKey: [UInt8]
+    private let indexKey: [UInt8]
+    /// A digest of the whole key, to tell whether two configurations name the same key.
+    let fingerprint: [UInt8]
+
+    var sealingOverhead: Int { Self.nonceLength + Self.tagLength }
+
+    /// A cipher for `key`.
+    ///
+    /// - Throws: ``Realm/Error`` `invalidDatabase` when the key is not 64 bytes long.
+    init(key: Data, path: String) throws {
+        guard key.count == Self.keyLength else {
+            throw Realm.Error(.invalidDatabase, "Encryption key must be exactly \(Self.keyLength) bytes long, but the key given for '\(path)' is \(key.count) bytes.",
+                              fileURL: URL(fileURLWithPath: path))
+        }
+        precondition(Self.sodiumReady, "libsodium could not be initialized.")
+        let bytes = [UInt8](key)
+        valueKey = Self.derive(from: bytes, purpose: "values")
+        indexKey = Self.derive(from: bytes, purpose: "indexes")
+        fingerprint = Self.derive(from: bytes, purpose: "identity")
+    }
+
+    /// A 32-byte sub-key: BLAKE2b of `purpose`, keyed with the whole key.
+    private static func derive(from key: [UInt8], purpose: String) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        let label = Array("burrow.\(purpose)".utf8)
+        _ = crypto_generichash(&out, out.count, label, UInt64(label.count), key, key.count)
+        return out
+    }
+
+    func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
+              database: UInt64, key: UnsafeRawBufferPointer) {
+        precondition(sealed.count == plaintext.count + sealingOverhead, "A sealed value needs \(sealingOverhead) bytes more than its plaintext.")
+        let nonce = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        randombytes_buf(nonce, Self.nonceLength)
+        withAssociatedData(database: database, key: key) { ad in
+            var written: UInt64 = 0
+            _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                nonce + Self.nonceLength, &written,
+                plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
+                ad.baseAddress, UInt64(ad.count), nil, nonce, valueKey)
+        }
+    }
+
+    func open(_ sealed: UnsafeRawBufferPointer, into plaintext: UnsafeMutableRawBufferPointer,
+              database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
+        guard sealed.count == plaintext.count + sealingOverhead, let base = sealed.baseAddress else { return false }
+        let nonce = base.assumingMemoryBound(to: UInt8.self)
+        return withAssociatedData(database: database, key: key) { ad in
+            var read: UInt64 = 0
+            return crypto_aead_xchacha20poly1305_ietf_decrypt(
+                plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), &read, nil,
+                nonce + Self.nonceLength, UInt64(sealed.count - Self.nonceLength),
+                ad.baseAddress, UInt64(ad.count), nonce, valueKey) == 0 && Int(read) == plaintext.count
+        }
+    }
+
+    /// The associated data of a value: its database's id, big-endian, then its key.
+    private func withAssociatedData<Result>(database: UInt64, key: UnsafeRawBufferPointer,
+                                            _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8 + key.count) { ad in
+            withUnsafeBytes(of: database.bigEndian) { id in
+                for (index, byte) in id.enumerated() { ad[index] = byte }
+            }
+            for (index, byte) in key.enumerated() { ad[8 + index] = byte }
+            return body(UnsafeBufferPointer(ad))
+        }
+    }
+
+    /// Appends the keyed hash of `plainKey` (an order-preserving index key) to `key`.
+    func appendHash(of plainKey: [UInt8], to key: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.hashLength) { out in
+            _ = crypto_generichash(out.baseAddress!, Self.hashLength, plainKey, UInt64(plainKey.count), indexKey, indexKey.count)
+            key.append(contentsOf: out)
+        }
+    }
+
+    /// The cipher of the file `txn` reads, or `nil` when the file is not encrypted.
+    @inline(__always)
+    static func of(_ txn: Transaction) -> FileCipher? {
+        guard let sealer = txn.environment.options.sealer else { return nil }
+        return sealer as? FileCipher
+    }
+}

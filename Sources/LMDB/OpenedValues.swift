@@ -1,0 +1,75 @@
+/// The opened (decrypted) values a transaction has read from sealed databases.
+///
+/// LMDB hands out pointers into its map, valid until the transaction writes or ends, and for a
+/// read transaction for as long as it reads the same version (a reset and renewal that finds
+/// no newer version reads the same pages). An opened value must live as long, so it is kept
+/// here until the transaction ends or is renewed at another version.
+/// A read transaction's snapshot never changes, so each value is opened once and found again
+/// by its database and key: memory stays bounded by what the snapshot holds. A write
+/// transaction changes values, so it opens each read afresh.
+final class OpenedValues: @unchecked Sendable {
+    private struct Key: Hashable {
+        let database: UInt64
+        let bytes: [UInt8]
+    }
+
+    private struct State {
+        var chunks: [UnsafeMutableRawBufferPointer] = []
+        var used = 0
+        var byKey: [Key: UnsafeRawBufferPointer] = [:]
+    }
+
+    /// Bytes of each chunk values are placed in, unless one value needs more.
+    private static let chunkSize = 1 << 16
+
+    // Shared transactions are read by several threads at once.
+    private let state = Locked(State())
+
+    deinit { release() }
+
+    /// The plaintext of `sealed`, stored under `key` in `database`.
+    ///
+    /// - Throws: ``LMDBError/sealBroken`` when it does not open.
+    func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: Database,
+              sealer: any ValueSealer, remember: Bool) throws(LMDBError) -> UnsafeRawBufferPointer {
+        if sealed.isEmpty { return sealed }
+        let size = sealed.count - sealer.sealingOverhead
+        guard size >= 0 else { throw .sealBroken }
+        let id = remember ? Key(database: database.sealID, bytes: Array(key)) : nil
+        let opened: UnsafeRawBufferPointer? = state.withLock { state in
+            if let id, let known = state.byKey[id] { return known }
+            let place = Self.place(size, in: &state)
+            guard sealer.open(sealed, into: place, database: database.sealID, key: key) else { return nil }
+            let value = UnsafeRawBufferPointer(place)
+            if let id { state.byKey[id] = value }
+            return value
+        }
+        guard let opened else { throw .sealBroken }
+        return opened
+    }
+
+    /// Frees every opened value: the transaction ended, reset or renewed.
+    func release() {
+        state.withLock { state in
+            for chunk in state.chunks { chunk.deallocate() }
+            state = State()
+        }
+    }
+
+    private static func place(_ size: Int, in state: inout State) -> UnsafeMutableRawBufferPointer {
+        if let last = state.chunks.last, last.count - state.used >= size {
+            defer { state.used += size }
+            return UnsafeMutableRawBufferPointer(rebasing: last[state.used..<(state.used + size)])
+        }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, size), alignment: 16)
+        if size > chunkSize, let last = state.chunks.popLast() {
+            // Keep filling the current chunk after a large value.
+            state.chunks.append(chunk)
+            state.chunks.append(last)
+            return UnsafeMutableRawBufferPointer(rebasing: chunk[0..<size])
+        }
+        state.chunks.append(chunk)
+        state.used = size
+        return UnsafeMutableRawBufferPointer(rebasing: chunk[0..<size])
+    }
+}
