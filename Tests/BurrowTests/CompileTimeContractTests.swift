@@ -4,13 +4,15 @@ import Testing
 /// `swiftc` and the arguments that let it import the `Burrow` module this test run built.
 enum BuiltModule {
     static let compiler: (swiftc: String, arguments: [String])? = {
-        let moduleMaps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/CLMDB")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
         let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
         guard let products = BuildDirectory.url, let swiftc = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return nil
         }
-        return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path, "-I", moduleMaps.path])
+        // The system libraries' module maps, which the Burrow module imports.
+        let moduleMaps = ["CLMDB", "CSodium"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
+        return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path] + moduleMaps)
     }()
 }
 

@@ -68,7 +68,9 @@ import Testing
         }
         // The same file without encryption shows them: the check above can fail.
         let plain = TestDirectory()
-        let realm = try Realm(configuration: plain.configuration(objectTypes: Self.types))
+        var unencrypted = plain.configuration(objectTypes: Self.types)
+        unencrypted.encryptionKey = nil
+        let realm = try Realm(configuration: unencrypted)
         try realm.write { realm.add(Person(value: ["id": 1, "name": "secret-name-7"])) }
         let plainBytes = try Data(contentsOf: plain.file())
         #expect(plainBytes.range(of: Data("secret-name-7".utf8)) != nil)
@@ -122,8 +124,10 @@ import Testing
         #expect(try fileBytes() == before)
 
         let plain = TestDirectory()
-        _ = try Realm(configuration: plain.configuration(objectTypes: Self.types))
-        var keyed = plain.configuration(objectTypes: Self.types)
+        var unencrypted = plain.configuration(objectTypes: Self.types)
+        unencrypted.encryptionKey = nil
+        _ = try Realm(configuration: unencrypted)
+        var keyed = unencrypted
         keyed.encryptionKey = Self.key
         let error = #expect(throws: Realm.Error.self) { try Realm(configuration: keyed) }
         #expect(error?.code == .invalidDatabase)

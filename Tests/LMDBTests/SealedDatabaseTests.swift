@@ -1,0 +1,128 @@
+import Foundation
+@testable import LMDB
+import Testing
+
+/// A sealer for tests: XORs the plaintext with a byte and appends a checksum of the database,
+/// the key and the plaintext, so that tampering, moving and the wrong mask all fail to open.
+private final class MaskingSealer: ValueSealer {
+    let mask: UInt8
+    init(mask: UInt8) { self.mask = mask }
+
+    var sealingOverhead: Int { 8 }
+
+    private func checksum(_ plaintext: some Sequence<UInt8>, database: UInt64, key: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ database
+        for byte in Array(key) + Array(plaintext) + [mask] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+
+    func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) {
+        for (index, byte) in plaintext.enumerated() { sealed[index] = byte ^ mask }
+        withUnsafeBytes(of: checksum(plaintext, database: database, key: key)) { sum in
+            for (index, byte) in sum.enumerated() { sealed[plaintext.count + index] = byte }
+        }
+    }
+
+    func open(_ sealed: UnsafeRawBufferPointer, into plaintext: UnsafeMutableRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
+        for index in plaintext.indices { plaintext[index] = sealed[index] ^ mask }
+        let stored = sealed[plaintext.count...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return stored == checksum(plaintext, database: database, key: key)
+    }
+}
+
+@Suite struct SealedDatabaseTests {
+    let directory = TemporaryDirectory()
+
+    private func environment(mask: UInt8? = 0x5A) throws -> Environment {
+        var options = Environment.Options()
+        options.sealer = mask.map { MaskingSealer(mask: $0) }
+        return try Environment.open(path: directory.path("sealed.mdb"), options: options)
+    }
+
+    private let alpha = Array("alpha".utf8), beta = Array("beta".utf8)
+
+    @Test func everyWayOfWritingAndReadingPassesThroughTheSealer() throws {
+        let environment = try environment()
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true, sealed: true)
+        let plain = try txn.openDatabase(named: "plain", create: true)
+        #expect(db.sealID != 0 && plain.sealID == 0)
+        try txn.put(alpha, Array("one".utf8), in: db)
+        try Array("gamma".utf8).withUnsafeBytes { key in
+            try txn.put(key, reserving: 3, in: db) { $0.copyBytes(from: "three".utf8.prefix(3)) }
+        }
+        try alpha.withUnsafeBytes { key in
+            try Array("two".utf8).withUnsafeBytes { try txn.replace(key, with: $0, in: db) }
+        }
+        let cursor = try txn.openCursor(db)
+        try beta.withUnsafeBytes { key in try Array("bee".utf8).withUnsafeBytes { try cursor.put(key, $0) } }
+        try txn.put(beta, [], in: plain)
+        #expect(try txn.value(for: alpha, in: db) == Array("two".utf8))
+        try txn.commit()
+
+        let reader = try environment.beginReadTransaction()
+        #expect(try reader.value(for: alpha, in: db) == Array("two".utf8))
+        #expect(try reader.value(for: Array("gamma".utf8), in: db) == Array("thr".utf8))
+        var walked: [String] = []
+        let walk = try reader.openCursor(db)
+        var entry = try walk.first()
+        while let (key, value) = entry {
+            walked.append("\(String(decoding: key, as: UTF8.self))=\(String(decoding: value, as: UTF8.self))")
+            entry = try walk.next()
+        }
+        #expect(walked == ["alpha=two", "beta=bee", "gamma=thr"])
+        // What the file holds is the sealed form, 8 bytes longer.
+        let raw = try reader.value(for: alpha, in: Database(handle: db.handle))
+        #expect(raw?.count == 3 + 8 && raw?.prefix(3).elementsEqual("two".utf8.map { $0 ^ 0x5A }) == true)
+    }
+
+    @Test func aValueMovedOrChangedDoesNotOpen() throws {
+        let environment = try environment()
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true, sealed: true)
+        try txn.put(alpha, Array("one".utf8), in: db)
+        let stored = try #require(try txn.value(for: alpha, in: Database(handle: db.handle)))
+        try txn.put(beta, stored, in: Database(handle: db.handle))
+        #expect(throws: LMDBError.sealBroken) { try txn.value(for: beta, in: db) }
+        var changed = stored
+        changed[0] ^= 1
+        try txn.put(alpha, changed, in: Database(handle: db.handle))
+        #expect(throws: LMDBError.sealBroken) { try txn.value(for: alpha, in: db) }
+        try txn.put(alpha, [1, 2], in: Database(handle: db.handle))  // shorter than the overhead
+        #expect(throws: LMDBError.sealBroken) { try txn.value(for: alpha, in: db) }
+        let cursor = try txn.openCursor(db)
+        #expect(throws: LMDBError.sealBroken) { try cursor.first() }
+        #expect(cursor.keyOfBrokenSeal == alpha)
+        #expect(LMDBError.sealBroken.description.contains("authentication"))
+    }
+
+    @Test func openedValuesLiveAsLongAsTheVersionTheyWereReadAt() throws {
+        let environment = try environment()
+        let writer = try environment.beginTransaction()
+        let db = try writer.openDatabase(named: "kv", create: true, sealed: true)
+        try writer.put(alpha, Array("one".utf8), in: db)
+        try writer.commit()
+        let reader = try environment.beginReadTransaction()
+        let first = try alpha.withUnsafeBytes { try #require(try reader.unsafeValue(for: $0, in: db)) }
+        // A second read of the same version finds the same opened bytes.
+        let again = try alpha.withUnsafeBytes { try #require(try reader.unsafeValue(for: $0, in: db)) }
+        #expect(first.baseAddress == again.baseAddress)
+        // Renewed at the same version, what was read stays valid.
+        try reader.renew()
+        #expect(Array(first) == Array("one".utf8))
+        let update = try environment.beginTransaction()
+        try update.put(alpha, Array("uno".utf8), in: db)
+        try update.commit()
+        try reader.renew()
+        #expect(try reader.value(for: alpha, in: db) == Array("uno".utf8))
+    }
+
+    @Test func sealedDatabasesOfAnEnvironmentWithoutASealerStoreValuesAsTheyAre() throws {
+        let environment = try environment(mask: nil)
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true, sealed: true)
+        #expect(db.sealID == 0)
+        try txn.put(alpha, Array("one".utf8), in: db)
+        #expect(try txn.value(for: alpha, in: db) == Array("one".utf8))
+    }
+}
