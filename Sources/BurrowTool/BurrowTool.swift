@@ -20,6 +20,9 @@ enum BurrowTool {
           stress [options]    run threads in processes against one file, killing some, and
                               check every invariant (burrow stress --help)
           help                print this text
+
+        An encrypted file's key is read from BURROW_ENCRYPTION_KEY (128 hex digits), never
+        from the arguments, which other users can see.
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -42,11 +45,12 @@ enum BurrowTool {
         guard (1...2).contains(arguments.count), !arguments.contains(where: { $0.hasPrefix("-") }) else {
             return misuse("compact takes SRC and an optional DST")
         }
+        guard let key = ToolEncryptionKey.read(for: "compact") else { return 2 }
         let source = URL(fileURLWithPath: arguments[0])
         let destination = arguments.count == 2 ? URL(fileURLWithPath: arguments[1]) : nil
         let started = Date()
         do {
-            let outcome = try FileCompaction.compact(source, into: destination)
+            let outcome = try FileCompaction.compact(source, into: destination, encryptionKey: key)
             let seconds = Date().timeIntervalSince(started)
             let target = destination.map { " into \($0.path)" } ?? " in place"
             print("compacted \(source.path)\(target): \(outcome.bytesBefore) -> \(outcome.bytesAfter) bytes "

@@ -12,9 +12,11 @@ enum DumpCommand {
             BurrowTool.printError("burrow: dump takes FILE and an optional CLASS\n\n\(BurrowTool.usage)")
             return 2
         }
+        guard let key = ToolEncryptionKey.read(for: "dump") else { return 2 }
         let realm: Realm
         do {
-            realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: arguments[0]), readOnly: true, objectTypes: []))
+            realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: arguments[0]), encryptionKey: key,
+                                                                 readOnly: true, objectTypes: []))
         } catch {
             BurrowTool.printError("burrow dump: \(error.localizedDescription)")
             return 1

@@ -17,7 +17,8 @@ enum VerifyCommand {
             BurrowTool.printError("burrow: verify takes one FILE\n\n\(BurrowTool.usage)")
             return 2
         }
-        return inProcess ? check(paths[0]) : checkInChild(paths[0])
+        guard let key = ToolEncryptionKey.read(for: "verify") else { return 2 }
+        return inProcess ? check(paths[0], key: key) : checkInChild(paths[0])
     }
 
     /// Runs the check in a child process and reports how it ended.
@@ -45,10 +46,10 @@ enum VerifyCommand {
     }
 
     /// Does the check in this process and prints what it found.
-    private static func check(_ path: String) -> Int32 {
+    private static func check(_ path: String, key: Data?) -> Int32 {
         let verification: Realm.FileVerification
         do {
-            verification = try Realm.verifyFile(at: URL(fileURLWithPath: path))
+            verification = try Realm.verifyFile(at: URL(fileURLWithPath: path), encryptionKey: key)
         } catch {
             print("\(path) cannot be opened: \(error.localizedDescription)\nresult: damaged")
             return 1

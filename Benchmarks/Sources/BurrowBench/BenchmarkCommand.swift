@@ -64,6 +64,7 @@ enum BenchmarkCommand {
         var burrow = EngineResults(engine: "Burrow")
         var lmdb = EngineResults(engine: "LMDB")
         var sqlite = EngineResults(engine: "SQLite")
+        var encrypted = EngineResults(engine: "Encrypted")
         var floors = DesignFloors()
         for round in 1...rounds {
             let folder = directory.appendingPathComponent("round-\(round)", isDirectory: true)
@@ -71,6 +72,7 @@ enum BenchmarkCommand {
             burrow.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder)))
             lmdb.keepBest(of: try measure(BaselineWorkload(.lmdb, count: count, directory: folder)))
             sqlite.keepBest(of: try measure(BaselineWorkload(.sqlite, count: count, directory: folder)))
+            encrypted.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder, encryptionKey: BurrowWorkload.benchmarkKey)))
             floors.measureRound(count: count, in: folder)
             try FileManager.default.removeItem(at: folder)
         }
@@ -90,6 +92,9 @@ enum BenchmarkCommand {
         print("")
         print(table.checks)
         print("")
+        print("The cost of encryption: the same steps on an encrypted file (XChaCha20-Poly1305 values, hashed index keys)")
+        print(EncryptionCostTable(plain: burrow, encrypted: encrypted, lmdb: lmdb).timings)
+        print("")
         print("What Burrow's design cannot go below, from the same run:")
         print(floors.summary(count: count, lmdb: lmdb, sqlite: sqlite))
         print("")
@@ -99,7 +104,8 @@ enum BenchmarkCommand {
         print(ConcurrentReadsStep.summary(concurrent))
         print(NotificationStep.summary(notifications, count: count))
         print(RowChecksumCost.summary(checksums, scan: burrow[.scanFilter]?.seconds, randomGet: burrow[.randomGet]?.seconds))
-        guard table.checksAgree, concurrent.sumsAgree else {
+        let encryptedAgrees = Step.allCases.allSatisfy { encrypted[$0]?.check == burrow[$0]?.check }
+        guard table.checksAgree, concurrent.sumsAgree, encryptedAgrees else {
             print("")
             print("The engines' check values differ: they did not do the same work.")
             return false

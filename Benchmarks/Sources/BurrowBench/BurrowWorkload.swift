@@ -12,16 +12,24 @@ import Musl
 /// The realm is opened (an empty file) before the first step and kept for every step, as the
 /// baselines keep their environment or connection.
 final class BurrowWorkload: EngineWorkload {
-    let engine = "Burrow"
+    let engine: String
     private let count: Int
     private let directory: URL
+    private let encryptionKey: Data?
     private let realm: Realm
 
-    /// Opens a fresh realm, `burrow.realm` in `directory`, for a workload of `count` objects.
-    init(count: Int, directory: URL) throws {
+    /// A fixed key for the encrypted run: the cost measured is the cipher's, not the key's.
+    static let benchmarkKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+
+    /// Opens a fresh realm, `burrow.realm` in `directory`, for a workload of `count` objects;
+    /// with `encryptionKey`, every file of the workload is encrypted with it.
+    init(count: Int, directory: URL, encryptionKey: Data? = nil) throws {
         self.count = count
         self.directory = directory
-        let configuration = Self.configuration(named: "burrow.realm", in: directory)
+        self.encryptionKey = encryptionKey
+        engine = encryptionKey == nil ? "Burrow" : "Encrypted"
+        let configuration = Self.configuration(named: encryptionKey == nil ? "burrow.realm" : "encrypted.realm", in: directory,
+                                               key: encryptionKey)
         try Realm.deleteFiles(for: configuration)
         realm = try Realm(configuration: configuration)
     }
@@ -53,7 +61,7 @@ final class BurrowWorkload: EngineWorkload {
     /// holding `count` objects, written beforehand (untimed) by a realm that is released first,
     /// so the timed open finds nothing cached in the process. Check: the count.
     private func openAndCount() throws -> StepMeasurement {
-        let configuration = Self.configuration(named: "burrow-open.realm", in: directory)
+        let configuration = Self.configuration(named: "burrow-open.realm", in: directory, key: encryptionKey)
         try Realm.deleteFiles(for: configuration)
         try Self.writeClosedFile(configuration, objects: count)
         let path = configuration.fileURL!.path
@@ -157,8 +165,8 @@ final class BurrowWorkload: EngineWorkload {
     // MARK: Helpers
 
     /// The configuration of the file `name` in `directory`.
-    private static func configuration(named name: String, in directory: URL) -> Realm.Configuration {
-        Realm.Configuration(fileURL: directory.appendingPathComponent(name))
+    private static func configuration(named name: String, in directory: URL, key: Data?) -> Realm.Configuration {
+        Realm.Configuration(fileURL: directory.appendingPathComponent(name), encryptionKey: key)
     }
 
     /// Adds objects 1…`count` in one write.

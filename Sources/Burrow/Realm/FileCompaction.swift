@@ -31,7 +31,10 @@ public enum FileCompaction {
     ///   Burrow's; `fileOperationFailed` when this or another process has the file open, or
     ///   the compacted file cannot replace it; `fileExists` when `destination` exists;
     ///   `outOfDiskSpace` and `fileAccess` while copying.
-    public static func compact(_ file: URL, into destination: URL? = nil) throws -> Outcome {
+    ///
+    /// An encrypted file needs its `encryptionKey`; the copy keeps it (LMDB copies pages as
+    /// they are).
+    public static func compact(_ file: URL, into destination: URL? = nil, encryptionKey: Data? = nil) throws -> Outcome {
         let path = file.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: file)
@@ -44,9 +47,9 @@ public enum FileCompaction {
         }
         let before = try size(of: path)
         // Opening it read-only checks that it is a Burrow file of a version this build reads.
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: file, readOnly: true, schemaVersion: .max))
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: file, encryptionKey: encryptionKey, readOnly: true, schemaVersion: .max))
         if let destination {
-            try realm.writeCopy(toFile: destination)
+            try realm.writeCopy(toFile: destination, encryptionKey: encryptionKey)
             return Outcome(bytesBefore: before, bytesAfter: try size(of: destination.standardizedFileURL.path))
         }
         switch replaceWithCompactedCopy(realm.core.coordinator.environment, path: path) {

@@ -8,11 +8,13 @@ struct BurrowToolRun {
     let output: String
     let errors: String
 
-    /// Runs `burrow` with `arguments` and waits for it.
-    init(_ arguments: [String]) throws {
+    /// Runs `burrow` with `arguments` (and `environment` added to this process's) and waits
+    /// for it.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = BuildDirectory.product("burrow")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
