@@ -8,9 +8,29 @@
 /// by its database and key: memory stays bounded by what the snapshot holds. A write
 /// transaction changes values, so it opens each read afresh.
 final class OpenedValues: @unchecked Sendable {
+    /// A value's database and key; keys of up to 16 bytes (object keys, list positions) are
+    /// held in two words, with no allocation.
     private struct Key: Hashable {
         let database: UInt64
-        let bytes: [UInt8]
+        let count: Int
+        let head: UInt64
+        let tail: UInt64
+        let longer: [UInt8]?
+
+        init(database: UInt64, key: UnsafeRawBufferPointer) {
+            self.database = database
+            count = key.count
+            if key.count <= 16 {
+                var words: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: key) }
+                (head, tail) = words
+                longer = nil
+            } else {
+                head = 0
+                tail = 0
+                longer = Array(key)
+            }
+        }
     }
 
     private struct State {
@@ -35,7 +55,7 @@ final class OpenedValues: @unchecked Sendable {
         if sealed.isEmpty { return sealed }
         let size = sealed.count - sealer.sealingOverhead
         guard size >= 0 else { throw .sealBroken }
-        let id = remember ? Key(database: database.sealID, bytes: Array(key)) : nil
+        let id = remember ? Key(database: database.sealID, key: key) : nil
         let opened: UnsafeRawBufferPointer? = state.withLock { state in
             if let id, let known = state.byKey[id] { return known }
             let place = Self.place(size, in: &state)

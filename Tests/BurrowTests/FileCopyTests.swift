@@ -31,10 +31,10 @@ import Testing
         expectError(.fileNotFound) { try realm.writeCopy(toFile: missingFolder) }
     }
 
-    @Test func anEncryptionKeyIsRefusedRatherThanIgnored() throws {
+    @Test func anEncryptionKeyOfTheWrongLengthIsRefusedAndWritesNothing() throws {
         let realm = try directory.realm()
         let target = directory.file("secret.realm")
-        expectError(.fail) { try realm.writeCopy(toFile: target, encryptionKey: Data(count: 64)) }
+        expectError(.invalidDatabase) { try realm.writeCopy(toFile: target, encryptionKey: Data(count: 32)) }
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 

@@ -74,7 +74,9 @@ final class TableLayout: Sendable {
                 lists.append((column, try txn.openDatabase(named: name, create: create, sealed: true)))
             } else if property.isPrimary {
                 if !storedClass.keysArePrimaryKeys {
-                    primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create, sealed: true)
+                    // Its values are object keys, in the clear as row keys anyway; in an encrypted
+                    // file each match is checked against the sealed row.
+                    primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
                 }
             } else if property.isIndexed {
                 let name = FileHeader.indexName(classID: id, propertyID: property.id)

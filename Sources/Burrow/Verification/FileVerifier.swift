@@ -63,13 +63,13 @@ struct FileVerifier {
         var highestKey: UInt64?
         var decodedRows = 0
         let cursor = try txn.openCursor(layout.rows)
-        var entry = try cursor.first()
+        var entry = try advance(cursor, in: name) { try $0.first() }
         while let (keyBytes, row) = entry {
             report.recordsRead += 1
             defer { objects += 1 }
             guard keyBytes.count == 8 else {
                 report.note("\(name): a row has a key of \(keyBytes.count) bytes instead of 8")
-                entry = try cursor.next()
+                entry = try advance(cursor, in: name) { try $0.next() }
                 continue
             }
             let key = ObjectKey(bytes: keyBytes)
@@ -78,7 +78,7 @@ struct FileVerifier {
                 try checkEntries(of: values, key: key, in: layout)
                 decodedRows += 1
             }
-            entry = try cursor.next()
+            entry = try advance(cursor, in: name) { try $0.next() }
         }
         report.objectCounts[name] = objects
         // Every object has one entry in each index (null values too); what a row that did not
@@ -175,10 +175,10 @@ struct FileVerifier {
         let property = layout.storedClass.properties[column]
         let subject = "\(layout.className).\(property.name)"
         let cursor = try txn.openCursor(database)
-        var entry = try cursor.first()
+        var entry = try advance(cursor, in: subject) { try $0.first() }
         while let (keyBytes, valueBytes) = entry {
             report.recordsRead += 1
-            entry = try cursor.next()
+            entry = try advance(cursor, in: subject) { try $0.next() }
             guard keyBytes.count > 8 else {
                 report.note("\(subject): an entry has a key of \(keyBytes.count) bytes")
                 continue
@@ -225,10 +225,10 @@ struct FileVerifier {
     private mutating func checkBacklinks() throws {
         guard let links = catalog.links(visibleTo: txn) else { return }
         let cursor = try txn.openCursor(links)
-        var entry = try cursor.first()
+        var entry = try advance(cursor, in: "the backlinks") { try $0.first() }
         while let (key, _) = entry {
             report.recordsRead += 1
-            entry = try cursor.next()
+            entry = try advance(cursor, in: "the backlinks") { try $0.next() }
             guard key.count == 28 || key.count == 36 else {
                 report.note("the backlink index: an entry has a key of \(key.count) bytes")
                 continue
@@ -256,14 +256,28 @@ struct FileVerifier {
     private mutating func checkOwners(of layout: TableLayout) throws {
         let counts = owners[layout.classID] ?? [:]
         let cursor = try txn.openCursor(layout.rows)
-        var entry = try cursor.first()
+        var entry = try advance(cursor, in: layout.className) { try $0.first() }
         while let (key, _) = entry {
-            entry = try cursor.next()
+            entry = try advance(cursor, in: layout.className) { try $0.next() }
             guard key.count == 8 else { continue }
             let owned = counts[ObjectKey(bytes: key).rawValue] ?? 0
             if owned != 1 {
                 report.note("\(layout.className) object \(ObjectKey(bytes: key).rawValue): an embedded object with \(owned) owners instead of one")
             }
+        }
+    }
+
+    /// The entry `move` takes `cursor` to, passing over the records of an encrypted file that
+    /// fail their authentication check, each noted as a problem of `subject`.
+    private mutating func advance(_ cursor: Cursor, in subject: String, _ move: (Cursor) throws -> Cursor.Entry?) throws -> Cursor.Entry? {
+        do {
+            return try move(cursor)
+        } catch LMDBError.sealBroken {
+            report.recordsRead += 1
+            let key = cursor.keyOfBrokenSeal ?? []
+            let named = key.count == 8 ? "object \(key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })" : "the record under key \(key.map { String(format: "%02x", $0) }.joined())"
+            report.note("\(subject): \(named) failed its authentication check (tampered with, or damaged)")
+            return try advance(cursor, in: subject) { try $0.next() }
         }
     }
 
