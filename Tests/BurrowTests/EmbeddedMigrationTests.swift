@@ -77,7 +77,7 @@ import Testing
             #expect(error.localizedDescription.contains("Cannot make 'Egg' embedded"), "\(error)")
             #expect(error.localizedDescription.contains("linked from 2 places"), "\(error)")
         }
-        #expect(try Realm.schemaVersion(at: directory.file()) == 0)
+        #expect(try Realm.schemaVersion(at: directory.file(), encryptionKey: TestDirectory.suiteKey) == 0)
     }
 
     @Test func theBlockCanGiveEachOwnerItsOwnObject() throws {

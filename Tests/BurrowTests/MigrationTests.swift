@@ -47,7 +47,7 @@ import Testing
         }
         let reopened = try Realm(configuration: configuration([Member.self], version: 1))
         #expect(reopened.objects(Member.self).sorted(byKeyPath: "name").map(\.score) == [3, 0])
-        #expect(try Realm.schemaVersion(at: directory.file()) == 1)
+        #expect(try Realm.schemaVersion(at: directory.file(), encryptionKey: TestDirectory.suiteKey) == 1)
         // The file has no key to open it with.
         expectError(.invalidDatabase) { try Realm.schemaVersion(at: directory.file(), encryptionKey: Data(count: 64)) }
     }
@@ -71,7 +71,7 @@ import Testing
             }
         }
         // Nothing changed in the file.
-        #expect(try Realm.schemaVersion(at: directory.file()) == 0)
+        #expect(try Realm.schemaVersion(at: directory.file(), encryptionKey: TestDirectory.suiteKey) == 0)
     }
 
     @Test func aChangedTypeIsConvertedByTheBlockAndARenameKeepsValues() throws {
@@ -307,7 +307,7 @@ extension MigrationTests {
             @Persisted var age = 0
         }
 
-        var config = Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [Member.self])
+        var config = Realm.Configuration(fileURL: url, encryptionKey: TestDirectory.suiteKey, schemaVersion: 1, objectTypes: [Member.self])
         config.migrationBlock = { migration, oldSchemaVersion in
             if oldSchemaVersion < 1 {
                 migration.renameProperty(onType: "Member", from: "name", to: "fullName")

@@ -160,7 +160,7 @@ import Testing
             let realm = try Realm(configuration: directory.configuration(schemaVersion: 3))
             try realm.write { realm.add(Dog()) }
         }
-        #expect(try Realm.schemaVersion(at: directory.file()) == 3)
+        #expect(try Realm.schemaVersion(at: directory.file(), encryptionKey: TestDirectory.suiteKey) == 3)
         expectError(.schemaMismatch) {
             try Realm(configuration: directory.configuration(schemaVersion: 2))
         }
