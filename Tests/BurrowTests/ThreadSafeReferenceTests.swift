@@ -6,6 +6,10 @@ import Testing
 /// Handing realms, objects, results and collections to other threads with references that
 /// resolve once, and the `@ThreadSafe` wrapper built on them.
 @Suite struct ThreadSafeReferenceTests {
+    // A property, not a local of each test: a local may be released after its last use, while
+    // the test's realm is still open, and its check that nothing is left open would then fail.
+    let directory = TestDirectory()
+
     private func seeded(_ directory: TestDirectory) throws -> Realm {
         let realm = try directory.realm()
         try realm.write {
@@ -32,7 +36,6 @@ import Testing
     }
 
     @Test func anObjectIsResolvedOnAnotherThread() throws {
-        let directory = TestDirectory()
         let realm = try seeded(directory)
         let person = realm.object(ofType: Person.self, forPrimaryKey: 2)!
         let reference = ThreadSafeReference(to: person)
@@ -43,7 +46,6 @@ import Testing
     }
 
     @Test func anObjectDeletedMeanwhileResolvesToNil() throws {
-        let directory = TestDirectory()
         let realm = try seeded(directory)
         let person = realm.object(ofType: Person.self, forPrimaryKey: 2)!
         let reference = ThreadSafeReference(to: person)
@@ -52,7 +54,6 @@ import Testing
     }
 
     @Test func aReferenceMadeInAWriteResolvesAfterTheCommit() throws {
-        let directory = TestDirectory()
         let realm = try seeded(directory)
         realm.beginWrite()
         let created = realm.create(Person.self, value: ["id": 77, "name": "new"])
@@ -62,7 +63,6 @@ import Testing
     }
 
     @Test func aStaleRealmMovesUpToTheSourceVersion() throws {
-        let directory = TestDirectory()
         let realm = try seeded(directory)
         let holder = ConfinedThread()
         defer { holder.stop() }
@@ -76,7 +76,6 @@ import Testing
     }
 
     @Test func resultsAndCollectionsAreResolvedOnAnotherThread() throws {
-        let directory = TestDirectory()
         let realm = try seeded(directory)
         let configuration = directory.configuration()
         let kennel = realm.object(ofType: Kennel.self, forPrimaryKey: 1)!
@@ -116,7 +115,6 @@ import Testing
     }
 
     @Test func theThreadSafeWrapperResolvesWhereItIsRead() throws {
-        let directory = TestDirectory()
         let realm = try seeded(directory)
         @ThreadSafe var person = realm.object(ofType: Person.self, forPrimaryKey: 1)
         @ThreadSafe var people = realm.objects(Person.self).filter("age > 0")

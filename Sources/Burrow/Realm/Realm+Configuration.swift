@@ -58,8 +58,8 @@ extension Realm {
         /// The 64-byte key the file is encrypted with, or `nil` for a file that is not encrypted.
         ///
         /// ```swift
-        /// var key = Data(count: 64)
-        /// _ = key.withUnsafeMutableBytes { SecRandomCopyBytes(kSecRandomDefault, 64, $0.baseAddress!) }
+        /// var random = SystemRandomNumberGenerator()   // keep the key: nothing recovers it
+        /// let key = Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &random) })
         /// let realm = try Realm(configuration: .init(fileURL: url, encryptionKey: key))
         /// ```
         ///
