@@ -9,7 +9,7 @@ import Musl
 
 /// What notifications cost and how fast they arrive:
 ///
-/// - the insert and update-all steps (N objects, one write each, best of four) without any
+/// - the insert and update-all steps (N objects, one write each, best of eight) without any
 ///   observer and with one observer of sorted, filtered results of the class, delivered on a
 ///   queue (the change log is written either way);
 /// - commit-to-notification latency of an object observer on a queue, for commits of another
@@ -30,10 +30,10 @@ enum NotificationStep {
 
     static func measure(count: Int, in directory: URL) throws -> Measurement {
         var measurement = Measurement(insertWithout: .infinity, insertWith: .infinity, updateWithout: .infinity, updateWith: .infinity)
-        // Best of four, each on fresh files: a single write of this size varies by tens of
+        // Best of eight, each on fresh files: a single write of this size varies by tens of
         // percent from run to run on this machine.
         // The two kinds alternate which goes first, so neither always meets a warmer machine.
-        for round in 1...4 {
+        for round in 1...8 {
             for observing in round % 2 == 0 ? [false, true] : [true, false] {
                 if observing {
                     let observed = try observedRun(count, round: round, in: directory)
