@@ -5,6 +5,9 @@
 #
 #   Scripts/damage-campaign.sh [COPIES] [SEED]     (default 300 copies, seed 1)
 #
+# With DAMAGE_ENCRYPTED=1 the file is encrypted (the tools take its key from
+# BURROW_ENCRYPTION_KEY), so damage to values meets their authentication check.
+#
 # Exits 1 when a run ended in a way not explained (a crash without a message naming the
 # damage, or a run still going after 60 s); DAMAGE_KEEP=DIR keeps those copies.
 set -euo pipefail
@@ -15,6 +18,10 @@ seed="${2:-1}"
 swift build -c release --product burrow >/dev/null
 burrow="$(swift build -c release --show-bin-path)/burrow"
 work="$(mktemp -d)"
+if [ "${DAMAGE_ENCRYPTED:-0}" = "1" ]; then
+    BURROW_ENCRYPTION_KEY="$(printf '%02x' $(seq 1 64))"
+    export BURROW_ENCRYPTION_KEY
+fi
 trap 'rm -rf "$work"' EXIT
 # A file of accounts, notes and a clock written by several threads, with lists and indexes.
 "$burrow" stress --processes 1 --threads 2 --seconds 3 --kill-every 0 --file "$work/original.realm" >/dev/null

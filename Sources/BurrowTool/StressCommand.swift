@@ -59,6 +59,8 @@ enum StressCommand {
             print(usage)
             return 0
         }
+        // The file is encrypted with BURROW_ENCRYPTION_KEY when it is set; a malformed one stops here.
+        guard ToolEncryptionKey.read(for: "stress") != nil else { return 2 }
         let options: Options
         do {
             options = try Options(arguments)

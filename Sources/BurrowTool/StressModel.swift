@@ -30,8 +30,11 @@ enum StressLedger {
     static let objectTypes: [ObjectBase.Type] = [StressAccount.self, StressNote.self, StressClock.self]
     static let openingBalance = 1_000
 
+    /// The file's configuration; encrypted with `BURROW_ENCRYPTION_KEY` when it is set (the
+    /// command has checked it is well formed).
     static func configuration(_ path: String) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: objectTypes)
+        Realm.Configuration(fileURL: URL(fileURLWithPath: path), encryptionKey: (try? ToolEncryptionKey.fromEnvironment()) ?? nil,
+                            objectTypes: objectTypes)
     }
 
     /// Creates `accounts` accounts and the clock, unless the file has them.

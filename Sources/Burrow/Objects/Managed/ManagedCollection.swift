@@ -86,10 +86,20 @@ class ManagedCollection {
         do {
             cache.value = try read(realm.transaction)
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            readFailed(error)
         }
         cache.generation = realm.generation
         return cache.value
+    }
+
+    /// Traps for an error reading the collection's elements; an element of an encrypted file
+    /// that fails its authentication check is named as damage.
+    func readFailed(_ error: any Error) -> Never {
+        if case LMDBError.sealBroken = error {
+            preconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' "
+                                + "of object \(ownerKey.rawValue) failed its authentication check (tampered with, or damaged).")
+        }
+        preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
     }
 
     /// The open write transaction; traps outside one.

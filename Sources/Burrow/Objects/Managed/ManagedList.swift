@@ -27,7 +27,7 @@ final class ManagedList: ManagedCollection, ListStorage {
             return try ListEntries.key(ownerKey, position).withUnsafeBytes { try realm.transaction.unsafeValue(for: $0, in: database) }
                 .map { try ListEntries.decode($0, kind: kind) }
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            readFailed(error)
         }
     }
 

@@ -32,7 +32,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         do {
             return try MapEntries.value(of: ownerKey, key: key, in: database, kind: kind, txn: realm.transaction)
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            readFailed(error)
         }
     }
 

@@ -17,7 +17,7 @@ final class ManagedSet: ManagedCollection {
         do {
             return try SetEntries.storedKey(of: value, kind: kind, owner: ownerKey, in: database, txn: realm.transaction) != nil
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            readFailed(error)
         }
     }
 
