@@ -4,6 +4,7 @@
 /// read transaction for as long as it reads the same version (a reset and renewal that finds
 /// no newer version reads the same pages). An opened value must live as long, so it is kept
 /// here until the transaction ends or is renewed at another version.
+///
 /// A read transaction's snapshot never changes, so each value is opened once and found again
 /// by its database and key: memory stays bounded by what the snapshot holds. A write
 /// transaction changes values, so it opens each read afresh.
@@ -34,8 +35,12 @@ final class OpenedValues: @unchecked Sendable {
     }
 
     private struct State {
+        /// Chunks values are placed in, the one being filled last.
         var chunks: [UnsafeMutableRawBufferPointer] = []
+        /// Bytes taken of the last chunk.
         var used = 0
+        /// Values longer than a chunk, each in an allocation of its own.
+        var large: [UnsafeMutableRawBufferPointer] = []
         var byKey: [Key: UnsafeRawBufferPointer] = [:]
     }
 
@@ -68,28 +73,27 @@ final class OpenedValues: @unchecked Sendable {
         return opened
     }
 
-    /// Frees every opened value: the transaction ended, reset or renewed.
+    /// Frees every opened value: the transaction ended, or was renewed at another version.
     func release() {
         state.withLock { state in
-            for chunk in state.chunks { chunk.deallocate() }
+            for chunk in state.chunks + state.large { chunk.deallocate() }
             state = State()
         }
     }
 
+    /// `size` bytes for one value: the rest of the last chunk, a new chunk, or for a value
+    /// longer than a chunk an allocation of its own.
     private static func place(_ size: Int, in state: inout State) -> UnsafeMutableRawBufferPointer {
-        if let last = state.chunks.last, last.count - state.used >= size {
-            defer { state.used += size }
-            return UnsafeMutableRawBufferPointer(rebasing: last[state.used..<(state.used + size)])
+        if size > chunkSize {
+            let own = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            state.large.append(own)
+            return own
         }
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, size), alignment: 16)
-        if size > chunkSize, let last = state.chunks.popLast() {
-            // Keep filling the current chunk after a large value.
-            state.chunks.append(chunk)
-            state.chunks.append(last)
-            return UnsafeMutableRawBufferPointer(rebasing: chunk[0..<size])
+        if state.chunks.isEmpty || state.chunks[state.chunks.count - 1].count - state.used < size {
+            state.chunks.append(.allocate(byteCount: chunkSize, alignment: 16))
+            state.used = 0
         }
-        state.chunks.append(chunk)
-        state.used = size
-        return UnsafeMutableRawBufferPointer(rebasing: chunk[0..<size])
+        defer { state.used += size }
+        return UnsafeMutableRawBufferPointer(rebasing: state.chunks[state.chunks.count - 1][state.used..<(state.used + size)])
     }
 }

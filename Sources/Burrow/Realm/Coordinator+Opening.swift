@@ -158,10 +158,21 @@ extension Coordinator {
     ///
     /// - Throws: ``Realm/Error`` `invalidDatabase` when they differ.
     static func verifyKey(_ cipher: FileCipher?, of environment: Environment) throws {
+        try verifyKey(fingerprint: cipher?.fingerprint, of: environment)
+    }
+
+    /// Checks that `key` (a configuration's) is the one `environment` was opened with.
+    ///
+    /// - Throws: ``Realm/Error`` `invalidDatabase` when they differ, or the key is not 64 bytes long.
+    static func verifyKey(_ key: Data?, of environment: Environment) throws {
+        try verifyKey(fingerprint: key.map { try FileCipher(key: $0, path: environment.path).fingerprint }, of: environment)
+    }
+
+    private static func verifyKey(fingerprint: [UInt8]?, of environment: Environment) throws {
         let opened = environment.options.sealer as? FileCipher
-        guard cipher?.fingerprint != opened?.fingerprint else { return }
+        guard fingerprint != opened?.fingerprint else { return }
         let path = environment.path
-        let reason = switch (cipher, opened) {
+        let reason = switch (fingerprint, opened) {
         case (nil, _): "the file is open in this process with an encryption key, and none was given"
         case (_, nil): "the file is open in this process without encryption, and a key was given"
         default: "the file is open in this process with another encryption key"

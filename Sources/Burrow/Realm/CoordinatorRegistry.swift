@@ -39,8 +39,7 @@ enum CoordinatorRegistry {
                 throw Realm.Error(.fail, "Realm at '\(coordinator.path)' is already open read-only in this process; it cannot also be opened for writing.",
                                   fileURL: URL(fileURLWithPath: coordinator.path))
             }
-            try Coordinator.verifyKey(configuration.encryptionKey.map { try FileCipher(key: $0, path: coordinator.path) },
-                                      of: coordinator.environment)
+            try Coordinator.verifyKey(configuration.encryptionKey, of: coordinator.environment)
             return coordinator
         }
     }

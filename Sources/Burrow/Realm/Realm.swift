@@ -81,8 +81,7 @@ public struct Realm: Equatable {
         if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
             let use = RealmUse(adopting: cached)  // the lookup counted this use
             if cached.configuration.encryptionKey != configuration.encryptionKey {
-                try Coordinator.verifyKey(configuration.encryptionKey.map { try FileCipher(key: $0, path: cached.coordinator.path) },
-                                          of: cached.coordinator.environment)
+                try Coordinator.verifyKey(configuration.encryptionKey, of: cached.coordinator.environment)
             }
             if cached.configuration.schemaVersion != configuration.schemaVersion && !configuration.readOnly {
                 throw Realm.openedAtAnotherVersion(cached.coordinator.path, version: cached.configuration.schemaVersion,

@@ -95,20 +95,18 @@ final class FileCipher: ValueSealer, @unchecked Sendable {
     /// Writes a nonce this cipher has not used: its prefix, then its count of sealed values.
     private func makeNonce(at nonce: UnsafeMutablePointer<UInt8>) {
         let count = sealed.wrappingAdd(1, ordering: .relaxed).newValue
-        for (index, byte) in noncePrefix.enumerated() { nonce[index] = byte }
-        withUnsafeBytes(of: count.bigEndian) { counter in
-            for (index, byte) in counter.enumerated() { nonce[noncePrefix.count + index] = byte }
-        }
+        let bytes = UnsafeMutableRawBufferPointer(start: nonce, count: Self.nonceLength)
+        bytes.copyBytes(from: noncePrefix)
+        withUnsafeBytes(of: count.bigEndian) { UnsafeMutableRawBufferPointer(rebasing: bytes[noncePrefix.count...]).copyMemory(from: $0) }
     }
 
     /// The associated data of a value: its database's id, big-endian, then its key.
     private func withAssociatedData<Result>(database: UInt64, key: UnsafeRawBufferPointer,
                                             _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8 + key.count) { ad in
-            withUnsafeBytes(of: database.bigEndian) { id in
-                for (index, byte) in id.enumerated() { ad[index] = byte }
-            }
-            for (index, byte) in key.enumerated() { ad[8 + index] = byte }
+            let bytes = UnsafeMutableRawBufferPointer(ad)
+            withUnsafeBytes(of: database.bigEndian) { bytes.copyMemory(from: $0) }
+            UnsafeMutableRawBufferPointer(rebasing: bytes[8...]).copyMemory(from: key)
             return body(UnsafeBufferPointer(ad))
         }
     }
