@@ -20,6 +20,39 @@ import Testing
         #expect(realm.objects(Owner.self).filter("id >= 2 AND id >= 8").map(\.id) == [8, 9, 10])
     }
 
+    /// Sorting by an index (or the primary key) walks it in order; the walk must still apply a
+    /// predicate an index answers exactly, which has no row test of its own.
+    @Test func sortedResultsOfPlannedQueriesMatchSortedScans() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            for i in 0..<60 {
+                realm.add(Indexed(value: ["tag": "t\(i % 7)", "rank": i % 11 - 5, "note": "n\(i)"]))
+                realm.add(Owner(value: ["id": i * 3 - 90, "name": "o\(i % 9)"]))
+            }
+        }
+        let items = realm.objects(Indexed.self)
+        for query in ["tag == 't3'", "rank == 2", "tag IN {'t1', 't4'}", "rank > 3", "tag == 'none'", "rank == 2 AND tag == 't1'"] {
+            let planned = items.filter(query)
+            let scanned = items.filter("NOT NOT (\(query))")
+            for keyPath in ["tag", "rank", "note"] {
+                for ascending in [true, false] {
+                    #expect(planned.sorted(byKeyPath: keyPath, ascending: ascending).map(\.note)
+                        == scanned.sorted(byKeyPath: keyPath, ascending: ascending).map(\.note), "\(query) by \(keyPath)")
+                    #expect(Array(planned.sorted(byKeyPath: keyPath, ascending: ascending).limit(2).map(\.note))
+                        == Array(scanned.sorted(byKeyPath: keyPath, ascending: ascending).map(\.note).prefix(2)), "\(query) by \(keyPath)")
+                }
+            }
+        }
+        let owners = realm.objects(Owner.self)
+        for query in ["id == 0", "id == 3", "id == 4", "id IN {-90, 87}", "id > 80", "name == 'o2'"] {
+            for keyPath in ["id", "name"] {
+                #expect(owners.filter(query).sorted(byKeyPath: keyPath).map(\.id)
+                    == owners.filter("NOT NOT (\(query))").sorted(byKeyPath: keyPath).map(\.id), "\(query) by \(keyPath)")
+            }
+        }
+        #expect(owners.filter("id == 3").sorted(byKeyPath: "id").count == 1)
+    }
+
     @Test func inOnThePrimaryKeyReturnsEachObjectOnce() throws {
         let realm = try directory.realm()
         try realm.write { for id in 1...3 { realm.add(Owner(value: ["id": id, "name": "o\(id)"])) } }

@@ -154,6 +154,8 @@ final class ResultsCore {
                 return try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false
             }
         } else if case .sort(let descriptors)? = steps.first,
+                  // A predicate an index answers exactly has no row test: its path names the keys.
+                  test != nil || query.predicate == nil,
                   let walk = IndexOrderWalk(layout: layout, descriptors: descriptors),
                   case let page = Self.page(after: steps.dropFirst()),
                   let walked = try walk.keys(in: txn, matching: test, skipping: page?.offset ?? 0, stopAfter: page?.limit) {
