@@ -24,14 +24,14 @@ import Testing
         let set = events([(5, .modification, 2), (1, .insertion, 0), (1, .modification, 3), (2, .insertion, 0), (2, .deletion, 0),
                           (3, .deletion, 0), (3, .insertion, 0), (4, .modification, 3), (4, .modification, 2), (4, .modification, 3),
                           (6, .modification, 1), (6, .deletion, 0)])
-        let changes = set.reduced()[1]!
+        let changes = set.net[1]!
         #expect(changes.insertions == [1, 3])
         #expect(changes.deletions == [3, 6])
         #expect(changes.modifications.map(\.key) == [4, 5])
         #expect(changes.modifications.map(\.properties) == [[2, 3], [2]])
         #expect(!changes.cleared)
-        #expect(ChangeSet().reduced().isEmpty)
-        #expect(events([(7, .insertion, 0), (7, .deletion, 0)]).reduced().isEmpty)
+        #expect(ChangeSet().net.isEmpty)
+        #expect(events([(7, .insertion, 0), (7, .deletion, 0)]).net.isEmpty)
     }
 
     @Test func emptyingAClassOverridesWhatCameBefore() {
@@ -39,26 +39,26 @@ import Testing
         set.cleared(classID: 1)
         set.inserted(ObjectKey(9), classID: 1)
         set.modified(ObjectKey(9), propertyID: 4, classID: 1)
-        let changes = set.reduced()[1]!
+        let changes = set.net[1]!
         #expect(changes.cleared)
         #expect(changes.insertions == [9])
         #expect(changes.deletions.isEmpty && changes.modifications.isEmpty)
     }
 
     @Test func commitsMergeInOrder() {
-        let first = events([(1, .insertion, 0), (2, .modification, 1), (3, .modification, 1)]).reduced()[1]!
-        let second = events([(1, .modification, 5), (2, .deletion, 0), (3, .modification, 2), (4, .deletion, 0), (4, .insertion, 0)]).reduced()[1]!
+        let first = events([(1, .insertion, 0), (2, .modification, 1), (3, .modification, 1)]).net[1]!
+        let second = events([(1, .modification, 5), (2, .deletion, 0), (3, .modification, 2), (4, .deletion, 0), (4, .insertion, 0)]).net[1]!
         let merged = first.followed(by: second)
         #expect(merged.insertions == [1, 4])
         #expect(merged.deletions == [2, 4])
         #expect(merged.modifications.map(\.key) == [3])
         #expect(merged.modifications.first?.properties == [1, 2])
-        let third = events([(1, .deletion, 0)]).reduced()[1]!
+        let third = events([(1, .deletion, 0)]).net[1]!
         // Created and deleted again within the span: nothing to report.
         #expect(merged.followed(by: third).insertions == [4])
         let emptied = ChangeSet()
         emptied.cleared(classID: 1)
-        #expect(merged.followed(by: emptied.reduced()[1]!).cleared)
+        #expect(merged.followed(by: emptied.net[1]!).cleared)
     }
 
     @Test func recordsRoundTripInRanges() throws {
@@ -72,7 +72,81 @@ import Testing
         // A thousand inserted keys and 501 modified ones are a few ranges.
         #expect(bytes.count < 40)
         let decoded = try bytes.withUnsafeBytes { try ChangeLogRecord.decode($0) }
-        #expect(decoded == reduced)
+        #expect(decoded == reduced.mapValues(ObjectChanges.init))
+    }
+
+    @Test func changesOfConsecutiveObjectsAreRecordedAsRuns() throws {
+        let set = ChangeSet()
+        for key in 1...1_000_000 { set.modified(ObjectKey(UInt64(key)), propertyID: 4, classID: 1) }
+        // The same change again, with nothing in between, adds nothing.
+        set.modified(ObjectKey(500), propertyID: 4, classID: 1)
+        for key in 10...20 { set.inserted(ObjectKey(UInt64(key)), classID: 2) }
+        for key in 30...40 { set.deleted(ObjectKey(UInt64(key)), classID: 2) }
+        #expect(set.classes.map(\.events.count) == [1, 2])
+        let reduced = set.reduced()
+        #expect(reduced[1]?.modifications == [ChangeRuns.Modified(keys: 1...1_000_000, properties: [4])])
+        #expect(reduced[2]?.insertions == [10...20])
+        #expect(reduced[2]?.deletions == [30...40])
+        let bytes = ChangeLogRecord.encode(reduced)
+        #expect(bytes.count < 30)
+        let decoded = try bytes.withUnsafeBytes { try ChangeLogRecord.decode($0) }
+        #expect(decoded[1]?.modifications.count == 1_000_000)
+        #expect(decoded == reduced.mapValues(ObjectChanges.init))
+    }
+
+    /// Random writes over a few keys (runs, repeats, clears, deletions and insertions of the
+    /// same objects) reduce as they would recorded one event per object, and read back the same.
+    @Test func runsReduceAsEventsOneByOne() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let set = ChangeSet()
+            var reference: [ChangeSet.Event] = []
+            var clearedAfter: Int?
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                if Int.random(in: 0..<20, using: &generator) == 0 {
+                    set.cleared(classID: 1)
+                    clearedAfter = reference.count
+                    continue
+                }
+                let kind = [ChangeSet.Event.Kind.insertion, .deletion, .modification].randomElement(using: &generator)!
+                let property = kind == .modification ? UInt32.random(in: 1...2, using: &generator) : 0
+                let first = UInt64.random(in: 0...12, using: &generator)
+                // Up against the greatest key too.
+                let base = Bool.random(using: &generator) ? 0 : UInt64.max - 12
+                for key in first...min(12, first + UInt64.random(in: 0...4, using: &generator)) {
+                    switch kind {
+                    case .insertion: set.inserted(ObjectKey(base + key), classID: 1)
+                    case .deletion: set.deleted(ObjectKey(base + key), classID: 1)
+                    case .modification: set.modified(ObjectKey(base + key), propertyID: property, classID: 1)
+                    }
+                    reference.append(ChangeSet.Event(key: base + key, propertyID: property, kind: kind))
+                }
+            }
+            let expected = ObjectChanges(events: ChangeSet.sortedByKey(reference[(clearedAfter ?? 0)...]), cleared: clearedAfter != nil)
+            let reduced = set.reduced()
+            #expect((reduced[1].map(ObjectChanges.init) ?? ObjectChanges()) == expected)
+            let decoded = try ChangeLogRecord.encode(reduced).withUnsafeBytes { try ChangeLogRecord.decode($0) }
+            #expect((decoded[1] ?? ObjectChanges()) == expected)
+        }
+    }
+
+    @Test func theGreatestPrimaryKeysAreLogged() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Person.self]))
+        let people = realm.objects(Person.self).sorted(byKeyPath: "id")
+        var updates: [[[Int]]] = []
+        let token = people.observe { change in
+            if case .update(_, let deleted, let inserted, let modified) = change { updates.append([deleted, inserted, modified]) }
+        }
+        defer { token.invalidate() }
+        try realm.write {
+            realm.add(Person(value: ["id": Int.max - 1]))
+            realm.add(Person(value: ["id": Int.max]))
+            realm.add(Person(value: ["id": Int.min]))
+        }
+        try realm.write { for person in people { person.name = "changed" } }
+        try realm.write { realm.delete(people.filter("id == %@", Int.max)) }
+        #expect(updates == [[[], [0, 1, 2], []], [[], [], [0, 1, 2]], [[2], [], []]])
+        #expect(Array(people.map(\.id)) == [Int.min, Int.max - 1])
     }
 
     @Test func aDamagedRecordIsAnErrorNeverACrash() throws {
@@ -177,4 +251,9 @@ import Testing
         other.release()
         #expect(!coordinator.observerPresence.isObserved)
     }
+}
+
+extension ChangeSet {
+    /// The net change of each class, key by key.
+    fileprivate var net: [UInt32: ObjectChanges] { reduced().mapValues(ObjectChanges.init) }
 }

@@ -1,5 +1,5 @@
-/// The change log's record of one commit: the ``ObjectChanges`` of each class it changed, in
-/// the byte form README's design section documents.
+/// The change log's record of one commit: the net change of each class it changed
+/// (``ChangeRuns``), in the byte form README's design section documents.
 ///
 /// ```
 /// record   := version(u8 = 1) classCount(varint) class*
@@ -14,56 +14,38 @@
 enum ChangeLogRecord {
     static let version: UInt8 = 1
 
-    static func encode(_ changes: [UInt32: ObjectChanges]) -> [UInt8] {
+    static func encode(_ changes: [UInt32: ChangeRuns]) -> [UInt8] {
         var bytes: [UInt8] = [version]
         Varint.append(UInt64(changes.count), to: &bytes)
         for classID in changes.keys.sorted() {
             let change = changes[classID]!
             Varint.append(UInt64(classID), to: &bytes)
             bytes.append(change.cleared ? 1 : 0)
-            appendKeys(change.deletions, to: &bytes)
-            appendKeys(change.insertions, to: &bytes)
-            appendRuns(change.modifications, to: &bytes)
+            appendRanges(change.deletions, to: &bytes)
+            appendRanges(change.insertions, to: &bytes)
+            Varint.append(UInt64(change.modifications.count), to: &bytes)
+            var next: UInt64 = 0
+            for run in change.modifications {
+                appendRange(run.keys, after: &next, to: &bytes)
+                Varint.append(UInt64(run.properties.count), to: &bytes)
+                for property in run.properties { Varint.append(UInt64(property), to: &bytes) }
+            }
         }
         return bytes
     }
 
-    private static func appendKeys(_ keys: [UInt64], to bytes: inout [UInt8]) {
-        var ranges: [(start: UInt64, length: UInt64)] = []
-        for key in keys {
-            if let last = ranges.last, last.start &+ last.length == key {
-                ranges[ranges.count - 1].length += 1
-            } else {
-                ranges.append((key, 1))
-            }
-        }
+    private static func appendRanges(_ ranges: [ClosedRange<UInt64>], to bytes: inout [UInt8]) {
         Varint.append(UInt64(ranges.count), to: &bytes)
-        var end: UInt64 = 0
-        for range in ranges {
-            Varint.append(range.start - end, to: &bytes)
-            Varint.append(range.length - 1, to: &bytes)
-            end = range.start + range.length
-        }
+        var next: UInt64 = 0
+        for keys in ranges { appendRange(keys, after: &next, to: &bytes) }
     }
 
-    private static func appendRuns(_ modifications: [(key: UInt64, properties: [UInt32])], to bytes: inout [UInt8]) {
-        var runs: [(start: UInt64, length: UInt64, properties: [UInt32])] = []
-        for (key, properties) in modifications {
-            if let last = runs.last, last.start &+ last.length == key, last.properties == properties {
-                runs[runs.count - 1].length += 1
-            } else {
-                runs.append((key, 1, properties))
-            }
-        }
-        Varint.append(UInt64(runs.count), to: &bytes)
-        var end: UInt64 = 0
-        for run in runs {
-            Varint.append(run.start - end, to: &bytes)
-            Varint.append(run.length - 1, to: &bytes)
-            Varint.append(UInt64(run.properties.count), to: &bytes)
-            for property in run.properties { Varint.append(UInt64(property), to: &bytes) }
-            end = run.start + run.length
-        }
+    /// Appends `keys`, which start at `next` or above, and moves `next` past them. (A range
+    /// ending at the greatest key is the last: nothing can follow it.)
+    private static func appendRange(_ keys: ClosedRange<UInt64>, after next: inout UInt64, to bytes: inout [UInt8]) {
+        Varint.append(keys.lowerBound - next, to: &bytes)
+        Varint.append(keys.upperBound - keys.lowerBound, to: &bytes)
+        next = keys.upperBound &+ 1
     }
 
     /// The changes a record holds, by class.
@@ -78,11 +60,23 @@ enum ChangeLogRecord {
             let classID = try reader.uint32()
             let flags = try reader.byte()
             guard flags <= 1, changes[classID] == nil else { throw StorageError.damaged("a change log record repeats or misstates a class") }
+            var runs = ChangeRuns(cleared: flags == 1)
             var budget = mostKeys
-            let deletions = try keys(&reader, limit: bytes.count, budget: &budget)
-            let insertions = try keys(&reader, limit: bytes.count, budget: &budget)
-            let modifications = try runs(&reader, limit: bytes.count, budget: &budget)
-            changes[classID] = ObjectChanges(cleared: flags == 1, deletions: deletions, insertions: insertions, modifications: modifications)
+            for keys in try ranges(&reader, limit: bytes.count, budget: &budget) { runs.delete(keys) }
+            for keys in try ranges(&reader, limit: bytes.count, budget: &budget) { runs.insert(keys) }
+            var next: UInt64? = 0
+            for _ in 0..<(try reader.count(atMost: bytes.count)) {
+                let keys = try range(&reader, after: &next, budget: &budget)
+                var properties: [UInt32] = []
+                for _ in 0..<(try reader.count(atMost: bytes.count)) {
+                    let property = try reader.uint32()
+                    guard properties.last.map({ $0 < property }) ?? true else { throw StorageError.damaged("a change log record lists properties out of order") }
+                    properties.append(property)
+                }
+                guard !properties.isEmpty else { throw StorageError.damaged("a change log record has a run with no property") }
+                runs.modify(keys, properties: properties)
+            }
+            changes[classID] = ObjectChanges(runs)
         }
         guard reader.isAtEnd else { throw StorageError.damaged("a change log record has trailing bytes") }
         return changes
@@ -93,42 +87,24 @@ enum ChangeLogRecord {
     /// readers treat as a gap in the log (they compare versions instead).
     static let mostKeys: UInt64 = 1 << 24
 
-    private static func keys(_ reader: inout Varint.Reader, limit: Int, budget: inout UInt64) throws(StorageError) -> [UInt64] {
-        var keys: [UInt64] = []
-        var end: UInt64 = 0
-        for _ in 0..<(try reader.count(atMost: limit)) {
-            let (start, length) = try range(&reader, after: end, budget: &budget)
-            keys.append(contentsOf: start..<(start + length))
-            end = start + length
-        }
-        return keys
+    private static func ranges(_ reader: inout Varint.Reader, limit: Int, budget: inout UInt64) throws(StorageError) -> [ClosedRange<UInt64>] {
+        var ranges: [ClosedRange<UInt64>] = []
+        var next: UInt64? = 0
+        for _ in 0..<(try reader.count(atMost: limit)) { ranges.append(try range(&reader, after: &next, budget: &budget)) }
+        return ranges
     }
 
-    private static func runs(_ reader: inout Varint.Reader, limit: Int, budget: inout UInt64) throws(StorageError) -> [(key: UInt64, properties: [UInt32])] {
-        var modifications: [(key: UInt64, properties: [UInt32])] = []
-        var end: UInt64 = 0
-        for _ in 0..<(try reader.count(atMost: limit)) {
-            let (start, length) = try range(&reader, after: end, budget: &budget)
-            var properties: [UInt32] = []
-            for _ in 0..<(try reader.count(atMost: limit)) {
-                let property = try reader.uint32()
-                guard properties.last.map({ $0 < property }) ?? true else { throw StorageError.damaged("a change log record lists properties out of order") }
-                properties.append(property)
-            }
-            guard !properties.isEmpty else { throw StorageError.damaged("a change log record has a run with no property") }
-            for key in start..<(start + length) { modifications.append((key, properties)) }
-            end = start + length
-        }
-        return modifications
-    }
-
-    private static func range(_ reader: inout Varint.Reader, after end: UInt64, budget: inout UInt64) throws(StorageError) -> (UInt64, UInt64) {
+    /// Reads a range starting at `next` or above (`nil` once a range ended at the greatest
+    /// key), and moves `next` past it.
+    private static func range(_ reader: inout Varint.Reader, after next: inout UInt64?, budget: inout UInt64) throws(StorageError) -> ClosedRange<UInt64> {
         let gap = try reader.uint64()
-        let length = try reader.uint64() &+ 1
-        guard length != 0, length <= budget, gap <= UInt64.max - end, end + gap <= UInt64.max - length else {
+        let lengthMinusOne = try reader.uint64()
+        guard let floor = next, gap <= UInt64.max - floor, lengthMinusOne <= UInt64.max - (floor + gap), lengthMinusOne < budget else {
             throw StorageError.damaged("a change log record has a key range out of bounds")
         }
-        budget -= length
-        return (end + gap, length)
+        budget -= lengthMinusOne + 1
+        let keys = (floor + gap)...(floor + gap + lengthMinusOne)
+        next = keys.upperBound == .max ? nil : keys.upperBound + 1
+        return keys
     }
 }

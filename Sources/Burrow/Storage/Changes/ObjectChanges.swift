@@ -23,8 +23,31 @@ struct ObjectChanges: Equatable {
         self.modifications = modifications
     }
 
-    /// The net change of `events`, ordered by key (each key's events in the order they
-    /// happened), after the class was emptied when `cleared`.
+    /// The changes of `runs`, key by key.
+    init(_ runs: ChangeRuns) {
+        cleared = runs.cleared
+        let counts = runs.keyCounts
+        deletions.reserveCapacity(counts.deletions)
+        insertions.reserveCapacity(counts.insertions)
+        modifications.reserveCapacity(counts.modifications)
+        for keys in runs.deletions { deletions.append(contentsOf: keys) }
+        for keys in runs.insertions { insertions.append(contentsOf: keys) }
+        for run in runs.modifications {
+            for key in run.keys { modifications.append((key, run.properties)) }
+        }
+    }
+
+    /// The change in runs of consecutive keys.
+    var runs: ChangeRuns {
+        var runs = ChangeRuns(cleared: cleared)
+        for key in deletions { runs.delete(key...key) }
+        for key in insertions { runs.insert(key...key) }
+        for (key, properties) in modifications { runs.modify(key...key, properties: properties) }
+        return runs
+    }
+
+    /// The net change of `events`, each naming one object, ordered by key (each key's events
+    /// in the order they happened), after the class was emptied when `cleared`.
     init(events: ArraySlice<ChangeSet.Event>, cleared: Bool) {
         self.cleared = cleared
         // Room for every object each list may name, so that a write of a million objects grows
