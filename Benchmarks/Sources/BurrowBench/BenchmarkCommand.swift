@@ -27,6 +27,15 @@ enum BenchmarkCommand {
                 exit(2)
             }
         }
+        if arguments.count == 4, arguments[1] == NotificationInstructions.childFlag, let count = Int(arguments[2]) {
+            do {
+                try NotificationInstructions.runChild(count: count, directory: URL(fileURLWithPath: arguments[3]))
+                exit(0)
+            } catch {
+                report("\(error)")
+                exit(2)
+            }
+        }
         do {
             let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
             if options.wantsHelp {
@@ -43,6 +52,8 @@ enum BenchmarkCommand {
             } else if options.notificationsOnly {
                 print(NotificationStep.summary(try NotificationStep.measure(count: options.objectCount, in: workspace.directory),
                                                count: options.objectCount))
+                print(NotificationInstructions.summary(try NotificationInstructions.measure(count: min(options.objectCount, NotificationInstructions.countedObjects),
+                                                                                            in: workspace.directory)))
                 agree = true
             } else if options.concurrentReadsOnly {
                 agree = try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)
@@ -85,6 +96,7 @@ enum BenchmarkCommand {
         let concurrent = try ConcurrentReadsStep.measure(count: count, trials: max(rounds, 3), in: directory)
         report("Notifications")
         let notifications = try NotificationStep.measure(count: count, in: directory)
+        let notificationInstructions = try NotificationInstructions.measure(count: min(count, NotificationInstructions.countedObjects), in: directory)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
         print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
@@ -103,6 +115,7 @@ enum BenchmarkCommand {
         print(CompactionStep.summary(compaction, count: count))
         print(ConcurrentReadsStep.summary(concurrent))
         print(NotificationStep.summary(notifications, count: count))
+        print(NotificationInstructions.summary(notificationInstructions))
         print(RowChecksumCost.summary(checksums, scan: burrow[.scanFilter]?.seconds, randomGet: burrow[.randomGet]?.seconds))
         let encryptedAgrees = Step.allCases.allSatisfy { encrypted[$0]?.check == burrow[$0]?.check }
         guard table.checksAgree, concurrent.sumsAgree, encryptedAgrees else {

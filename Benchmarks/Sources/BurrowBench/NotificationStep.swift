@@ -35,17 +35,19 @@ enum NotificationStep {
         // The two kinds alternate which goes first, so neither always meets a warmer machine.
         for round in 1...8 {
             for observing in round % 2 == 0 ? [false, true] : [true, false] {
+                let configuration = try freshConfiguration("notify-\(observing ? "observed" : "bare")-\(round).realm", in: directory)
                 if observing {
-                    let observed = try observedRun(count, round: round, in: directory)
+                    let observed = try observedRun(count, in: Realm(configuration: configuration))
                     measurement.insertWith = min(measurement.insertWith, observed.insert)
                     measurement.updateWith = min(measurement.updateWith, observed.update)
                     measurement.largeResultsLatency = observed.largeResultsLatency
                 } else {
-                    let bare = try freshRealm("notify-bare-\(round).realm", in: directory)
-                    let (insert, update) = try insertAndUpdate(count, in: bare.realm)
+                    let (insert, update) = try insertAndUpdate(count, in: Realm(configuration: configuration))
                     measurement.insertWithout = min(measurement.insertWithout, insert)
                     measurement.updateWithout = min(measurement.updateWithout, update)
                 }
+                // Every round starts on the same disk: the file of the last one goes.
+                try deleteOnceClosed(configuration)
             }
         }
         measurement.threadLatencies = try threadLatencies(in: directory)
@@ -55,48 +57,68 @@ enum NotificationStep {
 
     /// The insert and update-all with an observer of sorted, filtered results on a queue, then
     /// the latency of that observer after a commit changing one object of the results.
-    private static func observedRun(_ count: Int, round: Int, in directory: URL) throws -> (insert: Double, update: Double, largeResultsLatency: Double) {
-        let observed = try freshRealm("notify-observed-\(round).realm", in: directory)
-        let queue = DispatchQueue(label: "observer")
+    private static func observedRun(_ count: Int, in realm: Realm) throws -> (insert: Double, update: Double, largeResultsLatency: Double) {
+        let observer = try ResultsObserver(of: realm)
+        defer { observer.invalidate() }
+        let (insert, update) = try insertAndUpdate(count, in: realm, settle: observer.settle)
+        // One object of the results changes; they hold most of the N objects.
+        let changed = realm.objects(Item.self).filter("age > 10").first!
+        try realm.write { changed.score += 1 }
+        let committed = now()
+        try wait(observer.delivered)
+        return (insert, update, max(0, observer.lastDelivery.get() - committed))
+    }
+
+    /// An observer of sorted, filtered items on a queue, as the benchmark's observed writes
+    /// have: each notification records when it arrived and signals `delivered`.
+    final class ResultsObserver {
         let delivered = DispatchSemaphore(value: 0)
         let lastDelivery = Locked(0.0)
-        let token = observed.realm.objects(Item.self).filter("age > 10").sorted(byKeyPath: "name").observe(on: queue) { _ in
-            lastDelivery.set(now())
-            delivered.signal()
+        private let queue = DispatchQueue(label: "observer")
+        private var token: NotificationToken?
+
+        /// Starts observing and waits for the initial notification.
+        init(of realm: Realm) throws {
+            token = realm.objects(Item.self).filter("age > 10").sorted(byKeyPath: "name").observe(on: queue) { [delivered, lastDelivery] _ in
+                lastDelivery.set(NotificationStep.now())
+                delivered.signal()
+            }
+            try wait(delivered)
         }
-        defer {
-            token.invalidate()
-            queue.sync {}
-        }
-        try wait(delivered)  // the initial state
-        // Each timed write starts once the observer's queue has finished with the last one, so
-        // that it is timed alone, as the writes without an observer are.
-        let (insert, update) = try insertAndUpdate(count, in: observed.realm) {
+
+        /// Waits for the notification of the last write, and for the queue to finish with it:
+        /// each timed write starts once the observer is idle, so that it is timed alone, as the
+        /// writes without an observer are.
+        func settle() throws {
             try wait(delivered)
             queue.sync {}
         }
-        // One object of the results changes; they hold most of the N objects.
-        let changed = observed.realm.objects(Item.self).filter("age > 10").first!
-        try observed.realm.write { changed.score += 1 }
-        let committed = now()
-        try wait(delivered)
-        return (insert, update, max(0, lastDelivery.get() - committed))
+
+        func invalidate() {
+            token?.invalidate()
+            queue.sync {}
+        }
     }
 
-    /// Times one write inserting `count` items and one updating all of them; with `settle`,
+    /// How a write is measured: it runs `write` (the step named `step`) and returns its cost.
+    typealias Measure = (_ step: String, _ write: () throws -> Void) throws -> Double
+
+    /// The monotonic clock's seconds.
+    static func clock(_ step: String, _ write: () throws -> Void) throws -> Double { try Stopwatch.measure(write).seconds }
+
+    /// Measures one write inserting `count` items and one updating all of them; with `settle`,
     /// waits for the observer to take each write in before going on.
-    private static func insertAndUpdate(_ count: Int, in realm: Realm, settle: (() throws -> Void)? = nil) throws -> (Double, Double) {
-        let insert = try Stopwatch.measure { try realm.write { for id in 1...count { realm.add(Item(workloadID: id)) } } }.seconds
+    static func insertAndUpdate(_ count: Int, in realm: Realm, measure: Measure = clock,
+                                settle: (() throws -> Void)? = nil) throws -> (Double, Double) {
+        let insert = try measure("insert") { try realm.write { for id in 1...count { realm.add(Item(workloadID: id)) } } }
         try settle?()
-        let update = try Stopwatch.measure {
-            try realm.write { for item in realm.objects(Item.self) { item.age += 1 } }
-        }.seconds
+        let update = try measure("update-all") { try realm.write { for item in realm.objects(Item.self) { item.age += 1 } } }
         try settle?()
         return (insert, update)
     }
 
     /// Waits for a notification, at most a minute.
-    private static func wait(_ delivered: DispatchSemaphore) throws {
+    static func wait(_ delivered: DispatchSemaphore) throws {
         guard delivered.wait(timeout: .now() + 60) == .success else { throw BenchmarkError("A notification did not arrive within a minute.") }
     }
 
@@ -172,7 +194,7 @@ enum NotificationStep {
         sent.compactMap { sample, time in arrivals[sample].map { max(0, $0 - time) } }.sorted()
     }
 
-    private static func now() -> Double {
+    static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
@@ -180,9 +202,29 @@ enum NotificationStep {
 
     /// A realm on a new file in `directory` (the run's folder, removed at the end).
     private static func freshRealm(_ name: String, in directory: URL) throws -> (realm: Realm, path: String) {
+        let configuration = try freshConfiguration(name, in: directory)
+        return (try Realm(configuration: configuration), configuration.fileURL!.path)
+    }
+
+    /// Deletes the files of `configuration` once no realm has them open: the observer's queue
+    /// lets go of its realm shortly after its last notification.
+    private static func deleteOnceClosed(_ configuration: Realm.Configuration) throws {
+        for _ in 1..<500 {
+            do {
+                try Realm.deleteFiles(for: configuration)
+                return
+            } catch let error as Realm.Error where error.code == .fileOperationFailed {
+                usleep(10_000)
+            }
+        }
+        try Realm.deleteFiles(for: configuration)
+    }
+
+    /// The configuration of a new file in `directory`.
+    static func freshConfiguration(_ name: String, in directory: URL) throws -> Realm.Configuration {
         let configuration = Realm.Configuration(fileURL: directory.appendingPathComponent(name))
         try Realm.deleteFiles(for: configuration)
-        return (try Realm(configuration: configuration), configuration.fileURL!.path)
+        return configuration
     }
 
     static func summary(_ measurement: Measurement, count: Int) -> String {

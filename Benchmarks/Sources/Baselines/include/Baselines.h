@@ -121,4 +121,14 @@ BaselineStep sqlite_baseline_durable_commits(SQLiteBaseline *baseline, int commi
 /// Opens the closed database at `path` and runs `SELECT count(*)`. Check: that count.
 BaselineStep sqlite_baseline_open_count(const char *path);
 
+// MARK: Instruction counts
+
+/// Whether the program runs under valgrind's callgrind with its client requests compiled in
+/// (valgrind's headers were found at build time). When not, the two calls below do nothing.
+int instructions_counted(void);
+/// Starts counting afresh: callgrind's counters go back to zero.
+void instructions_restart(void);
+/// Writes what callgrind counted since the last restart to a profile part labelled `label`.
+void instructions_dump(const char *label);
+
 #endif
