@@ -297,6 +297,15 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Whether the map holds the latest version: `false` once another process grew the file
+    /// past this process's map. LMDB then refuses new transactions (`MDB_MAP_RESIZED`) until
+    /// the file is remapped, which it allows only while no transaction of this process is open.
+    public var mapHoldsLatestVersion: Bool {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return (info.me_last_pgno + 1) * pageSize <= info.me_mapsize
+    }
+
     /// Remaps the file at the size another process gave it; throws `mapResized` while any
     /// transaction of this process is active (their pages are in the current mapping).
     package func adoptResizedMap() throws(LMDBError) {

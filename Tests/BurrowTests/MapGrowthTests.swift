@@ -51,4 +51,38 @@ import Testing
         try realm.write { realm.add(Person(value: ["id": 1_000, "picture": Data(repeating: 1, count: 1 << 20)])) }
         #expect(realm.objects(Person.self).filter("id >= 0").allSatisfy { $0.picture?.count ?? 0 >= 256 * 1024 })
     }
+
+    /// Another process grows the file past this process's map while a frozen realm holds a
+    /// snapshot, so LMDB cannot map it larger: the live realm stays whole at its version, a
+    /// write throws and changes nothing, and once the frozen realm is gone everything is seen.
+    @MainActor @Test func growthPastTheMapWaitsForOtherSnapshots() async throws {
+        let directory = TestDirectory()
+        var configuration = directory.configuration()
+        configuration.initialMapSize = 4 << 20
+        let realm = try await Realm.open(configuration: configuration)
+        try realm.write { realm.add(Person(value: ["id": -1, "name": "before"])) }
+        var frozen: Realm? = realm.freeze()
+        let person = try #require(realm.objects(Person.self).first)
+        await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.initialMapSize = 4 << 20
+            let child = try! Realm(configuration: configuration)
+            let blob = Data(repeating: 0x33, count: 256 * 1024)
+            for id in 0..<128 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+        }
+        #expect(!realm.refresh())
+        #expect(realm.objects(Person.self).count == 1)
+        #expect(person.name == "before")
+        let error = try #require(throws: Realm.Error.self) { try realm.write { realm.add(Person(value: ["id": 5_000])) } }
+        #expect(error.code == .addressSpaceExhausted)
+        #expect(error.message.contains("frozen realms"))
+        #expect(!realm.isInWriteTransaction)
+        #expect(frozen?.objects(Person.self).count == 1)
+        frozen = nil
+        #expect(realm.refresh())
+        #expect(realm.objects(Person.self).count == 129)
+        #expect(person.name == "before")
+        try realm.write { person.name = "after" }
+        #expect(realm.objects(Person.self).filter("name == 'after'").count == 1)
+    }
 }

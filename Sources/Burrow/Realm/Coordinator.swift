@@ -275,6 +275,23 @@ final class Coordinator: @unchecked Sendable {
         if committed { commitWatcher.committed() }
     }
 
+    /// Whether the latest version is out of this process's reach for now: another process grew
+    /// the file past this process's map, and snapshots of this process other than the caller's
+    /// `held` ones (frozen realms, realms of other threads) keep LMDB from remapping it.
+    func latestVersionOutOfReach(holding held: Int) -> Bool {
+        !environment.mapHoldsLatestVersion && environment.activeTransactionCount > held
+    }
+
+    /// The error of a write that cannot begin because of ``latestVersionOutOfReach(holding:)``.
+    var mapOutOfReachError: Realm.Error {
+        Realm.Error(.addressSpaceExhausted,
+                    "Another process grew '\(path)' past the \(environment.mapSize >> 20) MiB this process maps of it, and this process "
+                        + "cannot map it larger while it holds other snapshots of the file (frozen realms, realms of other threads "
+                        + "or queues): release them (invalidate or close those realms) and write again, or give every process "
+                        + "the same, larger maximumFileSize",
+                    fileURL: URL(fileURLWithPath: path))
+    }
+
     /// Grows the map ahead of a write when the file nears it and nothing else reads.
     func growMapIfNeeded() {
         guard configuredMapLimit == nil else { return }

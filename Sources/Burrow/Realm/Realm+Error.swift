@@ -142,6 +142,11 @@ extension Realm.Error {
         case .noSpace, .mapFull, LMDBError(code: EDQUOT), LMDBError(code: EFBIG):
             self.init(.outOfDiskSpace, "Out of space: \(detail)", fileURL: url)
         case LMDBError(code: ENOMEM): self.init(.addressSpaceExhausted, "No address space left to \(detail)", fileURL: url)
+        case .mapResized:
+            self.init(.addressSpaceExhausted,
+                      "Cannot \(action) '\(path)': another process grew it past this process's map, which cannot grow while "
+                          + "this process holds other snapshots of the file (frozen realms, realms of other threads or queues)",
+                      fileURL: url)
         case .readersFull: self.init(.limitExceeded, "Too many open readers: \(detail)", fileURL: url)
         case LMDBError.fileExists: self.init(.fileExists, "File exists: \(detail)", fileURL: url)
         default: self.init(.fileAccess, "Cannot \(detail)", fileURL: url)

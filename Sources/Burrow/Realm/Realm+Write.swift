@@ -27,7 +27,10 @@ extension Realm {
     /// If the block throws, the transaction is cancelled and the error rethrown. A write never
     /// suspends: it begins and commits on the calling thread. The observations of `tokens` are
     /// not told of this write (``commitWrite(withoutNotifying:)``).
-    /// - Throws: what `block` throws, or ``Realm/Error`` from the commit (`outOfDiskSpace`, …).
+    /// - Throws: what `block` throws, or ``Realm/Error`` from the commit (`outOfDiskSpace`, …);
+    ///   `addressSpaceExhausted` before the block runs when another process grew the file past
+    ///   this process's map and other snapshots of this process keep it from growing (see
+    ///   ``refresh()``).
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         verifyCanBeginWrite()
@@ -77,8 +80,16 @@ extension Realm {
     /// Begins the write once the realm holds the file's writer turn.
     ///
     /// - Throws: ``Realm/Error/Code/schemaMismatch`` when another process migrated the file
-    ///   since this process opened it; the turn is then passed on.
+    ///   since this process opened it, ``Realm/Error/Code/addressSpaceExhausted`` when another
+    ///   process grew it past this process's map while other snapshots of this process keep it
+    ///   from being remapped; the turn is then passed on.
     func beginWriteInTurn() throws {
+        // A write builds on the latest version: when that is out of reach, the realm keeps its
+        // snapshot and the write does not begin.
+        if core.coordinator.latestVersionOutOfReach(holding: core.readTransaction.isReset ? 0 : 1) {
+            core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
+            throw core.coordinator.mapOutOfReachError
+        }
         core.pauseReading()
         core.coordinator.growMapIfNeeded()
         let transaction: Transaction

@@ -160,6 +160,11 @@ public struct Realm: Equatable {
     /// ```
     /// The realm's pending notifications are delivered here, whether or not the version moved
     /// (an observation registered since reports its initial state).
+    ///
+    /// When another process grew the file past this process's map while other snapshots of
+    /// this process (frozen realms, realms of other threads or queues) keep it from being
+    /// mapped larger, the realm stays at its version and this returns `false`; it moves once
+    /// those are released.
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
 

@@ -214,6 +214,13 @@ final class RealmCore {
     func refresh() -> Bool {
         verifyThread()
         guard writeState == nil, !isFrozen else { return false }
+        // The latest version does not fit this process's map and cannot be remapped now: the
+        // realm keeps the version it reads, whole, rather than letting it go for one it cannot
+        // take (README, "Map size").
+        if coordinator.latestVersionOutOfReach(holding: readTransaction.isReset ? 0 : 1) {
+            deliverNotifications()
+            return false
+        }
         let before = readTransaction.id
         do {
             try moveToLatest()
