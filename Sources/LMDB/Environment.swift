@@ -279,10 +279,14 @@ public final class Environment: @unchecked Sendable {
     // MARK: Map size
 
     /// The map size in force, in bytes.
-    public var mapSize: Int {
+    public var mapSize: Int { gate.withLock { _ in info.me_mapsize } }
+
+    /// LMDB's facts of the environment. They are read from the meta pages, through the map:
+    /// callers hold `gate`, under which the map is never moved.
+    private var info: MDB_envinfo {
         var info = MDB_envinfo()
         mdb_env_info(handle, &info)
-        return info.me_mapsize
+        return info
     }
 
     /// Grows the map to `newSize` bytes.
@@ -293,17 +297,20 @@ public final class Environment: @unchecked Sendable {
     public func growMap(to newSize: Int) throws(LMDBError) {
         try gate.withLock { active throws(LMDBError) in
             guard active == 0 else { throw LMDBError.busy }
-            try LMDBError.check(mdb_env_set_mapsize(handle, max(newSize, mapSize)))
+            try LMDBError.check(mdb_env_set_mapsize(handle, max(newSize, info.me_mapsize)))
         }
     }
 
     /// Whether the map holds the latest version: `false` once another process grew the file
     /// past this process's map. LMDB then refuses new transactions (`MDB_MAP_RESIZED`) until
     /// the file is remapped, which it allows only while no transaction of this process is open.
-    public var mapHoldsLatestVersion: Bool {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        return (info.me_last_pgno + 1) * pageSize <= info.me_mapsize
+    public var mapHoldsLatestVersion: Bool { mapFill <= 1 }
+
+    /// How much of the map the latest version takes: the pages up to its last over the map's
+    /// pages (above 1 once another process grew the file past this process's map).
+    public var mapFill: Double {
+        let (lastPage, mapSize) = gate.withLock { _ in (info.me_last_pgno, info.me_mapsize) }
+        return (Double(lastPage) + 1) / Double(max(1, mapSize / pageSize))
     }
 
     /// Remaps the file at the size another process gave it; throws `mapResized` while any
@@ -320,7 +327,8 @@ public final class Environment: @unchecked Sendable {
     /// The database page size, in bytes.
     public var pageSize: Int {
         var stat = MDB_stat()
-        mdb_env_stat(handle, &stat)
+        // It reads the meta page too, through the map.
+        gate.withLock { _ in _ = mdb_env_stat(handle, &stat) }
         return Int(stat.ms_psize)
     }
 
@@ -328,17 +336,13 @@ public final class Environment: @unchecked Sendable {
     public var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
 
     /// The id of the last committed transaction: it moves with every commit, from any process.
-    public var lastTransactionID: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        return info.me_last_txnid
-    }
+    public var lastTransactionID: Int { gate.withLock { _ in info.me_last_txnid } }
 
     /// Bytes of the file in use: pages up to the last one written.
     public var usedBytes: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        return (info.me_last_pgno + 1) * pageSize
+        let lastPage = gate.withLock { _ in info.me_last_pgno }
+        let (bytes, overflow) = (lastPage + 1).multipliedReportingOverflow(by: pageSize)
+        return overflow ? .max : bytes
     }
 
     /// Clears reader slots held by processes that died; returns how many were cleared.

@@ -63,15 +63,29 @@ import Testing
         try realm.write { realm.add(Person(value: ["id": -1, "name": "before"])) }
         var frozen: Realm? = realm.freeze()
         let person = try #require(realm.objects(Person.self).first)
+        // Near the end of the map, the refresh takes its new snapshot beside the old one.
+        await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.initialMapSize = 4 << 20
+            configuration.maximumFileSize = 4 << 20
+            let child = try! Realm(configuration: configuration)
+            let blob = Data(repeating: 0x33, count: 256 * 1024)
+            for id in 0..<11 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+        }
+        let fill = realm.core.coordinator.environment.mapFill
+        #expect(fill > 0.75 && fill <= 1, "the map is \(fill) full")
+        #expect(realm.refresh())
+        #expect(realm.objects(Person.self).count == 12)
+        // Past its end, the realm stays where it is.
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
             var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
             configuration.initialMapSize = 4 << 20
             let child = try! Realm(configuration: configuration)
             let blob = Data(repeating: 0x33, count: 256 * 1024)
-            for id in 0..<128 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+            for id in 11..<128 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
         }
         #expect(!realm.refresh())
-        #expect(realm.objects(Person.self).count == 1)
+        #expect(realm.objects(Person.self).count == 12)
         #expect(person.name == "before")
         let error = try #require(throws: Realm.Error.self) { try realm.write { realm.add(Person(value: ["id": 5_000])) } }
         #expect(error.code == .addressSpaceExhausted)

@@ -53,6 +53,22 @@ import Testing
         #expect(owners.filter("id == 3").sorted(byKeyPath: "id").count == 1)
     }
 
+    /// The members of a collection are tested one by one: a predicate an index would answer
+    /// exactly for the whole table still applies to them.
+    @Test func collectionsApplyPredicatesOnTheirKeys() throws {
+        let realm = try directory.realm()
+        let club = Club()
+        try realm.write {
+            for id in 1...6 { realm.add(Owner(value: ["id": id, "name": "o\(id)"])) }
+            realm.add(club)
+            for id in [2, 3, 5] { club.members.insert(realm.object(ofType: Owner.self, forPrimaryKey: id)!) }
+        }
+        #expect(club.members.filter("id == 3").map(\.id) == [3])
+        #expect(club.members.filter("id == 4").isEmpty)
+        #expect(club.members.filter("id == 5").sorted(byKeyPath: "id").map(\.id) == [5])
+        #expect(club.members.where { $0.id == 2 }.count == 1)
+    }
+
     @Test func inOnThePrimaryKeyReturnsEachObjectOnce() throws {
         let realm = try directory.realm()
         try realm.write { for id in 1...3 { realm.add(Owner(value: ["id": id, "name": "o\(id)"])) } }

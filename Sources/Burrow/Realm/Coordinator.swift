@@ -282,15 +282,9 @@ final class Coordinator: @unchecked Sendable {
         !environment.mapHoldsLatestVersion && environment.activeTransactionCount > held
     }
 
-    /// The error of a write that cannot begin because of ``latestVersionOutOfReach(holding:)``.
-    var mapOutOfReachError: Realm.Error {
-        Realm.Error(.addressSpaceExhausted,
-                    "Another process grew '\(path)' past the \(environment.mapSize >> 20) MiB this process maps of it, and this process "
-                        + "cannot map it larger while it holds other snapshots of the file (frozen realms, realms of other threads "
-                        + "or queues): release them (invalidate or close those realms) and write again, or give every process "
-                        + "the same, larger maximumFileSize",
-                    fileURL: URL(fileURLWithPath: path))
-    }
+    /// The error of a write that cannot begin, or a snapshot that cannot be taken, because of
+    /// ``latestVersionOutOfReach(holding:)``.
+    func mapOutOfReachError(doing action: String) -> Realm.Error { Realm.Error(LMDBError.mapResized, path: path, doing: action) }
 
     /// Grows the map ahead of a write when the file nears it and nothing else reads.
     func growMapIfNeeded() {

@@ -145,7 +145,8 @@ extension Realm.Error {
         case .mapResized:
             self.init(.addressSpaceExhausted,
                       "Cannot \(action) '\(path)': another process grew it past this process's map, which cannot grow while "
-                          + "this process holds other snapshots of the file (frozen realms, realms of other threads or queues)",
+                          + "this process holds other snapshots of the file (frozen realms, realms of other threads or queues); "
+                          + "release them (invalidate or close those realms), or give every process the same, larger maximumFileSize",
                       fileURL: url)
         case .readersFull: self.init(.limitExceeded, "Too many open readers: \(detail)", fileURL: url)
         case LMDBError.fileExists: self.init(.fileExists, "File exists: \(detail)", fileURL: url)

@@ -88,7 +88,7 @@ extension Realm {
         // snapshot and the write does not begin.
         if core.coordinator.latestVersionOutOfReach(holding: core.readTransaction.isReset ? 0 : 1) {
             core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
-            throw core.coordinator.mapOutOfReachError
+            throw core.coordinator.mapOutOfReachError(doing: "write to")
         }
         core.pauseReading()
         core.coordinator.growMapIfNeeded()

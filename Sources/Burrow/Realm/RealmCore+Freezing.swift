@@ -14,7 +14,7 @@ extension RealmCore {
                 RealmCore(frozenFrom: self, snapshot: try takeSnapshotForFreezing())
             }
         } catch {
-            preconditionFailure("Cannot freeze '\(coordinator.path)': \(error)")
+            preconditionFailure(snapshotFailure(error, doing: "freeze"))
         }
     }
 

@@ -214,18 +214,15 @@ final class RealmCore {
     func refresh() -> Bool {
         verifyThread()
         guard writeState == nil, !isFrozen else { return false }
-        // The latest version does not fit this process's map and cannot be remapped now: the
-        // realm keeps the version it reads, whole, rather than letting it go for one it cannot
-        // take (README, "Map size").
-        if coordinator.latestVersionOutOfReach(holding: readTransaction.isReset ? 0 : 1) {
-            deliverNotifications()
-            return false
-        }
         let before = readTransaction.id
         do {
-            try moveToLatest()
+            guard try moveToLatestInReach() else {
+                // The realm keeps the version it reads, whole (an invalidated one stays so).
+                if !readTransaction.isReset { deliverNotifications() }
+                return false
+            }
         } catch {
-            preconditionFailure("Cannot refresh realm at '\(coordinator.path)': \(error)")
+            preconditionFailure(snapshotFailure(error, doing: "refresh realm at"))
         }
         let moved = readTransaction.id != before
         if moved { startGeneration() }
@@ -270,6 +267,39 @@ final class RealmCore {
         startGeneration()
     }
 
+    /// Moves to the latest version unless it is out of this process's reach: another process
+    /// grew the file past this process's map, and other snapshots of this process keep LMDB
+    /// from mapping it larger (README, "Map size"). Then the realm keeps its snapshot and this
+    /// returns `false`. Near the map's end, with other snapshots held, the new snapshot is taken
+    /// beside the old one, so that a commit growing the file past the map meanwhile cannot
+    /// leave the realm without either.
+    private func moveToLatestInReach() throws -> Bool {
+        let environment = coordinator.environment
+        let ownSnapshots = readTransaction.isReset ? 0 : 1
+        guard environment.activeTransactionCount > ownSnapshots else {
+            // Nothing else of the process reads: LMDB can map the file larger if it must.
+            try moveToLatest()
+            return true
+        }
+        let fill = environment.mapFill
+        if fill > 1 { return false }
+        guard fill > 0.75, ownSnapshots == 1 else {
+            try moveToLatest()
+            return true
+        }
+        let snapshot: Transaction
+        do {
+            snapshot = try environment.beginReadTransaction()
+        } catch LMDBError.mapResized {
+            return false
+        }
+        defer { snapshot.abort() }
+        guard snapshot.id >= readTransaction.id else { return false }
+        readTransaction.exchangeSnapshot(with: snapshot)
+        try adoptNewSnapshot()
+        return true
+    }
+
     /// Renews the read transaction at the latest version, with the classes another process
     /// may have added to it (a new catalog needs a snapshot begun after its databases opened).
     private func moveToLatest() throws {
@@ -283,9 +313,17 @@ final class RealmCore {
         do {
             try moveToLatest()
         } catch {
-            preconditionFailure("Cannot read realm at '\(coordinator.path)': \(error)")
+            preconditionFailure(snapshotFailure(error, doing: "read realm at"))
         }
         startGeneration()
+    }
+
+    /// The message of a trap for `error`, met taking a snapshot while doing `action` to the
+    /// file. A snapshot out of reach (another process grew the file past this process's map,
+    /// and other snapshots of it are held) is told as such.
+    func snapshotFailure(_ error: Error, doing action: String) -> String {
+        if let error = error as? LMDBError, error == .mapResized { return coordinator.mapOutOfReachError(doing: action).message }
+        return "Cannot \(action) '\(coordinator.path)': \(error)"
     }
 
     /// Releases the snapshot before a write, and takes the latest one after.
@@ -299,8 +337,13 @@ final class RealmCore {
         }
         do {
             try renewToLatest()
+        } catch LMDBError.mapResized {
+            // Another process grew the file past this process's map since the write began, and
+            // other snapshots of the process keep it from growing: the realm reads nothing until
+            // a refresh or read finds the latest version in reach (README, "Map size").
+            readTransaction.reset()
         } catch {
-            preconditionFailure("Cannot renew the read transaction of '\(coordinator.path)': \(error)")
+            preconditionFailure(snapshotFailure(error, doing: "renew the read transaction of"))
         }
         startGeneration()
     }

@@ -125,8 +125,9 @@ final class ResultsCore {
         let test: RowPredicate
         do {
             bound = try PredicateBinder(storedClass: layout.storedClass).bind(predicate)
-            // `key == value` answered exactly by an index needs no row test: planning it is enough.
-            if let path = planner.exactEqualityPath(bound) {
+            // `key == value` answered exactly by an index needs no row test: planning it is enough
+            // (for a whole table: the members of a collection are tested row by row).
+            if case .table = query.source, let path = planner.exactEqualityPath(bound) {
                 compiled = (layout, nil, nil, path)
                 return (nil, nil, path)
             }

@@ -56,12 +56,12 @@ enum ChangeLogRecord {
         guard try reader.byte() == version else { throw StorageError.damaged("a change log record has an unknown format") }
         let classCount = try reader.count(atMost: bytes.count)
         var changes: [UInt32: ObjectChanges] = [:]
+        var budget = mostKeys
         for _ in 0..<classCount {
             let classID = try reader.uint32()
             let flags = try reader.byte()
             guard flags <= 1, changes[classID] == nil else { throw StorageError.damaged("a change log record repeats or misstates a class") }
             var runs = ChangeRuns(cleared: flags == 1)
-            var budget = mostKeys
             for keys in try ranges(&reader, limit: bytes.count, budget: &budget) { runs.delete(keys) }
             for keys in try ranges(&reader, limit: bytes.count, budget: &budget) { runs.insert(keys) }
             var next: UInt64? = 0
@@ -82,8 +82,8 @@ enum ChangeLogRecord {
         return changes
     }
 
-    /// The most object keys a record is read into: a damaged length must not allocate without
-    /// bound. A commit that changed more objects of one class reads as unknown changes, which
+    /// The most object keys a record is read into, over all its classes: a damaged length must
+    /// not allocate without bound. A commit that changed more objects reads as unknown changes, which
     /// readers treat as a gap in the log (they compare versions instead).
     static let mostKeys: UInt64 = 1 << 24
 
