@@ -153,4 +153,33 @@ import Testing
             #expect(Array(results.limit(page).map(\.id)) == Array(expected.prefix(page).map(\.id)), "\(described), first \(page)")
         }
     }
+
+    /// The same over the members of a set: the members are tested one by one, whatever the
+    /// planner would do for the whole table.
+    @Test func queriesOverASetMatchAModel() throws {
+        var generator = SplitMix64(seed: 20261203)
+        let realm = try directory.realm()
+        let club = Club()
+        var members: [Row] = []
+        try realm.write {
+            realm.add(club)
+            for id in -20...60 {
+                let row = Row(id: id, name: "n\(Int.random(in: 0..<8, using: &generator))", nickname: nil, age: nil)
+                let owner = Owner(value: ["id": id, "name": row.name])
+                realm.add(owner)
+                if Bool.random(using: &generator) {
+                    club.members.insert(owner)
+                    members.append(row)
+                }
+            }
+        }
+        for _ in 0..<300 {
+            var condition = Self.condition(&generator)
+            // Owners have no age or nickname: those atoms read as nil.
+            while condition.query.contains("age") || condition.query.contains("nickname") { condition = Self.condition(&generator) }
+            let expected = members.filter(condition.test).map(\.id)
+            #expect(club.members.filter(condition.query).sorted(byKeyPath: "id").map(\.id) == expected, "\(condition.query)")
+            #expect(club.members.filter(condition.query).count == expected.count, "\(condition.query)")
+        }
+    }
 }
