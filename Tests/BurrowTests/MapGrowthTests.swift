@@ -28,6 +28,17 @@ import Testing
 }
 
 @Suite struct ProcessMapGrowthTests {
+    /// In a child process: a realm of the file at `path`, its map starting at 4 MiB, commits a
+    /// person with a 256 KB picture for each of `ids`.
+    static func grow(_ path: String, ids: Range<Int>, maximumFileSize: Int? = nil) {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+        configuration.initialMapSize = 4 << 20
+        configuration.maximumFileSize = maximumFileSize
+        let child = try! Realm(configuration: configuration)
+        let blob = Data(repeating: 0x33, count: 256 * 1024)
+        for id in ids { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+    }
+
     /// A child process grows the map far past this process's; this process, whose only realm
     /// is the one refreshing, adopts the larger map (LMDB's MDB_MAP_RESIZED) and goes on.
     @MainActor @Test func anotherProcesssGrowthIsPickedUp() async throws {
@@ -39,11 +50,7 @@ import Testing
         try realm.write { realm.add(Person(value: ["id": -1])) }
         #expect(realm.core.coordinator.environment.mapSize == 4 << 20)
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            configuration.initialMapSize = 4 << 20
-            let child = try! Realm(configuration: configuration)
-            let blob = Data(repeating: 0x33, count: 256 * 1024)
-            for id in 0..<128 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+            Self.grow(path, ids: 0..<128)
         }
         realm.refresh()
         #expect(realm.core.coordinator.environment.mapSize > 4 << 20)
@@ -65,12 +72,7 @@ import Testing
         let person = try #require(realm.objects(Person.self).first)
         // Near the end of the map, the refresh takes its new snapshot beside the old one.
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            configuration.initialMapSize = 4 << 20
-            configuration.maximumFileSize = 4 << 20
-            let child = try! Realm(configuration: configuration)
-            let blob = Data(repeating: 0x33, count: 256 * 1024)
-            for id in 0..<11 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+            Self.grow(path, ids: 0..<11, maximumFileSize: 4 << 20)
         }
         let fill = realm.core.coordinator.environment.mapFill
         #expect(fill > 0.75 && fill <= 1, "the map is \(fill) full")
@@ -78,11 +80,7 @@ import Testing
         #expect(realm.objects(Person.self).count == 12)
         // Past its end, the realm stays where it is.
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            configuration.initialMapSize = 4 << 20
-            let child = try! Realm(configuration: configuration)
-            let blob = Data(repeating: 0x33, count: 256 * 1024)
-            for id in 11..<128 { try! child.write { child.add(Person(value: ["id": id, "picture": blob])) } }
+            Self.grow(path, ids: 11..<128)
         }
         #expect(!realm.refresh())
         #expect(realm.objects(Person.self).count == 12)
