@@ -133,8 +133,8 @@ extension Realm {
         core.writeState = nil
         if let failure = write.failure {
             write.transaction.abort()
-            core.coordinator.finish(write, committed: false)
             core.resumeReading()
+            core.coordinator.finish(write, committed: false)
             throw failure
         }
         let committedID = write.transaction.id
@@ -144,12 +144,14 @@ extension Realm {
             try write.transaction.commit()
         } catch {
             write.transaction.abort()
-            core.coordinator.finish(write, committed: false)
             core.resumeReading()
+            core.coordinator.finish(write, committed: false)
             throw (error as? LMDBError).map { core.coordinator.writeFailure($0, doing: "commit to") } ?? error
         }
-        core.coordinator.finish(write, committed: true)
+        // The snapshot is taken before the writer's turn is given back: no other process can
+        // commit meanwhile, so the newest version is this one, which fits this process's map.
         core.resumeReading(after: committedID)
+        core.coordinator.finish(write, committed: true)
         core.deliverNotifications(silencing: silenced)
     }
 
@@ -162,8 +164,8 @@ extension Realm {
         }
         core.writeState = nil
         write.transaction.abort()
-        core.coordinator.finish(write, committed: false)
         core.resumeReading()
+        core.coordinator.finish(write, committed: false)
     }
 
     // MARK: Adding
