@@ -61,11 +61,30 @@ private final class Board: Object {
             try realm.write {
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
                     let all = realm.objects(Ticket.self)
-                    switch Int.random(in: 0..<10, using: &generator) {
+                    switch Int.random(in: 0..<13, using: &generator) {
                     case 0...2:
                         realm.add(Ticket(value: ["id": nextID, "rank": Int.random(in: 0..<50, using: &generator),
                                                  "isOpen": Bool.random(using: &generator)]))
                         nextID += 1
+                    // Runs of consecutive objects (the change log records them as one event).
+                    case 10:
+                        for _ in 0..<Int.random(in: 2...12, using: &generator) {
+                            realm.add(Ticket(value: ["id": nextID, "rank": Int.random(in: 0..<50, using: &generator), "isOpen": true]))
+                            nextID += 1
+                        }
+                    case 11 where all.count > 2:
+                        let start = Int.random(in: 0..<all.count, using: &generator)
+                        let run = Array(all[start..<min(all.count, start + Int.random(in: 2...8, using: &generator))])
+                        let rank = Int.random(in: 0..<50, using: &generator)
+                        for ticket in run {
+                            ticket.rank = rank
+                            written.insert(ticket.id)
+                        }
+                    case 12 where all.count > 2:
+                        let start = Int.random(in: 0..<all.count, using: &generator)
+                        let run = Array(all[start..<min(all.count, start + Int.random(in: 2...6, using: &generator))])
+                        for ticket in run { written.remove(ticket.id) }
+                        realm.delete(run)
                     case 3 where !all.isEmpty:
                         let victim = all[Int.random(in: 0..<all.count, using: &generator)]
                         written.remove(victim.id)
