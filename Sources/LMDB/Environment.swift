@@ -309,8 +309,18 @@ public final class Environment: @unchecked Sendable {
     /// How much of the map the latest version takes: the pages up to its last over the map's
     /// pages (above 1 once another process grew the file past this process's map).
     public var mapFill: Double {
-        let (lastPage, mapSize) = gate.withLock { _ in (info.me_last_pgno, info.me_mapsize) }
-        return (Double(lastPage) + 1) / Double(max(1, mapSize / pageSize))
+        let extent = extent
+        return (Double(extent.lastPage) + 1) / Double(max(1, extent.mapSize / extent.pageSize))
+    }
+
+    /// The latest version's last page, the map's size and the page size, read at once.
+    private var extent: (lastPage: Int, mapSize: Int, pageSize: Int) {
+        gate.withLock { _ in
+            var stat = MDB_stat()
+            mdb_env_stat(handle, &stat)
+            let info = info
+            return (info.me_last_pgno, info.me_mapsize, Int(stat.ms_psize))
+        }
     }
 
     /// Remaps the file at the size another process gave it; throws `mapResized` while any
@@ -340,8 +350,8 @@ public final class Environment: @unchecked Sendable {
 
     /// Bytes of the file in use: pages up to the last one written.
     public var usedBytes: Int {
-        let lastPage = gate.withLock { _ in info.me_last_pgno }
-        let (bytes, overflow) = (lastPage + 1).multipliedReportingOverflow(by: pageSize)
+        let extent = extent
+        let (bytes, overflow) = (extent.lastPage + 1).multipliedReportingOverflow(by: extent.pageSize)
         return overflow ? .max : bytes
     }
 

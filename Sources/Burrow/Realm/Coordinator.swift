@@ -275,17 +275,6 @@ final class Coordinator: @unchecked Sendable {
         if committed { commitWatcher.committed() }
     }
 
-    /// Whether the latest version is out of this process's reach for now: another process grew
-    /// the file past this process's map, and snapshots of this process other than the caller's
-    /// `held` ones (frozen realms, realms of other threads) keep LMDB from remapping it.
-    func latestVersionOutOfReach(holding held: Int) -> Bool {
-        !environment.mapHoldsLatestVersion && environment.activeTransactionCount > held
-    }
-
-    /// The error of a write that cannot begin, or a snapshot that cannot be taken, because of
-    /// ``latestVersionOutOfReach(holding:)``.
-    func mapOutOfReachError(doing action: String) -> Realm.Error { Realm.Error(LMDBError.mapResized, path: path, doing: action) }
-
     /// Grows the map ahead of a write when the file nears it and nothing else reads.
     func growMapIfNeeded() {
         guard configuredMapLimit == nil else { return }

@@ -86,9 +86,9 @@ extension Realm {
     func beginWriteInTurn() throws {
         // A write builds on the latest version: when that is out of reach, the realm keeps its
         // snapshot and the write does not begin.
-        if core.coordinator.latestVersionOutOfReach(holding: core.readTransaction.isReset ? 0 : 1) {
+        if core.latestVersionOutOfReach {
             core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
-            throw core.coordinator.mapOutOfReachError(doing: "write to")
+            throw Realm.Error(LMDBError.mapResized, path: core.coordinator.path, doing: "write to")
         }
         core.pauseReading()
         core.coordinator.growMapIfNeeded()

@@ -275,15 +275,14 @@ final class RealmCore {
     /// leave the realm without either.
     private func moveToLatestInReach() throws -> Bool {
         let environment = coordinator.environment
-        let ownSnapshots = readTransaction.isReset ? 0 : 1
-        guard environment.activeTransactionCount > ownSnapshots else {
+        guard othersHoldSnapshots else {
             // Nothing else of the process reads: LMDB can map the file larger if it must.
             try moveToLatest()
             return true
         }
         let fill = environment.mapFill
         if fill > 1 { return false }
-        guard fill > 0.75, ownSnapshots == 1 else {
+        guard fill > 0.75, !readTransaction.isReset else {
             try moveToLatest()
             return true
         }
@@ -299,6 +298,16 @@ final class RealmCore {
         try adoptNewSnapshot()
         return true
     }
+
+    /// Whether transactions of this process other than this realm's snapshot are open (frozen
+    /// realms, realms of other threads and queues): LMDB cannot map the file larger meanwhile.
+    private var othersHoldSnapshots: Bool {
+        coordinator.environment.activeTransactionCount > (readTransaction.isReset ? 0 : 1)
+    }
+
+    /// Whether the latest version is out of this realm's reach for now: another process grew
+    /// the file past this process's map, and others hold snapshots (``othersHoldSnapshots``).
+    var latestVersionOutOfReach: Bool { othersHoldSnapshots && !coordinator.environment.mapHoldsLatestVersion }
 
     /// Renews the read transaction at the latest version, with the classes another process
     /// may have added to it (a new catalog needs a snapshot begun after its databases opened).
@@ -322,7 +331,7 @@ final class RealmCore {
     /// file. A snapshot out of reach (another process grew the file past this process's map,
     /// and other snapshots of it are held) is told as such.
     func snapshotFailure(_ error: Error, doing action: String) -> String {
-        if let error = error as? LMDBError, error == .mapResized { return coordinator.mapOutOfReachError(doing: action).message }
+        if let error = error as? LMDBError, error == .mapResized { return Realm.Error(error, path: coordinator.path, doing: action).message }
         return "Cannot \(action) '\(coordinator.path)': \(error)"
     }
 

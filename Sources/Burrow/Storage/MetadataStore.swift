@@ -71,7 +71,7 @@ struct MetadataStore {
     /// Checks the key the environment has (or its lack) against the file's key check.
     func keyVerdict(in txn: Transaction) throws -> KeyVerdict {
         let encrypted = txn.environment.options.sealer != nil
-        guard let stored = try txn.value(for: FileHeader.keyCheckKey, in: database) else {
+        guard try txn.value(for: FileHeader.keyCheckKey, in: database) != nil else {
             return encrypted ? .unexpected : .matches
         }
         guard encrypted else { return .missing }

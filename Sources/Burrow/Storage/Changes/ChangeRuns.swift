@@ -39,16 +39,19 @@ struct ChangeRuns: Equatable {
 
     /// Adds objects whose `properties` (ascending) changed, above every key added so far.
     mutating func modify(_ keys: ClosedRange<UInt64>, properties: [UInt32]) {
-        if let last = modifications.last, last.keys.upperBound < keys.lowerBound, keys.lowerBound - last.keys.upperBound == 1,
-           last.properties == properties {
+        if let last = modifications.last, Self.key(keys.lowerBound, follows: last.keys.upperBound), last.properties == properties {
             modifications[modifications.count - 1].keys = last.keys.lowerBound...keys.upperBound
         } else {
             modifications.append(Modified(keys: keys, properties: properties))
         }
     }
 
+    /// Whether `key` comes right after `last`, so that the two make one run.
+    @inline(__always)
+    static func key(_ key: UInt64, follows last: UInt64) -> Bool { last < key && key - last == 1 }
+
     private static func append(_ keys: ClosedRange<UInt64>, to ranges: inout [ClosedRange<UInt64>]) {
-        if let last = ranges.last, last.upperBound < keys.lowerBound, keys.lowerBound - last.upperBound == 1 {
+        if let last = ranges.last, key(keys.lowerBound, follows: last.upperBound) {
             ranges[ranges.count - 1] = last.lowerBound...keys.upperBound
         } else {
             ranges.append(keys)

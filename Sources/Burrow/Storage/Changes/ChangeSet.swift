@@ -74,7 +74,7 @@ final class ChangeSet {
         if count > 0, classes[position].clearedAfter != count {
             let previous = classes[position].events[count - 1]
             if previous.kind == kind, previous.propertyID == propertyID {
-                if previous.last < key, key - previous.last == 1 {
+                if ChangeRuns.key(key, follows: previous.last) {
                     classes[position].events[count - 1].last = key
                     return
                 }

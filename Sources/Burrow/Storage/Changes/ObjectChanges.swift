@@ -16,13 +16,6 @@ struct ObjectChanges: Equatable {
 
     init() {}
 
-    init(cleared: Bool, deletions: [UInt64], insertions: [UInt64], modifications: [(key: UInt64, properties: [UInt32])]) {
-        self.cleared = cleared
-        self.deletions = deletions
-        self.insertions = insertions
-        self.modifications = modifications
-    }
-
     /// The changes of `runs`, key by key.
     init(_ runs: ChangeRuns) {
         cleared = runs.cleared
