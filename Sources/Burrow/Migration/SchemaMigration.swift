@@ -60,10 +60,6 @@ enum SchemaMigration {
     }
 
     private static func converted(_ error: any Error, path: String) -> any Error {
-        switch error {
-        case let error as LMDBError: Realm.Error(error, path: path, doing: "migrate")
-        case let error as StorageError: Realm.Error(error, path: path)
-        default: error
-        }
+        Realm.Error(translating: error, path: path, operation: .migrate)
     }
 }

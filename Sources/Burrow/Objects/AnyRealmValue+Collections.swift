@@ -1,7 +1,7 @@
 /// Lists and dictionaries held by an `AnyRealmValue`.
 extension AnyRealmValue {
     /// How deeply lists and dictionaries can nest in one value; storing a deeper value traps.
-    public static let maximumNestingDepth = 100
+    public static let maximumNestingDepth = NestedValueCodec.maximumDepth
 
     /// The list held, if any. Read from a managed object, it is live: change it in a write.
     ///

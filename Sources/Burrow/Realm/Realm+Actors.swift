@@ -69,18 +69,17 @@ extension Realm {
         core.verifyThread()
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
-        let gate = core.coordinator.writerGate
-        let writer = ObjectIdentifier(core)
+        let core = self.core
         await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
-            gate.enter(for: writer) { turn.resume() }
+            core.requestWriterTurn { turn.resume() }
         }
-        gate.claim(for: writer)
+        core.claimWriterTurn()
         if Task.isCancelled {
-            gate.leave(for: writer)
+            core.passWriterTurn()
             throw CancellationError()
         }
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
-        try beginWriteInTurn()
+        try core.beginWriteInTurn()
         return try completeWrite(block)
     }
 

@@ -38,7 +38,7 @@ extension Realm {
         precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
         let id = core.asyncWrites.schedule()
         let work = ConfinedWork { self.runAsyncWrite(id, asyncWriteBlock) }
-        core.coordinator.writerGate.enter(for: ObjectIdentifier(core)) { schedule { work.run() } }
+        core.requestWriterTurn { schedule { work.run() } }
         return id
     }
 
@@ -53,21 +53,19 @@ extension Realm {
 
     /// Runs an asynchronous write whose turn came, on the realm's queue or actor.
     private func runAsyncWrite(_ id: AsyncTransactionId, _ block: @escaping () -> Void) {
-        let gate = core.coordinator.writerGate
-        let writer = ObjectIdentifier(core)
         if core.writeState != nil {
             // A synchronous write of this realm is open: run after it.
             let work = ConfinedWork { self.runAsyncWrite(id, block) }
             core.confinement.scheduler? { work.run() }
             return
         }
-        gate.claim(for: writer)
+        core.claimWriterTurn()
         guard core.asyncWrites.take(id) else {
-            gate.leave(for: writer)  // cancelled: pass the turn on
+            core.passWriterTurn()  // cancelled
             return
         }
         do {
-            try beginWriteInTurn()
+            try core.beginWriteInTurn()
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }

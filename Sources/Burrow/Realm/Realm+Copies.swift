@@ -30,18 +30,16 @@ extension Realm {
         precondition(core.writeState == nil, "Cannot write a copy of a Realm in a write transaction: commit or cancel it first.")
         let path = fileURL.standardizedFileURL.path
         let environment = core.coordinator.environment
-        let cipher = try encryptionKey.map { try FileCipher(key: $0, path: path) }
         do {
+            let cipher = try encryptionKey.map { try FileCipher(key: $0, path: path) }
             if cipher?.fingerprint == (environment.options.sealer as? FileCipher)?.fingerprint {
                 try environment.copy(to: path, compact: true)
             } else {
                 let copy = RekeyedCopy(source: environment, catalog: core.coordinator.catalogs.catalog, metadata: core.coordinator.metadata)
                 try copy.write(to: path, cipher: cipher, mode: configuration.filePermissions)
             }
-        } catch let error as LMDBError {
-            throw Error(error, path: path, doing: "write a copy to")
-        } catch let error as StorageError {
-            throw Error(error, path: path)
+        } catch {
+            throw Error(translating: error, path: path, operation: .writeCopy)
         }
     }
 }

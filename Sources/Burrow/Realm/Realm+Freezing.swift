@@ -54,3 +54,15 @@ extension Realm: RealmBound {
         collection.freeze()
     }
 }
+
+extension RealmCore {
+    /// The live realm of the calling thread for this realm's configuration, for `thaw()`.
+    func thawed() -> RealmCore {
+        guard isFrozen else { return self }
+        do {
+            return try Realm(configuration: configuration).core
+        } catch {
+            preconditionFailure("Cannot thaw '\(coordinator.path)': \(error)")
+        }
+    }
+}

@@ -10,7 +10,7 @@ extension Realm {
         do {
             return try core.catalog.layouts.values.allSatisfy { try $0.count(in: txn) == 0 }
         } catch {
-            preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
+            preconditionFailure("Cannot read \'\(core.coordinator.path)\': \(error)")
         }
     }
 
@@ -83,57 +83,10 @@ extension Realm {
         do {
             found = try bound.find(primaryKey: value, in: core.transaction)
         } catch {
-            preconditionFailure("Cannot read '\(core.coordinator.path)': \(error)")
+            preconditionFailure("Cannot read \'\(core.coordinator.path)\': \(error)")
         }
         // The bound class is `type` itself (`DynamicObject` for a class read by name), so the
         // accessor is an `Element`.
         return found.map { unsafeDowncast(core.makeObject(bound, key: $0.key, row: $0.row), to: Element.self) }
-    }
-}
-
-extension RealmCore {
-    /// A managed accessor for the object at `key`, whose row may already be known.
-    func makeObject(_ bound: BoundClass, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) -> ObjectBase {
-        let object = bound.info.type.init()
-        object.becomeManaged(by: self, bound: bound, key: key)
-        // The generation the object was made in, row or not: a row that cannot be found in
-        // the same generation was never deleted, the file is damaged.
-        object.cachedRow = row
-        object.cachedRowGeneration = generation
-        return object
-    }
-
-    /// The class `type` resolved against the file, as for its `ClassInfo` below; the class
-    /// asked for last is found without touching its process-wide `ClassInfo`.
-    func bound(_ type: ObjectBase.Type) -> BoundClass? {
-        exclusively {
-            if catalogRevision == boundRevision, let lastBound, lastBound.type == type { return lastBound }
-            return cachedBound(cachedInfo(type))
-        }
-    }
-
-    /// `info` resolved against the file, cached while the catalog does not change; `nil` while
-    /// the file has no table for the class.
-    func bound(_ info: ClassInfo) -> BoundClass? {
-        exclusively { cachedBound(info) }
-    }
-
-    @inline(__always)
-    private func cachedBound(_ info: ClassInfo) -> BoundClass? {
-        let revision = catalogRevision
-        if revision != boundRevision {
-            boundClasses.removeAll(keepingCapacity: true)
-            lastBound = nil
-            boundRevision = revision
-        }
-        if let lastBound, lastBound.info === info { return lastBound }
-        if let known = boundClasses[ObjectIdentifier(info)] {
-            lastBound = known
-            return known
-        }
-        let resolved = coordinator.bound(info, in: catalog)
-        boundClasses[ObjectIdentifier(info)] = resolved
-        lastBound = resolved
-        return resolved
     }
 }

@@ -1,16 +1,6 @@
 import Foundation
 import LMDB
 
-/// What `add` and `create` do when an object with the same primary key exists.
-public enum UpdatePolicy: Int, Sendable {
-    /// Trap: adding a duplicate primary key is a programmer error.
-    case error = 1
-    /// Overwrite every property of the existing object.
-    case all = 2
-    /// Overwrite the properties whose values differ.
-    case modified = 3
-}
-
 extension Realm {
     /// Whether the realm is inside a write transaction.
     public var isInWriteTransaction: Bool {
@@ -34,8 +24,7 @@ extension Realm {
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         verifyCanBeginWrite()
-        core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
-        try beginWriteInTurn()
+        try core.beginWrite()
         return try completeWrite(block, silencing: tokens)
     }
 
@@ -60,9 +49,8 @@ extension Realm {
     /// cannot read the file's new layout (``write(_:)`` throws instead).
     public func beginWrite() {
         verifyCanBeginWrite()
-        core.coordinator.writerGate.enter(for: ObjectIdentifier(core))
         do {
-            try beginWriteInTurn()
+            try core.beginWrite()
         } catch {
             preconditionFailure(Realm.Error.message(of: error))
         }
@@ -75,41 +63,6 @@ extension Realm {
         precondition(core.writeState == nil, "The Realm is already in a write transaction")
         // Observers learn of what others committed before the write builds on it.
         if core.hasObservers { core.refresh() }
-    }
-
-    /// Begins the write once the realm holds the file's writer turn.
-    ///
-    /// - Throws: ``Realm/Error/Code/schemaMismatch`` when another process migrated the file
-    ///   since this process opened it, ``Realm/Error/Code/addressSpaceExhausted`` when another
-    ///   process grew it past this process's map while other snapshots of this process keep it
-    ///   from being remapped; the turn is then passed on.
-    func beginWriteInTurn() throws {
-        // A write builds on the latest version: when that is out of reach, the realm keeps its
-        // snapshot and the write does not begin.
-        if core.latestVersionOutOfReach {
-            core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
-            throw Realm.Error(LMDBError.mapResized, path: core.coordinator.path, doing: "write to")
-        }
-        core.pauseReading()
-        core.coordinator.growMapIfNeeded()
-        let transaction: Transaction
-        do {
-            transaction = try core.coordinator.environment.beginTransaction()
-        } catch {
-            core.resumeReading()
-            core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
-            preconditionFailure("Cannot begin a write transaction on '\(core.coordinator.path)': \(error)")
-        }
-        do {
-            try core.coordinator.catalogs.verifyLayout(seenBy: transaction)
-        } catch {
-            transaction.abort()
-            // The realm's snapshot stays released: its next read meets the migration and traps
-            // with this message instead of reading the new layout through the old catalog.
-            core.coordinator.writerGate.leave(for: ObjectIdentifier(core))
-            throw Realm.Error(.schemaMismatch, "\(error)", fileURL: URL(fileURLWithPath: core.coordinator.path))
-        }
-        core.writeState = WriteState(transaction: transaction, catalogs: core.coordinator.catalogs, realm: core)
     }
 
     /// Commits the write transaction: its changes become durable and visible to others.
@@ -127,45 +80,14 @@ extension Realm {
     ///   `fileAccess`; the transaction is then cancelled.
     public func commitWrite(withoutNotifying silenced: [NotificationToken] = []) throws {
         core.verifyThread()
-        guard let write = core.writeState else {
-            preconditionFailure("Can't commit a non-existing write transaction")
-        }
-        core.writeState = nil
-        if let failure = write.failure {
-            write.transaction.abort()
-            core.resumeReading()
-            core.coordinator.finish(write, committed: false)
-            throw failure
-        }
-        let committedID = write.transaction.id
-        do {
-            try core.coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 1, doing: "commit to")
-            try core.coordinator.prepareCommit(write)
-            try write.transaction.commit()
-        } catch {
-            write.transaction.abort()
-            core.resumeReading()
-            core.coordinator.finish(write, committed: false)
-            throw (error as? LMDBError).map { core.coordinator.writeFailure($0, doing: "commit to") } ?? error
-        }
-        // The snapshot is taken before the writer's turn is given back: no other process can
-        // commit meanwhile, so the newest version is this one, which fits this process's map.
-        core.resumeReading(after: committedID)
-        core.coordinator.finish(write, committed: true)
-        core.deliverNotifications(silencing: silenced)
+        try core.commitWrite(silencing: silenced)
     }
 
     /// Cancels the write transaction: every change in it is undone, and objects it added are
     /// invalidated.
     public func cancelWrite() {
         core.verifyThread()
-        guard let write = core.writeState else {
-            preconditionFailure("Can't cancel a non-existing write transaction")
-        }
-        core.writeState = nil
-        write.transaction.abort()
-        core.resumeReading()
-        core.coordinator.finish(write, committed: false)
+        core.cancelWrite()
     }
 
     // MARK: Adding

@@ -94,7 +94,7 @@ public struct Realm: Equatable {
         let declared = configuration.objectTypes.map { ClassInfo.closure(of: $0) } ?? []
         let core = try RealmCore(configuration: configuration, coordinator: coordinator, confinement: confinement,
                                  cacheEntries: entries, cacheIdentity: identity)
-        try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 0, doing: "open")
+        try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 0, doing: .open)
         let use = RealmUse(core)
         RealmInstanceCache.store(core)
         handle = RealmHandle(use)

@@ -41,11 +41,10 @@ final class FileCipher: ValueSealer, @unchecked Sendable {
 
     /// A cipher for `key`.
     ///
-    /// - Throws: ``Realm/Error`` `invalidDatabase` when the key is not 64 bytes long.
-    init(key: Data, path: String) throws {
+    /// - Throws: ``StorageError/invalidKey(_:)`` when the key is not 64 bytes long.
+    init(key: Data, path: String) throws(StorageError) {
         guard key.count == Self.keyLength else {
-            throw Realm.Error(.invalidDatabase, "Encryption key must be exactly \(Self.keyLength) bytes long, but the key given for '\(path)' is \(key.count) bytes.",
-                              fileURL: URL(fileURLWithPath: path))
+            throw .invalidKey("Encryption key must be exactly \(Self.keyLength) bytes long, but the key given for '\(path)' is \(key.count) bytes.")
         }
         precondition(Self.sodiumReady, "libsodium could not be initialized.")
         let bytes = [UInt8](key)

@@ -7,6 +7,10 @@
 /// value]`, keys in byte order. Integers are little-endian. The lengths let a reader step over
 /// an element without decoding it, and nesting repeats the same layout.
 enum NestedValueCodec {
+    /// How deeply lists and dictionaries nest in one stored value: writes refuse deeper ones,
+    /// and a read that meets one reports damage.
+    static let maximumDepth = 100
+
     static let listTag: UInt8 = 0x40
     static let dictionaryTag: UInt8 = 0x41
 
@@ -77,8 +81,8 @@ enum NestedValueCodec {
             guard body.isEmpty else { throw .damaged("a stored empty AnyRealmValue holds \(body.count) bytes") }
             return .null
         case listTag, dictionaryTag:
-            guard depth < AnyRealmValue.maximumNestingDepth else {
-                throw .damaged("a stored AnyRealmValue nests deeper than \(AnyRealmValue.maximumNestingDepth) levels")
+            guard depth < NestedValueCodec.maximumDepth else {
+                throw .damaged("a stored AnyRealmValue nests deeper than \(NestedValueCodec.maximumDepth) levels")
             }
             return tag == listTag ? try decodeList(body, depth: depth + 1) : try decodeDictionary(body, depth: depth + 1)
         default:

@@ -14,7 +14,7 @@ extension RealmCore {
                 RealmCore(frozenFrom: self, snapshot: try takeSnapshotForFreezing())
             }
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: "freeze"))
+            preconditionFailure(snapshotFailure(error, doing: .freeze))
         }
     }
 
@@ -35,15 +35,5 @@ extension RealmCore {
         let snapshot = try coordinator.environment.beginReadTransaction()
         if try coordinator.synchronizeCatalog(seenBy: snapshot) { try snapshot.renew() }
         return coordinator.frozenRealm(at: snapshot.id) { RealmCore(frozenFrom: self, snapshot: snapshot) }
-    }
-
-    /// The live realm of the calling thread for this realm's configuration, for `thaw()`.
-    func thawed() -> RealmCore {
-        guard isFrozen else { return self }
-        do {
-            return try Realm(configuration: configuration).core
-        } catch {
-            preconditionFailure("Cannot thaw '\(coordinator.path)': \(error)")
-        }
     }
 }

@@ -32,28 +32,17 @@ final class Coordinator: @unchecked Sendable {
     /// lets a key be used again for another object while stale accessors might still hold it.
     private let keyHighWater = Locked<[UInt32: UInt64]>([:])
     /// Cache of field-to-column maps, by class id and model type.
-    private let columnMaps = Locked<[ColumnMapKey: [Int]]>([:])
+    let columnMaps = Locked<[ColumnMapKey: [Int]]>([:])
 
     /// Classes read by name (``DynamicObject``s), by stored name.
-    private let dynamicInfos = Locked<[String: ClassInfo]>([:])
-
-    /// The class `storedClass` read by name: one per stored form, so that its bound classes and
-    /// accessors are shared by every realm of the file.
-    func dynamicInfo(for storedClass: StoredClass) -> ClassInfo {
-        dynamicInfos.withLock { infos in
-            if let known = infos[storedClass.name], known.dynamicStoredClass == storedClass { return known }
-            let info = ClassInfo(dynamic: storedClass)
-            infos[storedClass.name] = info
-            return info
-        }
-    }
+    let dynamicInfos = Locked<[String: ClassInfo]>([:])
 
     /// Wakes observed realms on commits.
     let commitWatcher: CommitWatcher
     /// Whether any process observes the file, which decides whether writes log their changes.
     let observerPresence: ObserverPresence
 
-    private struct ColumnMapKey: Hashable {
+    struct ColumnMapKey: Hashable {
         let classID: UInt32
         let type: ObjectIdentifier
     }
@@ -69,28 +58,6 @@ final class Coordinator: @unchecked Sendable {
         writerGate = WriterGate(environment: catalogs.environment)
         commitWatcher = CommitWatcher(environment: catalogs.environment)
         observerPresence = ObserverPresence(dataPath: catalogs.environment.path)
-    }
-
-    /// The error of a failed write: a full map is the configured `maximumFileSize` when there
-    /// is one (the map is that size), the disk otherwise.
-    func writeFailure(_ error: LMDBError, doing action: String = "write to") -> Realm.Error {
-        if error == .mapFull, let limit = configuredMapLimit {
-            return Realm.Error(.limitExceeded, "Cannot \(action) '\(path)': the write would take the file past its maximumFileSize of \(limit) bytes.",
-                               fileURL: URL(fileURLWithPath: path))
-        }
-        // LMDB reports a short write as EIO: on a filesystem with no room left, that is a full disk.
-        if error == LMDBError(code: EIO), Self.freeBytes(at: path).map({ $0 < 16 << 20 }) == true {
-            return Realm.Error(.outOfDiskSpace, "Out of space: \(action) '\(path)': a short write, the disk is full.",
-                               fileURL: URL(fileURLWithPath: path))
-        }
-        return Realm.Error(error, path: path, doing: action)
-    }
-
-    /// The bytes an unprivileged write can still take on the filesystem of `path`.
-    private static func freeBytes(at path: String) -> Int? {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return nil }
-        return Int(info.f_bavail) * Int(info.f_frsize)
     }
 
     deinit {
@@ -129,63 +96,6 @@ final class Coordinator: @unchecked Sendable {
     /// The schema version stored in the file.
     func schemaVersion(in txn: Transaction) throws -> UInt64 {
         try metadata.schemaVersion(in: txn)
-    }
-
-    // MARK: Binding classes
-
-    /// `info` resolved for reading in `catalog`, or `nil` when the file has no table for it (yet).
-    func bound(_ info: ClassInfo, in catalog: Catalog) -> BoundClass? {
-        guard let layout = catalog.layouts[info.className] else { return nil }
-        // A class read by name has no fields to place.
-        return BoundClass(info: info, layout: layout, fieldColumns: info.isDynamic ? [] : columns(of: info, in: layout))
-    }
-
-    /// `info` resolved for writing in `write`, creating its table when the file has none.
-    func boundForWriting(_ info: ClassInfo, in write: WriteState) throws -> BoundClass {
-        if let last = write.lastBound, last.info === info { return last }
-        precondition(!info.isDynamic, "A class read by name is written through its stored layout.")
-        if let known = write.boundClasses[ObjectIdentifier(info.type)] {
-            write.lastBound = known
-            return known
-        }
-        let layout = try catalogs.table(named: info.className, creatingWith: { StoredClass(id: $0, info: info) },
-                                        in: write.transaction, changes: write.catalogChanges)
-        let bound = BoundClass(info: info, layout: layout, fieldColumns: columns(of: info, in: layout))
-        write.boundClasses[ObjectIdentifier(info.type)] = bound
-        write.lastBound = bound
-        return bound
-    }
-
-    /// Where each field of `info` lives in `layout`'s rows; traps when the stored class differs.
-    func columns(of info: ClassInfo, in layout: TableLayout) -> [Int] {
-        let key = ColumnMapKey(classID: layout.classID, type: ObjectIdentifier(info.type))
-        if let known = columnMaps.withLock({ $0[key] }) { return known }
-        let differences = layout.storedClass.differences(from: info)
-        precondition(differences.isEmpty, Self.mismatchMessage(differences, path: path))
-        let stored = layout.storedClass.properties
-        let map = info.fields.indices.map { index in
-            info.fields[index].isComputed ? LinkingObjectsColumn.column(ofField: index)
-                                          : stored.firstIndex { $0.name == info.fields[index].name }!
-        }
-        columnMaps.withLock { $0[key] = map }
-        return map
-    }
-
-    /// Checks model classes against the stored schema.
-    ///
-    /// - Throws: ``Realm/Error/Code/schemaMismatch`` listing every difference.
-    func verify(_ infos: [ClassInfo]) throws {
-        let catalog = self.catalog
-        let differences = infos.flatMap { info in
-            catalog.schema.storedClass(named: info.className)?.differences(from: info) ?? []
-        }
-        guard differences.isEmpty else {
-            throw Realm.Error(.schemaMismatch, Self.mismatchMessage(differences, path: path), fileURL: URL(fileURLWithPath: path))
-        }
-    }
-
-    static func mismatchMessage(_ differences: [String], path: String) -> String {
-        "Migration is required for '\(path)' due to the following errors:\n- " + differences.joined(separator: "\n- ")
     }
 
     // MARK: Object keys

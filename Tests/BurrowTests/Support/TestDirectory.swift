@@ -49,7 +49,7 @@ final class TestDirectory {
     }
 
     /// With `BURROW_TEST_ENCRYPTION=1`, every test file is encrypted with one key: the whole
-    /// suite then runs against encrypted files (`Scripts/test-encrypted.sh`).
+    /// suite then runs against encrypted files (`Scripts/test.sh` runs it so).
     static let suiteKey: Data? = ProcessInfo.processInfo.environment["BURROW_TEST_ENCRYPTION"] == "1"
         ? Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }) : nil
 

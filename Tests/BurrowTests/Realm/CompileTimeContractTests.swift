@@ -4,8 +4,7 @@ import Testing
 /// `swiftc` and the arguments that let it import the `Burrow` module this test run built.
 enum BuiltModule {
     static let compiler: (swiftc: String, arguments: [String])? = {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let sources = PackageDirectory.url.appendingPathComponent("Sources")
         let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
         guard let products = BuildDirectory.url, let swiftc = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return nil

@@ -13,13 +13,13 @@ extension Coordinator {
 
     /// Throws `limitExceeded` when the file would keep more than `limit` versions once `adding`
     /// new ones are committed.
-    func verifyVersionLimit(_ limit: UInt?, adding: Int, doing action: String) throws(Realm.Error) {
+    func verifyVersionLimit(_ limit: UInt?, adding: Int, doing operation: FileOperation) throws(Realm.Error) {
         guard let limit else { return }
         let kept = keptVersions()
         let count = kept.holders.isEmpty ? 1 : kept.count + adding
         guard count > Int(limit) else { return }
         throw Realm.Error(.limitExceeded,
-                          "Cannot \(action) '\(path)': the file would keep \(count) versions, more than "
+                          "Cannot \(operation.action) '\(path)': the file would keep \(count) versions, more than "
                           + "maximumNumberOfActiveVersions (\(limit)). The oldest, version \(kept.oldest), is held by "
                           + describe(kept.holders, at: kept.oldest) + ": refresh, invalidate or release it.",
                           fileURL: URL(fileURLWithPath: path))

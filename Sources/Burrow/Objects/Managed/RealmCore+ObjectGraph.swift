@@ -1,44 +1,9 @@
 import LMDB
 
+/// Writing objects: an unmanaged object is stored with everything its links and collections
+/// reach, and becomes managed; a managed object's properties are written one column at a time.
+/// The rows, indexes and links themselves are the ``TableWriter``'s.
 extension RealmCore {
-    /// Traps for a change to an object or collection outside a write, with RealmSwift's message
-    /// (a frozen one's says to thaw it).
-    func refuseModificationOutsideWrite() -> Never {
-        if isFrozen { preconditionFailure("Attempting to modify a frozen object - call thaw on the Object instance first.") }
-        preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
-    }
-
-    /// The open write transaction; traps with a precise message when there is none.
-    func verifyWrite(doing action: String) -> WriteState {
-        verifyThread()
-        precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
-        guard let writeState else {
-            preconditionFailure("Cannot \(action) a Realm outside of a write transaction - call beginWrite() or write {} first.")
-        }
-        return writeState
-    }
-
-    /// Runs a storage step of `write`. A failure (disk full, map full, I/O) is kept and thrown by
-    /// `commitWrite`; the steps after it are skipped, since LMDB has poisoned the transaction.
-    /// Returns whether the step ran and succeeded.
-    @discardableResult
-    func perform(in write: WriteState, _ step: () throws -> Void) -> Bool {
-        guard write.failure == nil else { return false }
-        do {
-            try step()
-            return true
-        } catch let error as Realm.Error {
-            write.failure = error
-        } catch let error as LMDBError {
-            write.failure = coordinator.writeFailure(error)
-        } catch let error as StorageError {
-            write.failure = Realm.Error(error, path: coordinator.path)
-        } catch {
-            write.failure = Realm.Error(.fail, "Cannot write to '\(coordinator.path)': \(error)")
-        }
-        return false
-    }
-
     /// Stores an unmanaged object (and, through its links, the unmanaged objects it reaches)
     /// and makes it managed.
     func insert(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) {

@@ -3,6 +3,17 @@ import LMDB
 /// To-one links: reading a link's target, and setting a link (adding an unmanaged target). The
 /// backlink index that keeps links whole is the ``TableWriter``'s.
 extension RealmCore {
+    /// A managed accessor for the object at `key`, whose row may already be known.
+    func makeObject(_ bound: BoundClass, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) -> ObjectBase {
+        let object = bound.info.type.init()
+        object.becomeManaged(by: self, bound: bound, key: key)
+        // The generation the object was made in, row or not: a row that cannot be found in
+        // the same generation was never deleted, the file is damaged.
+        object.cachedRow = row
+        object.cachedRowGeneration = generation
+        return object
+    }
+
     /// The object an `AnyRealmValue` links to, by class id and key: an accessor of its model
     /// class, or a ``DynamicObject`` when this process has no model class of that name.
     func mixedLinkTarget(classID: UInt32, key: ObjectKey) -> Object? {

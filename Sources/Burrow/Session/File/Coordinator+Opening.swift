@@ -15,7 +15,7 @@ extension Coordinator {
         if configuration.readOnly && !dataExisted {
             throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: url)
         }
-        let cipher = try configuration.encryptionKey.map { try FileCipher(key: $0, path: path) }
+        let cipher = try cipher(for: configuration.encryptionKey, path: path)
         if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
         var options = Environment.Options()
         options.sealer = cipher
@@ -32,12 +32,12 @@ extension Coordinator {
             func openEnvironment() throws -> Environment {
                 switch Result(catching: { () throws(LMDBError) in try Environment.open(path: path, options: options) }) {
                 case .success(let opened): return opened
-                case .failure(let error): throw Realm.Error(error, path: path, doing: "open")
+                case .failure(let error): throw Realm.Error(translating: error, path: path, operation: .open)
                 }
             }
             var opened: Environment? = try openEnvironment()
             if let decide = configuration.shouldCompactOnLaunch, firstInProcess, dataExisted, !isInMemory, !configuration.readOnly,
-               FileCompaction.compactIfAsked(opened!, path: path, decide: decide) {
+               FileCompactor.compactIfAsked(opened!, path: path, decide: decide) {
                 // Closed before opening again: the file may be the same one.
                 opened = nil
                 opened = try openEnvironment()
@@ -111,14 +111,8 @@ extension Coordinator {
         let path = environment.path
         do {
             return try readOrInitializeCatalog(environment, configuration: configuration)
-        } catch let error as Realm.Error {
-            throw error
-        } catch let error as LMDBError {
-            throw Realm.Error(error, path: path, doing: "open")
-        } catch let error as StorageError {
-            throw Realm.Error(error, path: path)
         } catch {
-            throw Realm.Error(.invalidDatabase, "Cannot read the metadata of '\(path)': \(error)", fileURL: URL(fileURLWithPath: path))
+            throw Realm.Error(translating: error, path: path, operation: .open)
         }
     }
 
@@ -165,7 +159,18 @@ extension Coordinator {
     ///
     /// - Throws: ``Realm/Error`` `invalidDatabase` when they differ, or the key is not 64 bytes long.
     static func verifyKey(_ key: Data?, of environment: Environment) throws {
-        try verifyKey(fingerprint: key.map { try FileCipher(key: $0, path: environment.path).fingerprint }, of: environment)
+        try verifyKey(fingerprint: cipher(for: key, path: environment.path)?.fingerprint, of: environment)
+    }
+
+    /// The cipher of `key` for the file at `path`; `nil` without a key.
+    ///
+    /// - Throws: ``Realm/Error`` `invalidDatabase` when the key is not 64 bytes long.
+    static func cipher(for key: Data?, path: String) throws(Realm.Error) -> FileCipher? {
+        do {
+            return try key.map { key throws(StorageError) in try FileCipher(key: key, path: path) }
+        } catch {
+            throw Realm.Error(translating: error, path: path, operation: .open)
+        }
     }
 
     private static func verifyKey(fingerprint: [UInt8]?, of environment: Environment) throws {

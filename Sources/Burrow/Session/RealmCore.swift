@@ -32,12 +32,12 @@ final class RealmCore {
     /// The generation of the current snapshot: moved by refresh and by the start and end of a write.
     @exclusivity(unchecked) private var snapshotGeneration: UInt64 = 1
     /// Model classes' schemas, cached here to skip the process-wide cache's lock.
-    @exclusivity(unchecked) private var classInfos: [ObjectIdentifier: ClassInfo] = [:]
+    @exclusivity(unchecked) var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// Classes resolved against the catalog at `boundRevision`.
     @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
     @exclusivity(unchecked) var boundRevision: UInt64 = .max
     /// The class ``info(_:)`` and ``bound(_:)`` last returned.
-    @exclusivity(unchecked) private var lastInfo: ClassInfo?
+    @exclusivity(unchecked) var lastInfo: ClassInfo?
     @exclusivity(unchecked) var lastBound: BoundClass?
 
     /// The cache of the realm's thread, queue or actor, which keeps it while it is used, and its
@@ -73,10 +73,8 @@ final class RealmCore {
             readTransaction = try coordinator.environment.beginReadTransaction()
             if try coordinator.synchronizeCatalog(seenBy: readTransaction) { try readTransaction.renew() }
             newestSnapshotID = readTransaction.id
-        } catch let error as LMDBError {
-            throw Realm.Error(error, path: coordinator.path, doing: "read")
         } catch {
-            throw Realm.Error(.invalidDatabase, "Cannot read the schema of '\(coordinator.path)': \(error)")
+            throw Realm.Error(translating: error, path: coordinator.path, operation: .read)
         }
     }
 
@@ -130,26 +128,6 @@ final class RealmCore {
     }
 
     var useCount: Int { uses.load(ordering: .acquiring) }
-
-    /// The schema of `type`.
-    @inline(__always)
-    func info(_ type: ObjectBase.Type) -> ClassInfo {
-        exclusively { cachedInfo(type) }
-    }
-
-    @inline(__always)
-    func cachedInfo(_ type: ObjectBase.Type) -> ClassInfo {
-        // Most calls ask for the class asked for last: skip hashing for it.
-        if let lastInfo, lastInfo.type == type { return lastInfo }
-        if let known = classInfos[ObjectIdentifier(type)] {
-            lastInfo = known
-            return known
-        }
-        let info = ClassInfo.of(type)
-        classInfos[ObjectIdentifier(type)] = info
-        lastInfo = info
-        return info
-    }
 
     // No deinit ends a write: an open write keeps its realm (WriteState holds a use), so the
     // realm lives until the write is committed or cancelled, on its own thread.
@@ -222,7 +200,7 @@ final class RealmCore {
                 return false
             }
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: "refresh realm at"))
+            preconditionFailure(snapshotFailure(error, doing: .refresh))
         }
         let moved = readTransaction.id != before
         if moved { startGeneration() }
@@ -322,7 +300,7 @@ final class RealmCore {
         do {
             try moveToLatest()
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: "read realm at"))
+            preconditionFailure(snapshotFailure(error, doing: .readAfterInvalidation))
         }
         startGeneration()
     }
@@ -330,9 +308,11 @@ final class RealmCore {
     /// The message of a trap for `error`, met taking a snapshot while doing `action` to the
     /// file. A snapshot out of reach (another process grew the file past this process's map,
     /// and other snapshots of it are held) is told as such.
-    func snapshotFailure(_ error: Error, doing action: String) -> String {
-        if let error = error as? LMDBError, error == .mapResized { return Realm.Error(error, path: coordinator.path, doing: action).message }
-        return "Cannot \(action) '\(coordinator.path)': \(error)"
+    func snapshotFailure(_ error: Error, doing operation: FileOperation) -> String {
+        if let error = error as? LMDBError, error == .mapResized {
+            return Realm.Error(translating: error, path: coordinator.path, operation: operation).message
+        }
+        return "Cannot \(operation.action) '\(coordinator.path)': \(error)"
     }
 
     /// Releases the snapshot before a write, and takes the latest one after.
@@ -352,7 +332,7 @@ final class RealmCore {
             // a refresh or read finds the latest version in reach (README, "Map size").
             readTransaction.reset()
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: "renew the read transaction of"))
+            preconditionFailure(snapshotFailure(error, doing: .renewAfterWrite))
         }
         startGeneration()
     }

@@ -1,0 +1,155 @@
+import Foundation
+import LMDB
+
+extension RealmCore {
+    /// Traps for a change to an object or collection outside a write, with RealmSwift's message
+    /// (a frozen one's says to thaw it).
+    func refuseModificationOutsideWrite() -> Never {
+        if isFrozen { preconditionFailure("Attempting to modify a frozen object - call thaw on the Object instance first.") }
+        preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+    }
+
+    /// The open write transaction; traps with a precise message when there is none.
+    func verifyWrite(doing action: String) -> WriteState {
+        verifyThread()
+        precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
+        guard let writeState else {
+            preconditionFailure("Cannot \(action) a Realm outside of a write transaction - call beginWrite() or write {} first.")
+        }
+        return writeState
+    }
+
+    /// Runs a storage step of `write`. A failure (disk full, map full, I/O) is kept and thrown by
+    /// `commitWrite`; the steps after it are skipped, since LMDB has poisoned the transaction.
+    /// Returns whether the step ran and succeeded.
+    @discardableResult
+    func perform(in write: WriteState, _ step: () throws -> Void) -> Bool {
+        guard write.failure == nil else { return false }
+        do {
+            try step()
+            return true
+        } catch {
+            write.failure = Realm.Error(translating: error, path: coordinator.path, operation: .write,
+                                        maximumFileSize: coordinator.configuredMapLimit)
+        }
+        return false
+    }
+
+    // MARK: The write's lifecycle
+    //
+    // Every write goes through here, whichever API began it: the writer turn is entered and
+    // passed on, the read snapshot paused and resumed, the map grown, the layout checked, the
+    // commit prepared and made, and observers told, in one place.
+
+    /// The realm's place in the file's queue of writers.
+    private var writer: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Waits for the file's writer turn (writers of this process in the order they asked, then
+    /// other processes), then begins the write.
+    ///
+    /// - Throws: what ``beginWriteInTurn()`` throws; the turn is then passed on.
+    func beginWrite() throws(Realm.Error) {
+        coordinator.writerGate.enter(for: writer)
+        try beginWriteInTurn()
+    }
+
+    /// Asks for the writer turn without waiting: `granted` runs once it is this realm's (on
+    /// the thread that passes it on), and the realm then takes it with ``claimWriterTurn()``.
+    func requestWriterTurn(whenGranted granted: @escaping @Sendable () -> Void) {
+        coordinator.writerGate.enter(for: writer, whenGranted: granted)
+    }
+
+    /// Takes the writer turn granted to this realm, on the realm's own thread, queue or actor.
+    func claimWriterTurn() {
+        coordinator.writerGate.claim(for: writer)
+    }
+
+    /// Gives up a writer turn held without beginning a write (a cancelled asynchronous write).
+    func passWriterTurn() {
+        coordinator.writerGate.leave(for: writer)
+    }
+
+    /// Begins the write once the realm holds the file's writer turn: the realm moves to the
+    /// latest version, which the write builds on.
+    ///
+    /// - Throws: ``Realm/Error/Code/schemaMismatch`` when another process migrated the file
+    ///   since this process opened it, ``Realm/Error/Code/addressSpaceExhausted`` when another
+    ///   process grew it past this process's map while other snapshots of this process keep it
+    ///   from being remapped; the turn is then passed on.
+    func beginWriteInTurn() throws(Realm.Error) {
+        // When the latest version is out of reach, the realm keeps its snapshot and the write
+        // does not begin.
+        if latestVersionOutOfReach {
+            passWriterTurn()
+            throw Realm.Error(translating: LMDBError.mapResized, path: coordinator.path, operation: .write)
+        }
+        pauseReading()
+        coordinator.growMapIfNeeded()
+        let transaction: Transaction
+        do {
+            transaction = try coordinator.environment.beginTransaction()
+        } catch {
+            resumeReading()
+            passWriterTurn()
+            preconditionFailure("Cannot begin a write transaction on '\(coordinator.path)': \(error)")
+        }
+        do {
+            try coordinator.catalogs.verifyLayout(seenBy: transaction)
+        } catch {
+            transaction.abort()
+            // The realm's snapshot stays released: its next read meets the migration and traps
+            // with this message instead of reading the new layout through the old catalog.
+            passWriterTurn()
+            throw Realm.Error(.schemaMismatch, "\(error)", fileURL: URL(fileURLWithPath: coordinator.path))
+        }
+        writeState = WriteState(transaction: transaction, catalogs: coordinator.catalogs, realm: self)
+    }
+
+    /// Commits the open write: its changes become durable and visible to others, then the
+    /// realm's observations are told, except those of `silenced`.
+    ///
+    /// - Throws: ``Realm/Error``: the first storage failure of the write, `limitExceeded` past
+    ///   `maximumNumberOfActiveVersions` or `maximumFileSize`, `outOfDiskSpace`, `fileAccess`;
+    ///   the write is then cancelled.
+    func commitWrite(silencing silenced: [NotificationToken]) throws(Realm.Error) {
+        guard let write = writeState else {
+            preconditionFailure("Can't commit a non-existing write transaction")
+        }
+        writeState = nil
+        if let failure = write.failure {
+            end(write, committed: false)
+            throw failure
+        }
+        let committedID = write.transaction.id
+        do {
+            try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
+            try coordinator.prepareCommit(write)
+            try write.transaction.commit()
+        } catch {
+            end(write, committed: false)
+            throw Realm.Error(translating: error, path: coordinator.path, operation: .commit, maximumFileSize: coordinator.configuredMapLimit)
+        }
+        end(write, committed: true, as: committedID)
+        deliverNotifications(silencing: silenced)
+    }
+
+    /// Cancels the open write: every change in it is undone.
+    func cancelWrite() {
+        guard let write = writeState else {
+            preconditionFailure("Can't cancel a non-existing write transaction")
+        }
+        writeState = nil
+        end(write, committed: false)
+    }
+
+    /// Ends `write`, committed as `committedID` or aborted: the realm reads the latest version,
+    /// and the file's state and writer turn move on.
+    private func end(_ write: WriteState, committed: Bool, as committedID: Int = 0) {
+        if !committed { write.transaction.abort() }
+        // A committed write's snapshot is taken before the writer's turn is given back: no other
+        // process can commit meanwhile, so the newest version is this one, which fits this
+        // process's map.
+        resumeReading(after: committedID)
+        coordinator.finish(write, committed: committed)
+    }
+}
