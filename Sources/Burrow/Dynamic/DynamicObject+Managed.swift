@@ -6,7 +6,7 @@ extension DynamicObject {
     private func storedProperty(_ name: String, _ management: Management) -> (column: Int, property: StoredProperty) {
         let properties = management.bound.layout.storedClass.properties
         guard let column = properties.firstIndex(where: { $0.name == name }) else {
-            preconditionFailure("Invalid property name '\(name)' for class '\(management.bound.layout.className)'.")
+            burrowPreconditionFailure("Invalid property name '\(name)' for class '\(management.bound.layout.className)'.")
         }
         return (column, properties[column])
     }
@@ -58,10 +58,10 @@ extension DynamicObject {
 
     /// The collection property `name`, checked to be of `kind` and to hold objects.
     private func objectCollection(_ name: String, _ kind: _CollectionKind, as description: String) -> Any {
-        guard let management else { preconditionFailure("\(description) of '\(name)' can only be read from an object of a realm.") }
+        guard let management else { burrowPreconditionFailure("\(description) of '\(name)' can only be read from an object of a realm.") }
         let (column, property) = storedProperty(name, management)
         guard property.collection == kind, property.kind == .link else {
-            preconditionFailure("Property '\(management.bound.layout.className).\(name)' is not a \(description.lowercased()) of objects.")
+            burrowPreconditionFailure("Property '\(management.bound.layout.className).\(name)' is not a \(description.lowercased()) of objects.")
         }
         return collection(column: column, property: property)
     }

@@ -42,7 +42,7 @@ public final class DynamicObject: Object {
 
     /// The store of a migration's object; traps for an object made with `init()`.
     private var migrationStore: any DynamicObjectStore {
-        guard let store else { preconditionFailure("A DynamicObject made with init() has no class and holds no values.") }
+        guard let store else { burrowPreconditionFailure("A DynamicObject made with init() has no class and holds no values.") }
         return store
     }
 

@@ -21,7 +21,7 @@ struct DynamicValueWriter {
         case .mixed:
             guard let value = StoredValueConversion.unwrapped(value) else { return .null }
             guard let mixed = AnyRealmValue._fromAny(value) else {
-                preconditionFailure("Invalid value '\(value)' for 'mixed' property '\(className).\(property.name)'.")
+                burrowPreconditionFailure("Invalid value '\(value)' for 'mixed' property '\(className).\(property.name)'.")
             }
             if case .none = mixed { return .null }
             return try storedMixed(mixed)
@@ -45,7 +45,7 @@ struct DynamicValueWriter {
                       property.kind != .mixed, model.fields[field].kind == property.kind {
                 values[column] = StoredValueConversion.adapted(model.unmanagedValue(field, in: defaults), to: property)
             } else {
-                precondition(property.isOptional || property.kind == .link || property.kind == .mixed,
+                burrowPrecondition(property.isOptional || property.kind == .link || property.kind == .mixed,
                              "Missing value for property '\(storedClass.name).\(property.name)'.")
             }
         }
@@ -62,7 +62,7 @@ struct DynamicValueWriter {
         switch property.collection {
         case .map?:
             let entries = StoredValueConversion.unwrapped(value).map { value -> [String: Any?] in
-                guard let entries = value as? [String: Any?] else { preconditionFailure("Invalid value '\(value)' for map property '\(description)'.") }
+                guard let entries = value as? [String: Any?] else { burrowPreconditionFailure("Invalid value '\(value)' for map property '\(description)'.") }
                 return entries
             } ?? [:]
             try tables.removeMap(of: owner, column: column, in: layout)
@@ -72,7 +72,7 @@ struct DynamicValueWriter {
         default:
             let elements = StoredValueConversion.unwrapped(value).map { value -> [Any?] in
                 guard let elements = Self.elements(of: value) else {
-                    preconditionFailure("Invalid value '\(value)' for collection property '\(description)'.")
+                    burrowPreconditionFailure("Invalid value '\(value)' for collection property '\(description)'.")
                 }
                 return elements
             } ?? []
@@ -108,17 +108,17 @@ struct DynamicValueWriter {
         switch value {
         case let entries as [String: Any?]:
             for name in entries.keys where !names.contains(name) {
-                preconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
+                burrowPreconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
             }
             return entries
         case let items as [Any?]:
-            precondition(items.count <= names.count,
+            burrowPrecondition(items.count <= names.count,
                          "Invalid array input: more values (\(items.count)) than properties (\(names.count)) of '\(storedClass.name)'.")
             return Dictionary(uniqueKeysWithValues: zip(names, items))
         case let object as Object:
             return Dictionary(uniqueKeysWithValues: names.map { ($0, object[$0]) })
         default:
-            preconditionFailure("Invalid value '\(value)' to create an object of type '\(storedClass.name)': use a dictionary or an array.")
+            burrowPreconditionFailure("Invalid value '\(value)' to create an object of type '\(storedClass.name)': use a dictionary or an array.")
         }
     }
 }

@@ -11,7 +11,7 @@ extension RealmCore {
 
     /// The file's class `name` read by name; traps when the file has no such class.
     func verifiedDynamicBound(named name: String) -> BoundClass {
-        guard let bound = dynamicBound(named: name) else { preconditionFailure("Object type '\(name)' is not managed by the Realm.") }
+        guard let bound = dynamicBound(named: name) else { burrowPreconditionFailure("Object type '\(name)' is not managed by the Realm.") }
         return bound
     }
 
@@ -33,16 +33,16 @@ extension RealmCore {
     private func dynamicLinkedKey(_ value: Any, className: String, in write: WriteState) throws -> ObjectKey {
         if let object = value as? ObjectBase {
             if object is DynamicObject, object.management == nil {
-                preconditionFailure("A DynamicObject made with init() has no class and holds no values.")
+                burrowPreconditionFailure("A DynamicObject made with init() has no class and holds no values.")
             }
             let name = object.fileClassName
-            precondition(name == className, "Object of type '\(name)' cannot be linked from a property of type '\(className)'.")
+            burrowPrecondition(name == className, "Object of type '\(name)' cannot be linked from a property of type '\(className)'.")
             return try managedKey(of: object, update: write.nestedUpdatePolicy, in: write)
         }
         if value is [String: Any?] || value is [Any?] {
             return try dynamicCreate(className, value: value, update: write.nestedUpdatePolicy, in: write)
         }
-        preconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
+        burrowPreconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
     }
 
     /// Writes `value` to the property in `column` of the dynamic object `object`.
@@ -68,7 +68,7 @@ extension RealmCore {
         let storedClass = layout.storedClass
         let given = DynamicValueWriter.givenValues(value, of: storedClass)
         if layout.primaryKeyColumn == nil {
-            precondition(update == .error, "'\(className)' does not have a primary key and can not be updated")
+            burrowPrecondition(update == .error, "'\(className)' does not have a primary key and can not be updated")
         }
         let writer = dynamicWriter(in: write)
         // Objects created for the new one's links are created (or updated) the same way.
@@ -95,7 +95,7 @@ extension RealmCore {
                              writer: DynamicValueWriter, write: WriteState) throws {
         let storedClass = layout.storedClass
         let primaryKey = layout.primaryKeyColumn.map { storedClass.properties[$0] }
-        precondition(update != .error,
+        burrowPrecondition(update != .error,
                      "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.flatMap { given[$0.name] ?? nil } ?? "nil")'.")
         for (column, property) in storedClass.properties.enumerated() where column != layout.primaryKeyColumn {
             guard let entry = given[property.name] else { continue }
@@ -104,7 +104,7 @@ extension RealmCore {
                 continue
             }
             let stored = try writer.storedValue(entry, for: property, of: layout.className)
-            guard let row = try layout.row(key, in: write.transaction) else { preconditionFailure("Object has been deleted or invalidated.") }
+            guard let row = try layout.row(key, in: write.transaction) else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
             if update == .modified, RowReader(row, key: key).value(column, kind: property.kind) == stored { continue }
             try write.tables.update(key, column: column, to: stored, row: row, in: layout)
         }

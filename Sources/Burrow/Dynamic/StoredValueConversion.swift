@@ -59,12 +59,12 @@ enum StoredValueConversion {
     /// `className`; traps with RealmSwift's message when the value does not fit.
     static func scalar(_ value: Any?, for property: StoredProperty, of className: String) -> _PersistedValue {
         guard let value = unwrapped(value) else {
-            precondition(property.isOptional || property.kind == .mixed,
+            burrowPrecondition(property.isOptional || property.kind == .mixed,
                          "Invalid value 'nil' for required property '\(className).\(property.name)'.")
             return .null
         }
         guard let type = swiftType(of: property.kind), let stored = type._fromAny(value)?._persistedValue else {
-            preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(property.kind.propertyType)' property '\(className).\(property.name)'.")
+            burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(property.kind.propertyType)' property '\(className).\(property.name)'.")
         }
         return stored
     }

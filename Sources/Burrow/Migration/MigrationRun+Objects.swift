@@ -18,7 +18,7 @@ extension MigrationRun {
     /// object. Properties `value` does not give take the model class's defaults.
     func create(_ name: String, value: Any) throws -> DynamicObject {
         guard let layout = newLayout(of: name), models[name] != nil else {
-            preconditionFailure("Object type '\(name)' is not in the new schema of the migration.")
+            burrowPreconditionFailure("Object type '\(name)' is not in the new schema of the migration.")
         }
         let storedClass = layout.storedClass
         let given = DynamicValueWriter.givenValues(value, of: storedClass)
@@ -45,13 +45,13 @@ extension MigrationRun {
             key = try nextObjectKey(for: layout)
             taken = try layout.find(primaryKey: primaryKey, in: write) != nil
         }
-        precondition(!taken, "Attempting to create an object of type '\(layout.className)' with an existing primary key value \(primaryKey.displayText).")
+        burrowPrecondition(!taken, "Attempting to create an object of type '\(layout.className)' with an existing primary key value \(primaryKey.displayText).")
         return key
     }
 
     /// Deletes the new object `object`.
     func delete(_ object: DynamicObject) throws {
-        precondition(object.store === newSide, "Only new objects of the migration can be deleted: pass the new object of the enumeration.")
+        burrowPrecondition(object.store === newSide, "Only new objects of the migration can be deleted: pass the new object of the enumeration.")
         guard let layout = newLayout(of: object.storedClassName) else { return }
         try tables.delete(object.objectKey, in: layout)
     }

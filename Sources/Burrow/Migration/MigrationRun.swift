@@ -188,23 +188,23 @@ final class MigrationRun {
     /// which takes the old one's id, so that its collections and links stay as they are.
     func renameProperty(onType name: String, from oldName: String, to newName: String) throws {
         guard let old = oldCatalog.schema.storedClass(named: name) else {
-            preconditionFailure("Cannot rename properties on type '\(name)' because it does not exist.")
+            burrowPreconditionFailure("Cannot rename properties on type '\(name)' because it does not exist.")
         }
         guard var new = session.schema.storedClass(named: name) else {
-            preconditionFailure("Cannot rename properties on type '\(name)' because it has been removed from the Realm.")
+            burrowPreconditionFailure("Cannot rename properties on type '\(name)' because it has been removed from the Realm.")
         }
         guard let source = old.properties.first(where: { $0.name == oldName }) else {
-            preconditionFailure("Cannot rename property '\(name).\(oldName)' because it does not exist.")
+            burrowPreconditionFailure("Cannot rename property '\(name).\(oldName)' because it does not exist.")
         }
         guard let target = new.properties.firstIndex(where: { $0.name == newName }) else {
-            preconditionFailure("Renamed property '\(name).\(newName)' does not exist.")
+            burrowPreconditionFailure("Renamed property '\(name).\(newName)' does not exist.")
         }
-        precondition(!new.properties.contains { $0.id == source.id && $0.name != newName },
+        burrowPrecondition(!new.properties.contains { $0.id == source.id && $0.name != newName },
                      "Cannot rename property '\(name).\(oldName)' to '\(newName)' because the old property still exists.")
         let property = new.properties[target]
-        precondition(source.holdsSameValues(as: property),
+        burrowPrecondition(source.holdsSameValues(as: property),
                      "Cannot rename property '\(name).\(oldName)' to '\(newName)' because it would change from type '\(source.typeName)' to '\(property.typeName)'.")
-        precondition(!source.isOptional || property.isOptional,
+        burrowPrecondition(!source.isOptional || property.isOptional,
                      "Cannot rename property '\(name).\(oldName)' to '\(newName)' because it would change from optional to required.")
         new.properties[target].id = source.id
         try replaceLayout(of: new)

@@ -22,16 +22,16 @@ final class MigrationSide: DynamicObjectStore {
     }
 
     private func layout(of className: String) -> TableLayout {
-        precondition(isActive, "Migration objects can only be used inside the migration block.")
+        burrowPrecondition(isActive, "Migration objects can only be used inside the migration block.")
         guard let layout = existingLayout(of: className) else {
-            preconditionFailure("Object type '\(className)' is not in the \(isOld ? "old" : "new") schema of the migration.")
+            burrowPreconditionFailure("Object type '\(className)' is not in the \(isOld ? "old" : "new") schema of the migration.")
         }
         return layout
     }
 
     private func column(of name: String, in layout: TableLayout) -> Int {
         guard let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }) else {
-            preconditionFailure("Invalid property name '\(name)' for class '\(layout.className)'.")
+            burrowPreconditionFailure("Invalid property name '\(name)' for class '\(layout.className)'.")
         }
         return column
     }
@@ -65,11 +65,11 @@ final class MigrationSide: DynamicObjectStore {
                     .map { swiftValue($0, of: property) }
             }
             guard let row = try layout.row(object.objectKey, in: transaction) else {
-                preconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
+                burrowPreconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
             }
             return swiftValue(try RowReader(row, key: object.objectKey).checkedValue(column, kind: property.kind), of: property)
         } catch {
-            preconditionFailure("Cannot read '\(layout.className).\(name)' in the migration of '\(run.path)': \(Realm.Error.message(of: error))")
+            burrowPreconditionFailure("Cannot read '\(layout.className).\(name)' in the migration of '\(run.path)': \(Realm.Error.message(of: error))")
         }
     }
 
@@ -97,7 +97,7 @@ final class MigrationSide: DynamicObjectStore {
     // MARK: Writing
 
     func setValue(_ value: Any?, of name: String, in object: DynamicObject) {
-        precondition(!isOld, "Cannot modify '\(object.storedClassName).\(name)' of an old object: the old objects of a migration are read-only.")
+        burrowPrecondition(!isOld, "Cannot modify '\(object.storedClassName).\(name)' of an old object: the old objects of a migration are read-only.")
         do {
             var layout = layout(of: object.storedClassName)
             let column = column(of: name, in: layout)
@@ -112,7 +112,7 @@ final class MigrationSide: DynamicObjectStore {
             }
             let stored = try writer.storedValue(value, for: property, of: layout.className)
             guard let row = try layout.row(object.objectKey, in: run.write) else {
-                preconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
+                burrowPreconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
             }
             try run.tables.update(object.objectKey, column: column, to: stored, row: row, in: layout)
         } catch {
@@ -130,23 +130,23 @@ final class MigrationSide: DynamicObjectStore {
     /// old object, or a dictionary or array of values for an object created here.
     private func linkedKey(_ value: Any, className: String) throws -> ObjectKey {
         if let linked = value as? DynamicObject {
-            precondition(linked.storedClassName == className,
+            burrowPrecondition(linked.storedClassName == className,
                          "Object of type '\(linked.storedClassName)' cannot be linked from a property of type '\(className)'.")
             if linked.store === self { return linked.objectKey }
             let hasNewForm = try linked.store === run.oldSide && contains(className, linked.objectKey)
-            precondition(hasNewForm,
+            burrowPrecondition(hasNewForm,
                          "Object of type '\(className)' is not in the new schema of the migration.")
             return linked.objectKey
         }
         if value is [String: Any] || value is [Any] { return try run.create(className, value: value).objectKey }
-        preconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
+        burrowPreconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
     }
 
     private func storedMixed(_ value: AnyRealmValue) throws -> _PersistedValue {
         switch value {
         case .object(let linked):
             guard let linked = linked as? DynamicObject else {
-                preconditionFailure("An AnyRealmValue in a migration can only hold objects of the migration.")
+                burrowPreconditionFailure("An AnyRealmValue in a migration can only hold objects of the migration.")
             }
             let key = try linkedKey(linked, className: linked.storedClassName)
             return .typedLink(classID: layout(of: linked.storedClassName).classID, key: key.rawValue)

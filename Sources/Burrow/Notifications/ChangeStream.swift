@@ -87,7 +87,7 @@ extension List {
     /// ```
     public var changes: AsyncStream<RealmCollectionChange<List<Element>>> {
         guard let realm = (managed as? ManagedList)?.realm ?? (managed as? NestedList)?.realm else {
-            preconditionFailure("Only lists of managed objects can be observed.")
+            burrowPreconditionFailure("Only lists of managed objects can be observed.")
         }
         return ChangeStream.make(of: realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
@@ -102,7 +102,7 @@ extension MutableSet {
     /// for await change in person.languages.changes { print(change) }
     /// ```
     public var changes: AsyncStream<RealmCollectionChange<MutableSet<Element>>> {
-        guard let storage = managed else { preconditionFailure("Only sets of managed objects can be observed.") }
+        guard let storage = managed else { burrowPreconditionFailure("Only sets of managed objects can be observed.") }
         return ChangeStream.make(of: storage.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
     }
@@ -117,7 +117,7 @@ extension Map {
     /// ```
     public var changes: AsyncStream<RealmMapChange<Map<Key, Value>>> {
         guard let realm = (managed as? ManagedMap)?.realm ?? (managed as? NestedMap)?.realm else {
-            preconditionFailure("Only maps of managed objects can be observed.")
+            burrowPreconditionFailure("Only maps of managed objects can be observed.")
         }
         return ChangeStream.make(of: realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
@@ -134,7 +134,7 @@ extension Object {
     /// }
     /// ```
     public func changes<T: Object>(_ type: T.Type = T.self) -> AsyncStream<ObjectChange<T>> {
-        guard let management else { preconditionFailure("Only objects which are managed by a Realm support change notifications") }
+        guard let management else { burrowPreconditionFailure(TrapMessage.observeUnmanaged) }
         return ChangeStream.make(of: management.realm, observeHere: { observe($0) }, observeOn: { observe(on: $0, $1) },
                                  frozen: { ChangeStream.frozen($0) })
     }

@@ -3,8 +3,8 @@ import Dispatch
 /// Checks that a collection of `realm` can be observed now.
 private func verifyObservable(_ realm: RealmCore) {
     realm.verifyThread()
-    precondition(!realm.isFrozen, "Frozen Realms do not change and do not have change notifications.")
-    precondition(realm.writeState == nil, "Cannot register notification blocks from within write transactions.")
+    burrowPrecondition(!realm.isFrozen, TrapMessage.frozenNotifications)
+    burrowPrecondition(realm.writeState == nil, TrapMessage.observeInWrite)
 }
 
 extension List {
@@ -26,13 +26,13 @@ extension List {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
         if let nested = managed as? NestedList {
-            precondition(keyPaths == nil, "A list inside an AnyRealmValue has no key paths to filter by: observe it with keyPaths nil.")
+            burrowPrecondition(keyPaths == nil, "A list inside an AnyRealmValue has no key paths to filter by: observe it with keyPaths nil.")
             verifyObservable(nested.realm)
             if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(block) } }
             return nested.realm.observe(NestedListObservation(self, storage: nested, block: block))
         }
         guard let storage = managed as? ManagedList else {
-            preconditionFailure("Only lists of managed objects can be observed: add the object that holds it to a realm first.")
+            burrowPreconditionFailure("Only lists of managed objects can be observed: add the object that holds it to a realm first.")
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
@@ -50,7 +50,7 @@ extension MutableSet {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
         guard let storage = managed else {
-            preconditionFailure("Only sets of managed objects can be observed: add the object that holds it to a realm first.")
+            burrowPreconditionFailure("Only sets of managed objects can be observed: add the object that holds it to a realm first.")
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
@@ -71,13 +71,13 @@ extension Map {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
         if let nested = managed as? NestedMap {
-            precondition(keyPaths == nil, "A dictionary inside an AnyRealmValue has no key paths to filter by: observe it with keyPaths nil.")
+            burrowPrecondition(keyPaths == nil, "A dictionary inside an AnyRealmValue has no key paths to filter by: observe it with keyPaths nil.")
             verifyObservable(nested.realm)
             if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(block) } }
             return nested.realm.observe(NestedMapObservation(self, storage: nested, block: block))
         }
         guard let storage = managed as? ManagedMap else {
-            preconditionFailure("Only maps of managed objects can be observed: add the object that holds it to a realm first.")
+            burrowPreconditionFailure("Only maps of managed objects can be observed: add the object that holds it to a realm first.")
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }

@@ -25,7 +25,7 @@ final class ModificationFilter {
     /// property when `keyPaths` is `nil`; traps for a key path that names no property.
     init(className: String, keyPaths: [[String]]?, catalog: Catalog, depth: Int = 0) {
         guard let layout = catalog.layouts[className] else {
-            preconditionFailure("Object type '\(className)' is not managed by the Realm.")
+            burrowPreconditionFailure("Object type '\(className)' is not managed by the Realm.")
         }
         let storedClass = layout.storedClass
         classID = layout.classID
@@ -43,11 +43,11 @@ final class ModificationFilter {
         var nested: [String: [[String]]] = [:]
         for path in keyPaths {
             guard let first = path.first, let property = storedClass.properties.first(where: { $0.name == first }) else {
-                preconditionFailure("Property '\(path.first ?? "")' not found in object of type '\(className)'")
+                burrowPreconditionFailure("Property '\(path.first ?? "")' not found in object of type '\(className)'")
             }
             own.insert(property.id)
             guard path.count > 1 else { continue }
-            precondition(property.kind == .link, "Property '\(className).\(first)' is not a link: key path '\(path.joined(separator: "."))' cannot go through it.")
+            burrowPrecondition(property.kind == .link, "Property '\(className).\(first)' is not a link: key path '\(path.joined(separator: "."))' cannot go through it.")
             nested[first, default: []].append(Array(path.dropFirst()))
         }
         ownProperties = own

@@ -25,13 +25,13 @@ extension Object {
     /// frozen object, inside a write, or for a key path naming no property.
     public func observe<T: ObjectBase>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                        _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
-        guard let management else { preconditionFailure("Only objects which are managed by a Realm support change notifications") }
+        guard let management else { burrowPreconditionFailure(TrapMessage.observeUnmanaged) }
         let realm = management.realm
         realm.verifyThread()
-        precondition(!realm.isFrozen, "Frozen Realms do not change and do not have change notifications.")
-        precondition(realm.writeState == nil, "Cannot register notification blocks from within write transactions.")
-        precondition(!isInvalidated, "Object has been deleted or invalidated.")
-        guard let typed = self as? T else { preconditionFailure("Cannot observe a '\(type(of: self))' as a '\(T.self)'.") }
+        burrowPrecondition(!realm.isFrozen, TrapMessage.frozenNotifications)
+        burrowPrecondition(realm.writeState == nil, TrapMessage.observeInWrite)
+        burrowPrecondition(!isInvalidated, TrapMessage.objectInvalidated)
+        guard let typed = self as? T else { burrowPreconditionFailure("Cannot observe a '\(type(of: self))' as a '\(T.self)'.") }
         if let queue {
             return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) }
         }

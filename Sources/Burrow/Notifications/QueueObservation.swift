@@ -9,9 +9,9 @@ enum QueueObservation {
     static func observe<Value: ThreadConfined>(_ value: Value, on queue: DispatchQueue,
                                                _ register: @escaping (Value) -> NotificationToken) -> NotificationToken {
         guard let configuration = value.realm?.configuration else {
-            preconditionFailure("Only objects and collections managed by a realm can be observed.")
+            burrowPreconditionFailure("Only objects and collections managed by a realm can be observed.")
         }
-        precondition(!value.isFrozen, "Frozen values do not change and cannot be observed.")
+        burrowPrecondition(!value.isFrozen, "Frozen values do not change and cannot be observed.")
         let reference = ThreadSafeReference(to: value)
         let state = Locked<(token: NotificationToken?, isCancelled: Bool)>((nil, false))
         let outer = NotificationToken {

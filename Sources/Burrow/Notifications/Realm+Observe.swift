@@ -27,7 +27,7 @@ extension Realm {
     /// or commits one.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.verifyThread()
-        precondition(!core.isFrozen, "Frozen Realms do not change and do not have change notifications.")
+        burrowPrecondition(!core.isFrozen, TrapMessage.frozenNotifications)
         return core.observe(RealmObservation(block))
     }
 }

@@ -29,8 +29,8 @@ extension Results {
         case .values(let values): realm = values.realm
         }
         realm.verifyThread()
-        precondition(!realm.isFrozen, "Frozen Realms do not change and do not have change notifications.")
-        precondition(realm.writeState == nil, "Cannot register notification blocks from within write transactions.")
+        burrowPrecondition(!realm.isFrozen, TrapMessage.frozenNotifications)
+        burrowPrecondition(realm.writeState == nil, TrapMessage.observeInWrite)
         if let queue {
             return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) }
         }

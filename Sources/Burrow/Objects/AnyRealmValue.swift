@@ -125,7 +125,7 @@ public enum AnyRealmValue: Hashable {
         case .decimal128(let v): .decimal(v)
         case .uuid(let v): .uuid(v)
         case .object, .list, .dictionary:
-            preconditionFailure("An object or collection in an AnyRealmValue is stored through its holder.")
+            burrowPreconditionFailure("An object or collection in an AnyRealmValue is stored through its holder.")
         }
     }
 
@@ -152,10 +152,14 @@ public enum AnyRealmValue: Hashable {
 }
 
 extension AnyRealmValue: RealmCollectionValue {
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _storageKind: _StorageKind { .mixed }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _isOptional: Bool { true }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _defaultValue: AnyRealmValue { .none }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue {
         self == .none ? .null : .mixed(storedInner)
     }
@@ -166,7 +170,7 @@ extension AnyRealmValue: RealmCollectionValue {
         switch self {
         case .object(let object):
             guard let management = object.management else {
-                preconditionFailure("An unmanaged object in an AnyRealmValue is added with its holder; add the holder first.")
+                burrowPreconditionFailure("An unmanaged object in an AnyRealmValue is added with its holder; add the holder first.")
             }
             return .typedLink(classID: management.bound.layout.classID, key: management.key.rawValue)
         case .list(let list): return .list(list.map(\.storedInner))
@@ -175,13 +179,15 @@ extension AnyRealmValue: RealmCollectionValue {
         }
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> AnyRealmValue {
         if case .mixed(.typedLink) = value {
-            preconditionFailure("An object in an AnyRealmValue is read through its holder.")
+            burrowPreconditionFailure("An object in an AnyRealmValue is read through its holder.")
         }
         return AnyRealmValue(scalar: value)
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> AnyRealmValue? {
         switch value {
         case let value as AnyRealmValue: value
@@ -207,13 +213,15 @@ extension AnyRealmValue: RealmCollectionValue {
         }
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _get(from object: ObjectBase, column: Int) -> AnyRealmValue {
         guard case .mixed(let inner) = object.managedValue(column: column, kind: .mixed) else { return .none }
         return AnyRealmValue(stored: inner, in: NestedLocation(slot: PropertySlot(owner: object, column: column)))
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: AnyRealmValue, on object: ObjectBase, column: Int) {
-        guard let management = object.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        guard let management = object.management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         management.realm.setMixed(value, on: object, management: management, column: column)
     }
 }

@@ -20,7 +20,7 @@ public func dynamicBridgeCast<T>(fromObjectiveC value: Any) -> T {
         default: return dynamicBridgeCast(fromObjectiveC: mixed.scalar.anyValue ?? NSNull())
         }
     }
-    preconditionFailure("Could not convert value '\(value)' to type '\(T.self)'")
+    burrowPreconditionFailure("Could not convert value '\(value)' to type '\(T.self)'")
 }
 
 /// The loosely typed form of `value`: a custom persistable type's stored value, other

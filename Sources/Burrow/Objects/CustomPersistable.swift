@@ -1,5 +1,7 @@
 /// What ``CustomPersistable`` and ``FailableCustomPersistable`` share: a type of your own stored
 /// as another type a realm stores, its `PersistedType`.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _CustomPersistable: _RealmCollectionValueInsideOptional where PersistedType: _Persistable {
     /// The stored form of the value.
     var persistableValue: PersistedType { get }
@@ -47,34 +49,45 @@ public protocol FailableCustomPersistable: _CustomPersistable {
 }
 
 extension CustomPersistable {
+    /// Implementation detail of `_CustomPersistable`; do not use.
     public static func _value(fromPersisted value: PersistedType) -> Self? { Self(persistedValue: value) }
 }
 
 extension FailableCustomPersistable {
+    /// Implementation detail of `_CustomPersistable`; do not use.
     public static func _value(fromPersisted value: PersistedType) -> Self? { Self(persistedValue: value) }
 }
 
 extension _CustomPersistable {
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _storageKind: _StorageKind { PersistedType._storageKind }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _linkedType: ObjectBase.Type? { PersistedType._linkedType }
 
     /// An object type is stored as a link, which is always optional, as in RealmSwift: a
     /// missing object reads as the value of a new one.
+    ///
+    /// Implementation detail of Burrow; do not use.
     public static var _isOptional: Bool { PersistedType._linkedType != nil || PersistedType._isOptional }
 
     /// The type's value of its stored type's default (of a new object, for an object type);
     /// traps when there is none.
+    ///
+    /// Implementation detail of Burrow; do not use.
     public static var _defaultValue: Self {
         PersistedType._linkedType != nil ? _fromLinkedObject(nil) : converted(PersistedType._defaultValue)
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public var _linkedObject: ObjectBase? { persistableValue._linkedObject }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromLinkedObject(_ object: ObjectBase?) -> Self {
-        guard let linkedType = PersistedType._linkedType else { preconditionFailure("\(Self.self) is not a link type.") }
+        guard let linkedType = PersistedType._linkedType else { burrowPreconditionFailure("\(Self.self) is not a link type.") }
         return converted(PersistedType._fromLinkedObject(object ?? linkedType.init()))
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _get(from object: ObjectBase, column: Int) -> Self {
         if let linkedType = PersistedType._linkedType {
             return _fromLinkedObject(object.linkedObject(column: column, of: linkedType))
@@ -82,6 +95,7 @@ extension _CustomPersistable {
         return _fromPersisted(object.managedValue(column: column, kind: _storageKind))
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: Self, on object: ObjectBase, column: Int) {
         if PersistedType._linkedType != nil {
             object.setLinkedObject(value._linkedObject, column: column)
@@ -90,20 +104,25 @@ extension _CustomPersistable {
         }
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue { persistableValue._persistedValue }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _persistedValue(at pointer: UnsafeRawPointer) -> _PersistedValue {
         pointer.assumingMemoryBound(to: Self.self).pointee._persistedValue
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> Self {
         converted(PersistedType._fromPersisted(value))
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _optionalFromPersisted(_ value: _PersistedValue) -> Self? {
         _value(fromPersisted: PersistedType._fromPersisted(value))
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> Self? {
         if let exact = value as? Self { return exact }
         return PersistedType._fromAny(value).flatMap(_value(fromPersisted:))
@@ -112,7 +131,7 @@ extension _CustomPersistable {
     /// The value of a stored form; traps, naming both, when there is none.
     private static func converted(_ stored: PersistedType) -> Self {
         guard let value = _value(fromPersisted: stored) else {
-            preconditionFailure("Failed to convert persisted value '\(stored)' to type '\(Self.self)' in a non-optional context.")
+            burrowPreconditionFailure("Failed to convert persisted value '\(stored)' to type '\(Self.self)' in a non-optional context.")
         }
         return value
     }

@@ -44,7 +44,7 @@ enum FieldOffsetCache {
         // projected itself but through a fresh instance of its class.
         let offset = projectedOffset(of: keyPath, in: object.belongsToFrozenRealm ? Root() : object)
         guard persistedFieldOffsets(of: type(of: object)).contains(offset) else {
-            preconditionFailure("@Persisted property \(keyPath) is not a stored field of \(type(of: object)).")
+            burrowPreconditionFailure("@Persisted property \(keyPath) is not a stored field of \(type(of: object)).")
         }
         table.remember(offset, forAddress: UInt64(UInt(bitPattern: ObjectIdentifier(keyPath))))
         // Every access of the property retains and releases this one key path object: threads

@@ -11,7 +11,7 @@ enum IndexBounds {
 
     @inline(never)
     private static func fail(_ index: Int, count: Int, endAllowed: Bool, name: String) -> Never {
-        if index < 0 { preconditionFailure("Cannot pass a negative value for '\(name)'.") }
-        preconditionFailure("Index \(index) is out of bounds (must be less than \(endAllowed ? "or equal to " : "")\(count)).")
+        if index < 0 { burrowPreconditionFailure("Cannot pass a negative value for '\(name)'.") }
+        burrowPreconditionFailure("Index \(index) is out of bounds (must be less than \(endAllowed ? "or equal to " : "")\(count)).")
     }
 }

@@ -46,7 +46,7 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
         IndexBounds.check(position, count: keys.count)
         guard let management = owner?.management,
               let object = management.realm.linkTarget(keys[position], of: Element.self) else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         return unsafeDowncast(object, to: Element.self)
     }
@@ -68,7 +68,7 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
                 cachedKeys = try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
                                                          through: originProperty, in: realm)
             } catch {
-                preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+                burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
             }
             cachedGeneration = realm.generation
             return cachedKeys
@@ -123,24 +123,32 @@ enum LinkingObjectsColumn {
 }
 
 extension LinkingObjects: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _storageKind: _StorageKind { .link }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _defaultValue: LinkingObjects<Element> { LinkingObjects(originProperty: "") }
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue { .null }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> LinkingObjects<Element> {
-        preconditionFailure("LinkingObjects are read through the object that holds them.")
+        burrowPreconditionFailure("LinkingObjects are read through the object that holds them.")
     }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _linkedType: ObjectBase.Type? { Element.self }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _collectionKind: _CollectionKind? { .linkingObjects }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _get(from object: ObjectBase, column: Int) -> LinkingObjects<Element> {
         guard let info = object.management?.bound.info,
               let origin = info.fields[LinkingObjectsColumn.field(ofColumn: column)].originProperty else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         return LinkingObjects(originProperty: origin, owner: object)
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: LinkingObjects<Element>, on object: ObjectBase, column: Int) {
-        preconditionFailure("LinkingObjects are read-only: change the links of the objects instead.")
+        burrowPreconditionFailure("LinkingObjects are read-only: change the links of the objects instead.")
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 extension List: MutableCollection, RangeReplaceableCollection {
     /// Replaces the elements in `subrange` with `newElements`.
     public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
-        precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count,
+        burrowPrecondition(subrange.lowerBound >= 0 && subrange.upperBound <= count,
                      "Range \(subrange) is out of bounds (must be within 0..<\(count)).")
         for _ in subrange { remove(at: subrange.lowerBound) }
         for (offset, element) in newElements.enumerated() { insert(element, at: subrange.lowerBound + offset) }
@@ -26,13 +26,13 @@ extension List: MutableCollection, RangeReplaceableCollection {
 
     /// Removes the first `number` elements; traps when there are fewer.
     public func removeFirst(_ number: Int) {
-        precondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count).")
+        burrowPrecondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count).")
         removeSubrange(0..<number)
     }
 
     /// Removes the last `number` elements; traps when there are fewer.
     public func removeLast(_ number: Int) {
-        precondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count).")
+        burrowPrecondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count).")
         removeSubrange((count - number)..<count)
     }
 

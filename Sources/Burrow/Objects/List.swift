@@ -108,13 +108,13 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Removes the first element; traps when empty.
     public func removeFirst() {
-        precondition(!isEmpty, "Cannot remove the first element of an empty list.")
+        burrowPrecondition(!isEmpty, "Cannot remove the first element of an empty list.")
         remove(at: 0)
     }
 
     /// Removes the last element; traps when empty.
     public func removeLast() {
-        precondition(!isEmpty, "Cannot remove the last element of an empty list.")
+        burrowPrecondition(!isEmpty, "Cannot remove the last element of an empty list.")
         remove(at: count - 1)
     }
 
@@ -206,17 +206,25 @@ protocol _UnmanagedCollection {
 }
 
 extension List: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _storageKind: _StorageKind { Element._storageKind }
     // A custom type over an object is optional as a link, never as an element.
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _isOptional: Bool { Element._isOptional && !(Element.self is any _CustomPersistable.Type) }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _defaultValue: List<Element> { List() }
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue { .null }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> List<Element> {
-        preconditionFailure("A list is read through the object that holds it.")
+        burrowPreconditionFailure("A list is read through the object that holds it.")
     }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _linkedType: ObjectBase.Type? { Element._linkedType }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _collectionKind: _CollectionKind? { .list }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> List<Element>? {
         if let list = value as? List<Element> { return list }
         guard let items = value as? [Any] else { return nil }
@@ -228,10 +236,12 @@ extension List: _Persistable {
         return list
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _get(from object: ObjectBase, column: Int) -> List<Element> {
         object.managedCollection(column: column) { List(managed: ManagedList(owner: object, column: column, targetType: Element._linkedType)) }
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: List<Element>, on object: ObjectBase, column: Int) {
         let target = _get(from: object, column: column)
         let replacement = Array(value)

@@ -1,4 +1,6 @@
 /// The key types a ``Map`` accepts: `String`.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _MapKey: Hashable, Comparable {
     /// The key as stored.
     var _mapKey: String { get }
@@ -7,6 +9,7 @@ public protocol _MapKey: Hashable, Comparable {
 }
 
 extension String: _MapKey {
+    /// Implementation detail of `_MapKey`; do not use.
     public var _mapKey: String { self }
     public init(_mapKey: String) { self = _mapKey }
 }
@@ -161,16 +164,24 @@ protocol _UnmanagedMap {
 }
 
 extension Map: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _storageKind: _StorageKind { Value._storageKind }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _isOptional: Bool { Value._isOptional }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _defaultValue: Map<Key, Value> { Map() }
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue { .null }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> Map<Key, Value> {
-        preconditionFailure("A map is read through the object that holds it.")
+        burrowPreconditionFailure("A map is read through the object that holds it.")
     }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _linkedType: ObjectBase.Type? { Value._linkedType }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _collectionKind: _CollectionKind? { .map }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> Map<Key, Value>? {
         if let map = value as? Map<Key, Value> { return map }
         guard let dictionary = value as? [String: Any] else { return nil }
@@ -182,10 +193,12 @@ extension Map: _Persistable {
         return map
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _get(from object: ObjectBase, column: Int) -> Map<Key, Value> {
         object.managedCollection(column: column) { Map(managed: ManagedMap(owner: object, column: column, targetType: Value._linkedType)) }
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: Map<Key, Value>, on object: ObjectBase, column: Int) {
         let target = _get(from: object, column: column)
         let replacement = Array(value)

@@ -136,17 +136,25 @@ extension MutableSet: _AdoptableCollection {
 }
 
 extension MutableSet: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _storageKind: _StorageKind { Element._storageKind }
     // A custom type over an object is optional as a link, never as an element.
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _isOptional: Bool { Element._isOptional && !(Element.self is any _CustomPersistable.Type) }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _defaultValue: MutableSet<Element> { MutableSet() }
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue { .null }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> MutableSet<Element> {
-        preconditionFailure("A set is read through the object that holds it.")
+        burrowPreconditionFailure("A set is read through the object that holds it.")
     }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _linkedType: ObjectBase.Type? { Element._linkedType }
+    /// Implementation detail of `_Persistable`; do not use.
     public static var _collectionKind: _CollectionKind? { .set }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> MutableSet<Element>? {
         if let set = value as? MutableSet<Element> { return set }
         guard let items = value as? [Any] else { return nil }
@@ -158,10 +166,12 @@ extension MutableSet: _Persistable {
         return set
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _get(from object: ObjectBase, column: Int) -> MutableSet<Element> {
         object.managedCollection(column: column) { MutableSet(managed: ManagedSet(owner: object, column: column, targetType: Element._linkedType)) }
     }
 
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: MutableSet<Element>, on object: ObjectBase, column: Int) {
         let target = _get(from: object, column: column)
         let replacement = Array(value)
@@ -171,12 +181,14 @@ extension MutableSet: _Persistable {
 }
 
 extension MutableSet: _QueryableCollection {
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _results: Results<Element> {
         guard let managed else {
-            preconditionFailure("Queries need a managed set: add the object that holds it to a realm first.")
+            burrowPreconditionFailure("Queries need a managed set: add the object that holds it to a realm first.")
         }
         return ResultsQuery.Source.set(managed).results(of: Element.self, from: managed)
     }
 
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }

@@ -101,7 +101,7 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         guard names.count == 2 else { return self[keyPath] }
         guard let next = self[names[0]] else { return nil }
         guard let object = next as? Object else {
-            preconditionFailure("Key path '\(keyPath)' goes through '\(names[0])', which is not a link.")
+            burrowPreconditionFailure("Key path '\(keyPath)' goes through '\(names[0])', which is not a link.")
         }
         return object.value(forKeyPath: names[1])
     }
@@ -123,7 +123,7 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         guard names.count == 2 else { return setValue(value, forKey: keyPath) }
         guard let next = self[names[0]] else { return }
         guard let object = next as? Object else {
-            preconditionFailure("Key path '\(keyPath)' goes through '\(names[0])', which is not a link.")
+            burrowPreconditionFailure("Key path '\(keyPath)' goes through '\(names[0])', which is not a link.")
         }
         object.setValue(value, forKeyPath: names[1])
     }

@@ -94,21 +94,21 @@ open class ObjectBase {
     private final func cachedRow(_ management: Management) -> UnsafeRawBufferPointer {
         let realm = management.realm
         if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
-        if realm.invalidated(since: cachedRowGeneration) { preconditionFailure("Object has been deleted or invalidated.") }
+        if realm.invalidated(since: cachedRowGeneration) { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         let row: UnsafeRawBufferPointer?
         do {
             row = try management.bound.layout.row(management.key, in: realm.transaction)
         } catch {
-            preconditionFailure("Cannot read object of type '\(management.bound.info.className)' from '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure("Cannot read object of type '\(management.bound.info.className)' from '\(realm.coordinator.path)': \(error)")
         }
         guard let row else {
             // Listed in this version (by a table scan, an index or a collection) and gone in the
             // same version: no write removed it, LMDB's pages disagree with themselves.
             if cachedRowGeneration == realm.generation {
-                preconditionFailure("The file is damaged: object \(management.key.rawValue) of '\(management.bound.info.className)' was listed "
+                burrowPreconditionFailure("The file is damaged: object \(management.key.rawValue) of '\(management.bound.info.className)' was listed "
                                     + "but its row cannot be found in '\(realm.coordinator.path)'.")
             }
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         cachedRow = row
         cachedRowGeneration = realm.generation
@@ -119,7 +119,7 @@ open class ObjectBase {
     @usableFromInline
     final func managedValue(column: Int, kind: _StorageKind) -> _PersistedValue {
         guard let management else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         return RowReader(currentRow(management)).value(column, kind: kind)
     }
@@ -128,7 +128,7 @@ open class ObjectBase {
     @usableFromInline
     final func setManagedValue(_ value: _PersistedValue, column: Int) {
         guard let management else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         management.realm.update(self, management: management, column: column, to: value)
     }
@@ -145,7 +145,7 @@ open class ObjectBase {
     @usableFromInline
     final func setLinkedObject(_ target: ObjectBase?, column: Int) {
         guard let management else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         management.realm.setLink(target, on: self, column: column)
     }

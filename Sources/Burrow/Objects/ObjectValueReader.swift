@@ -32,7 +32,7 @@ struct ObjectValueReader {
                 set(propertyValue, field: index, on: object)
             }
         case let array as [Any]:
-            precondition(array.count <= info.storedFields.count,
+            burrowPrecondition(array.count <= info.storedFields.count,
                          "Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
             for (position, propertyValue) in array.enumerated() {
                 set(propertyValue, field: info.storedFields[position], on: object)
@@ -44,7 +44,7 @@ struct ObjectValueReader {
                 set(other[name] as Any, field: index, on: object)
             }
         default:
-            preconditionFailure("Invalid value '\(value)' to initialize an object of type '\(info.className)': expected a dictionary, an array or an object.")
+            burrowPreconditionFailure("Invalid value '\(value)' to initialize an object of type '\(info.className)': expected a dictionary, an array or an object.")
         }
     }
 
@@ -69,7 +69,7 @@ struct ObjectValueReader {
             return set(optional.wrappedAny ?? NSNull(), field: index, on: object)
         }
         let field = info.fields[index]
-        precondition(!field.isComputed,
+        burrowPrecondition(!field.isComputed,
                      "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
         if field.collection != nil {
             var input = value
@@ -84,7 +84,7 @@ struct ObjectValueReader {
             }
             let column = object.management?.bound.fieldColumns[index]
             guard field.accessor.assign(input, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
-                preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+                burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
             }
             return
         }
@@ -92,7 +92,7 @@ struct ObjectValueReader {
             // An AnyRealmValue may hold an unmanaged object: store the value itself.
             let column = object.management?.bound.fieldColumns[index]
             guard field.accessor.assign(value, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
-                preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for 'AnyRealmValue' property '\(info.className).\(field.name)'.")
+                burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for 'AnyRealmValue' property '\(info.className).\(field.name)'.")
             }
             return
         }
@@ -132,7 +132,7 @@ struct ObjectValueReader {
             return created
         }
         let field = info.fields[index]
-        preconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+        burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
     }
 
     private static func elements<S: Sequence>(of sequence: S) -> [Any] { sequence.map { $0 } }
@@ -150,7 +150,7 @@ struct ObjectValueReader {
     func convert(_ value: Any, field index: Int) -> _PersistedValue {
         let field = info.fields[index]
         guard let converted = field.accessor.convert(value) else {
-            preconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+            burrowPreconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
         }
         return converted
     }

@@ -4,6 +4,8 @@ import Foundation
 /// (`Bool`, the integers, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `Decimal`,
 /// ``ObjectId``), their optionals and every ``PersistableEnum``; conform your enums through
 /// ``PersistableEnum`` rather than directly.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
     /// How values are laid out in rows and index keys.
     static var _storageKind: _StorageKind { get }
@@ -41,47 +43,61 @@ public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
 }
 
 extension _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _persistedValue(at pointer: UnsafeRawPointer) -> _PersistedValue {
         pointer.assumingMemoryBound(to: Self.self).pointee._persistedValue
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _get(from object: ObjectBase, column: Int) -> Self {
         _fromPersisted(object.managedValue(column: column, kind: _storageKind))
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _set(_ value: Self, on object: ObjectBase, column: Int) {
         object.setManagedValue(value._persistedValue, column: column)
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _optionalFromPersisted(_ value: _PersistedValue) -> Self? { _fromPersisted(value) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _linkedType: ObjectBase.Type? { nil }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _collectionKind: _CollectionKind? { nil }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _isOptional: Bool { false }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Self? { value as? Self }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _linkedObject: ObjectBase? { nil }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromLinkedObject(_ object: ObjectBase?) -> Self {
-        preconditionFailure("\(Self.self) is not a link type.")
+        burrowPreconditionFailure("\(Self.self) is not a link type.")
     }
 
     @usableFromInline
     static func mismatch(_ value: _PersistedValue) -> Never {
-        preconditionFailure("Stored value \(value.displayText) is not a \(Self.self): the file is damaged or its schema does not match.")
+        burrowPreconditionFailure("Stored value \(value.displayText) is not a \(Self.self): the file is damaged or its schema does not match.")
     }
 }
 
 extension Bool: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .bool }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Bool { false }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .bool(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Bool {
         guard case .bool(let v) = value else { mismatch(value) }
@@ -90,15 +106,21 @@ extension Bool: _Persistable {
 }
 
 /// Shared conformance of every integer width: all are stored as 64-bit integers.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _PersistableInteger: _Persistable, FixedWidthInteger {}
 
 extension _PersistableInteger {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .int }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Self { 0 }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .int(Int64(self)) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Self {
         guard case .int(let v) = value else { mismatch(value) }
@@ -106,6 +128,7 @@ extension _PersistableInteger {
         guard let narrowed = Self(exactly: v) else { mismatch(value) }
         return narrowed
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Self? {
         if let exact = value as? Self { return exact }
@@ -122,17 +145,22 @@ extension Int32: _PersistableInteger {}
 extension Int64: _PersistableInteger {}
 
 extension Float: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .float }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Float { 0 }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .float(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Float {
         guard case .float(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Float? {
         if let v = value as? Float { return v }
@@ -143,17 +171,22 @@ extension Float: _Persistable {
 }
 
 extension Double: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .double }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Double { 0 }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .double(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Double {
         guard case .double(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Double? {
         if let v = value as? Double { return v }
@@ -164,17 +197,22 @@ extension Double: _Persistable {
 }
 
 extension String: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .string }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: String { "" }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .string(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> String {
         guard case .string(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> String? {
         if let v = value as? String { return v }
@@ -184,17 +222,22 @@ extension String: _Persistable {
 }
 
 extension Data: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .data }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Data { Data() }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .data(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Data {
         guard case .data(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Data? {
         if let v = value as? Data { return v }
@@ -204,13 +247,18 @@ extension Data: _Persistable {
 }
 
 extension Date: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .date }
     /// The current time, as RealmSwift's default for a `Date` property.
+    ///
+    /// Implementation detail of Burrow; do not use.
     @inlinable
     public static var _defaultValue: Date { Date() }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .date(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Date {
         guard case .date(let v) = value else { mismatch(value) }
@@ -219,18 +267,24 @@ extension Date: _Persistable {
 }
 
 extension UUID: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .uuid }
     /// A new random UUID, as RealmSwift's default for a `UUID` property.
+    ///
+    /// Implementation detail of Burrow; do not use.
     @inlinable
     public static var _defaultValue: UUID { UUID() }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .uuid(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> UUID {
         guard case .uuid(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> UUID? {
         if let v = value as? UUID { return v }
@@ -240,17 +294,22 @@ extension UUID: _Persistable {
 }
 
 extension ObjectId: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .objectId }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: ObjectId { ObjectId() }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .objectId(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> ObjectId {
         guard case .objectId(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> ObjectId? {
         if let v = value as? ObjectId { return v }
@@ -260,17 +319,22 @@ extension ObjectId: _Persistable {
 }
 
 extension Decimal128: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .decimal }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Decimal128 { Decimal128() }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { .decimal(self) }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Decimal128 {
         guard case .decimal(let v) = value else { mismatch(value) }
         return v
     }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> Decimal128? {
         switch value {
         case let v as Decimal128: v
@@ -286,18 +350,23 @@ extension Decimal128: _Persistable {
 /// A Foundation `Decimal` is stored as a ``Decimal128``: up to 34 of its 38 digits are kept
 /// (more round half to even), and a stored value outside `Decimal`'s exponents traps when read.
 extension Decimal: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { .decimal }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Decimal { 0 }
+    /// Implementation detail of `_Persistable`; do not use.
     public var _persistedValue: _PersistedValue { .decimal(Decimal128(self)) }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromPersisted(_ value: _PersistedValue) -> Decimal {
         guard case .decimal(let v) = value else { mismatch(value) }
         guard let decimal = v.isNaN ? Decimal.nan : v.decimalValue else {
-            preconditionFailure("Stored value \(v) does not fit a Decimal: read it as a Decimal128.")
+            burrowPreconditionFailure("Stored value \(v) does not fit a Decimal: read it as a Decimal128.")
         }
         return decimal
     }
+    /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> Decimal? {
         if let v = value as? Decimal { return v }
         return Decimal128._fromAny(value).flatMap { $0.isNaN ? Decimal.nan : $0.decimalValue }
@@ -309,12 +378,16 @@ extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {
 }
 
 extension Optional: _Persistable where Wrapped: _Persistable {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { Wrapped._storageKind }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _isOptional: Bool { true }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Wrapped? { nil }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue {
         switch self {
@@ -322,10 +395,12 @@ extension Optional: _Persistable where Wrapped: _Persistable {
         case .some(let wrapped): wrapped._persistedValue
         }
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Wrapped? {
         value.isNull ? nil : Wrapped._optionalFromPersisted(value)
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _get(from object: ObjectBase, column: Int) -> Wrapped? {
         if let linkedType = Wrapped._linkedType {
@@ -334,6 +409,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
         let value = object.managedValue(column: column, kind: Wrapped._storageKind)
         return value.isNull ? nil : Wrapped._optionalFromPersisted(value)
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _set(_ value: Wrapped?, on object: ObjectBase, column: Int) {
         if Wrapped._linkedType != nil {
@@ -342,12 +418,16 @@ extension Optional: _Persistable where Wrapped: _Persistable {
             object.setManagedValue(value?._persistedValue ?? .null, column: column)
         }
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _linkedType: ObjectBase.Type? { Wrapped._linkedType }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _linkedObject: ObjectBase? { self?._linkedObject }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromLinkedObject(_ object: ObjectBase?) -> Wrapped? { object.map { Wrapped._fromLinkedObject($0) } }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }

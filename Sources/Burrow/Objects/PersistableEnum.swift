@@ -13,24 +13,29 @@
 public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable, _RealmCollectionValueInsideOptional where RawValue: _Persistable, PersistedType == RawValue {}
 
 extension PersistableEnum {
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _storageKind: _StorageKind { RawValue._storageKind }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _defaultValue: Self {
         guard let first = allCases.first else {
-            preconditionFailure("PersistableEnum \(Self.self) has no cases.")
+            burrowPreconditionFailure("PersistableEnum \(Self.self) has no cases.")
         }
         return first
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public var _persistedValue: _PersistedValue { rawValue._persistedValue }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromPersisted(_ value: _PersistedValue) -> Self {
         guard let result = Self(rawValue: RawValue._fromPersisted(value)) else {
-            preconditionFailure("Stored value \(value.displayText) is not a case of \(Self.self).")
+            burrowPreconditionFailure("Stored value \(value.displayText) is not a case of \(Self.self).")
         }
         return result
     }
+    /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Self? {
         if let exact = value as? Self { return exact }

@@ -157,7 +157,7 @@ protocol PersistedField {
 
 extension Persisted: PersistedField {
     static func describe(at field: UnsafeRawPointer) -> PersistedFieldDescription {
-        precondition(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.column) == 0,
+        burrowPrecondition(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.column) == 0,
                      "Persisted<\(Value.self)> does not start with its column.")
         let persisted = field.assumingMemoryBound(to: Persisted<Value>.self).pointee
         return PersistedFieldDescription(kind: Value._storageKind, isOptional: Value._isOptional,

@@ -24,7 +24,7 @@ extension PersistedBox {
             if String(cString: name) == "storage" { found = offset }
             return found == nil
         }
-        guard let found else { preconditionFailure("\(self) has no storage field.") }
+        guard let found else { burrowPreconditionFailure("\(self) has no storage field.") }
         return found
     }
 
@@ -51,7 +51,7 @@ extension PersistedBox {
 
     private var managedOwner: ObjectBase {
         if let owner { return owner }
-        guard let location else { preconditionFailure("A managed \(Self.self) has no object.") }
+        guard let location else { burrowPreconditionFailure("A managed \(Self.self) has no object.") }
         return location.realm.makeObject(location.bound, key: location.key)
     }
 }

@@ -12,6 +12,8 @@ import Foundation
 ///     results.max(ofProperty: name)
 /// }
 /// ```
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _HasPersistedType {
     /// The type stored for this one.
     associatedtype PersistedType = Self
@@ -69,6 +71,8 @@ extension Optional: SortableType where Wrapped: SortableType {}
 
 /// Stored types that `@Persisted(indexed: true)` accepts: `Bool`, the integers, `String`,
 /// `Date`, `UUID`, ``ObjectId`` and their optionals (an enum through its raw value).
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 @_marker public protocol _Indexable {}
 extension Bool: _Indexable {}
 extension Int: _Indexable {}
@@ -84,6 +88,8 @@ extension Optional: _Indexable where Wrapped: _Indexable {}
 
 /// Stored types that `@Persisted(primaryKey: true)` accepts: the integers, `String`, `UUID`,
 /// ``ObjectId`` and their optionals (an enum through its raw value).
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 @_marker public protocol _PrimaryKey {}
 extension Int: _PrimaryKey {}
 extension Int8: _PrimaryKey {}

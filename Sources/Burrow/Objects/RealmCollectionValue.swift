@@ -15,6 +15,8 @@ public protocol RealmCollectionValue: _Persistable, Hashable {}
 /// ```swift
 /// func firstOrNil<T: _RealmCollectionValueInsideOptional>(_ list: List<T?>) -> T?? { list.first }
 /// ```
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _RealmCollectionValueInsideOptional: RealmCollectionValue {}
 
 extension Bool: _RealmCollectionValueInsideOptional {}

@@ -33,7 +33,7 @@ final class LinkResolver {
     /// the evaluation then discards by throwing the failure.
     @inline(__always)
     func reading<T>(_ fallback: T, _ body: (Transaction) throws -> T) -> T {
-        guard let transaction else { preconditionFailure("A predicate read links outside an evaluation.") }
+        guard let transaction else { burrowPreconditionFailure("A predicate read links outside an evaluation.") }
         guard failure == nil else { return fallback }
         do {
             return try body(transaction)

@@ -81,7 +81,7 @@ extension PredicateNode {
     /// `nodes` joined by `combine` into a balanced tree, in order: a chain of `n` terms is
     /// `log2(n)` levels deep instead of `n`.
     static func balanced(_ nodes: ArraySlice<PredicateNode>, _ combine: (PredicateNode, PredicateNode) -> PredicateNode) -> PredicateNode {
-        precondition(!nodes.isEmpty, "A chain of predicates needs a term.")
+        burrowPrecondition(!nodes.isEmpty, "A chain of predicates needs a term.")
         if nodes.count == 1 { return nodes[nodes.startIndex] }
         let middle = nodes.startIndex + nodes.count / 2
         return combine(balanced(nodes[..<middle], combine), balanced(nodes[middle...], combine))

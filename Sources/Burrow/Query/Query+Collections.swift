@@ -2,6 +2,8 @@ import Foundation
 
 /// Numbers whose collections `where { }` can aggregate: integers, `Float`, `Double`,
 /// `Decimal`, and their optionals.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryNumeric: _Persistable {}
 extension Int: _QueryNumeric {}
 extension Int8: _QueryNumeric {}
@@ -15,13 +17,17 @@ extension Decimal128: _QueryNumeric {}
 extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
 
 /// A `Map` as `where { }` sees it: its key and value types.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryKeyedCollection {
     associatedtype _QueryKey: _MapKey
     associatedtype _QueryValue: RealmCollectionValue
 }
 
 extension Map: _QueryKeyedCollection {
+    /// Implementation detail of `_QueryNumeric`; do not use.
     public typealias _QueryKey = Key
+    /// Implementation detail of `_QueryNumeric`; do not use.
     public typealias _QueryValue = Value
 }
 
@@ -73,7 +79,7 @@ extension Query where T: _QueryCollection, T._QueryElement.PersistedType: _Query
 
     private func aggregate(_ name: String) -> Query<T._QueryElement> {
         guard case .keyPath(let path, let owner) = expression else {
-            preconditionFailure("An aggregate in where { } needs a collection property.")
+            burrowPreconditionFailure("An aggregate in where { } needs a collection property.")
         }
         return Query<T._QueryElement>(.keyPath(path + "." + name, owner: owner))
     }
@@ -113,14 +119,14 @@ extension Query where T: _QueryKeyedCollection {
     /// ```
     public subscript(member: T._QueryKey) -> Query<T._QueryValue> {
         guard case .keyPath(let path, let owner) = expression else {
-            preconditionFailure("A map subscript in where { } needs a map property.")
+            burrowPreconditionFailure("A map subscript in where { } needs a map property.")
         }
         return Query<T._QueryValue>(.mapValue(map: path, key: member._mapKey, rest: nil, owner: owner))
     }
 
     private func member<V>(_ name: String) -> Query<V> {
         guard case .keyPath(let path, let owner) = expression else {
-            preconditionFailure("'\(name)' in where { } needs a map property.")
+            burrowPreconditionFailure("'\(name)' in where { } needs a map property.")
         }
         return Query<V>(.keyPath(path + "." + name, owner: owner))
     }
@@ -137,7 +143,7 @@ extension Query where T == Bool {
         var collection: String?
         let relative = Self.relative(self.node, collection: &collection)
         guard let collection else {
-            preconditionFailure("count in where { } needs a condition on the objects of a collection, such as ($0.dogs.age > 5).count.")
+            burrowPreconditionFailure("count in where { } needs a condition on the objects of a collection, such as ($0.dogs.age > 5).count.")
         }
         return Query<Int>(.subqueryCount(collection: collection, predicate: relative))
     }
@@ -160,10 +166,10 @@ extension Query where T == Bool {
     private static func relative(_ operand: Operand, collection: inout String?) -> Operand {
         guard case .keyPath(let path, let position) = operand else { return operand }
         guard let dot = path.firstIndex(of: ".") else {
-            preconditionFailure("count in where { } needs every key path to go through the collection; '\(path)' does not.")
+            burrowPreconditionFailure("count in where { } needs every key path to go through the collection; '\(path)' does not.")
         }
         let head = String(path[..<dot])
-        precondition(collection == nil || collection == head,
+        burrowPrecondition(collection == nil || collection == head,
                      "count in where { } needs one collection; the condition uses both '\(collection ?? "")' and '\(head)'.")
         collection = head
         return .keyPath(String(path[path.index(after: dot)...]), position: position)

@@ -105,11 +105,14 @@ extension Query where T: PersistableEnum {
 }
 
 /// An optional enum a `@Persisted` property stores: `T?` for a ``PersistableEnum`` `T`.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _OptionalPersistableEnum {
     associatedtype _Enum: PersistableEnum
 }
 
 extension Optional: _OptionalPersistableEnum where Wrapped: PersistableEnum {
+    /// Implementation detail of `_OptionalPersistableEnum`; do not use.
     public typealias _Enum = Wrapped
 }
 

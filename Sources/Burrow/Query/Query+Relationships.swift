@@ -1,44 +1,56 @@
 /// Gives `where { }` access to the objects behind links and in collections.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryLinkable {
     /// The class whose properties the query reaches.
     associatedtype _LinkedObject: ObjectBase
 }
 
 extension Optional: _QueryLinkable where Wrapped: ObjectBase {
+    /// Implementation detail of `_QueryLinkable`; do not use.
     public typealias _LinkedObject = Wrapped
 }
 
 extension List: _QueryLinkable where Element: ObjectBase {
+    /// Implementation detail of `_QueryLinkable`; do not use.
     public typealias _LinkedObject = Element
 }
 
 extension MutableSet: _QueryLinkable where Element: ObjectBase {
+    /// Implementation detail of `_QueryLinkable`; do not use.
     public typealias _LinkedObject = Element
 }
 
 extension LinkingObjects: _QueryLinkable {
+    /// Implementation detail of `_QueryLinkable`; do not use.
     public typealias _LinkedObject = Element
 }
 
 extension Map: _QueryLinkable where Value: _OptionalObject {
+    /// Implementation detail of `_QueryLinkable`; do not use.
     public typealias _LinkedObject = Value._Wrapped
 }
 
 /// Collections `where { }` can count and search.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryCollection {
     /// The elements' type.
     associatedtype _QueryElement: _Persistable
 }
 
 extension List: _QueryCollection {
+    /// Implementation detail of `_QueryCollection`; do not use.
     public typealias _QueryElement = Element
 }
 
 extension MutableSet: _QueryCollection {
+    /// Implementation detail of `_QueryCollection`; do not use.
     public typealias _QueryElement = Element
 }
 
 extension Map: _QueryCollection {
+    /// Implementation detail of `_QueryCollection`; do not use.
     public typealias _QueryElement = Value
 }
 
@@ -77,7 +89,7 @@ extension Query where T: _QueryCollection {
     /// The class the key path starts from.
     private var owningClass: ClassInfo {
         guard case .keyPath(_, let owner) = expression else {
-            preconditionFailure("A collection in where { } must be a property.")
+            burrowPreconditionFailure("A collection in where { } must be a property.")
         }
         return owner
     }

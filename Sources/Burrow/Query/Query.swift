@@ -45,7 +45,7 @@ public struct Query<T> {
     /// The property name of a key-path expression.
     var keyPathName: String {
         guard case .keyPath(let name, _) = expression else {
-            preconditionFailure("A comparison in where { } needs a property on its left.")
+            burrowPreconditionFailure("A comparison in where { } needs a property on its left.")
         }
         return name
     }
@@ -95,6 +95,8 @@ public struct StringOptions: OptionSet, Sendable {
 
 /// Types whose values can be ordered in queries (`<`, `>`, `BETWEEN`): numbers, dates,
 /// strings, and their optionals.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryComparable: _Persistable {}
 extension Int: _QueryComparable {}
 extension Int8: _QueryComparable {}
@@ -111,6 +113,8 @@ extension ObjectId: _QueryComparable {}
 extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
 
 /// Types with string operators in queries: `String`, `String?`, `Data` and `Data?`.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryString: _Persistable {}
 extension String: _QueryString {}
 extension Data: _QueryString {}
@@ -120,7 +124,7 @@ extension Query where T: ObjectBase {
     /// The property `keyPath` reads, as a query on its values.
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> {
         guard case .root(let info) = expression else {
-            preconditionFailure("Key path \(keyPath) in where { } must start from the object.")
+            burrowPreconditionFailure("Key path \(keyPath) in where { } must start from the object.")
         }
         return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
     }

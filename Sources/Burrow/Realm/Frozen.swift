@@ -15,7 +15,7 @@ public struct Frozen<Value: ThreadConfined>: @unchecked Sendable {
 
     /// Wraps `value`, which must be frozen.
     public init(_ value: Value) {
-        precondition(value.isFrozen, "Only frozen values can be sent to other threads: call freeze() first, or use a ThreadSafeReference.")
+        burrowPrecondition(value.isFrozen, "Only frozen values can be sent to other threads: call freeze() first, or use a ThreadSafeReference.")
         self.value = value
     }
 }

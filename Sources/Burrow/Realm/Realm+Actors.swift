@@ -64,11 +64,11 @@ extension Realm {
     public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation,
                                    _ block: () throws -> Result) async throws -> Result {
         guard case .actor = core.confinement else {
-            preconditionFailure("asyncWrite() can only be called on actor-isolated Realms")
+            burrowPreconditionFailure("asyncWrite() can only be called on actor-isolated Realms")
         }
         core.verifyThread()
-        precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
-        precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        burrowPrecondition(!configuration.readOnly, TrapMessage.readOnlyWrite)
+        burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         let core = self.core
         await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
             core.requestWriterTurn { turn.resume() }
@@ -78,7 +78,7 @@ extension Realm {
             core.passWriterTurn()
             throw CancellationError()
         }
-        precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         try core.beginWriteInTurn()
         return try completeWrite(block)
     }
@@ -93,7 +93,7 @@ extension Realm {
     @discardableResult
     public func asyncRefresh(_isolation actor: isolated any Actor = #isolation) async -> Bool {
         guard case .actor = core.confinement else {
-            preconditionFailure("asyncRefresh() can only be called on actor-isolated Realms")
+            burrowPreconditionFailure("asyncRefresh() can only be called on actor-isolated Realms")
         }
         return refresh()
     }

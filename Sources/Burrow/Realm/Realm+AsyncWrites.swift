@@ -35,7 +35,7 @@ extension Realm {
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
         core.verifyThread()
         let schedule = asyncScheduler
-        precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
+        burrowPrecondition(!configuration.readOnly, TrapMessage.readOnlyWrite)
         let id = core.asyncWrites.schedule()
         let work = ConfinedWork { self.runAsyncWrite(id, asyncWriteBlock) }
         core.requestWriterTurn { schedule { work.run() } }
@@ -46,7 +46,7 @@ extension Realm {
     /// confined to a thread.
     private var asyncScheduler: @Sendable (@escaping @Sendable () -> Void) -> Void {
         guard let schedule = core.confinement.scheduler else {
-            preconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
+            burrowPreconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
         }
         return schedule
     }
@@ -67,7 +67,7 @@ extension Realm {
         do {
             try core.beginWriteInTurn()
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
         core.asyncWrites.isRunningBlock = true
         defer { core.asyncWrites.isRunningBlock = false }
@@ -87,7 +87,7 @@ extension Realm {
     public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         core.verifyThread()
         let schedule = asyncScheduler
-        precondition(core.writeState != nil, "Can't commit a non-existing write transaction")
+        burrowPrecondition(core.writeState != nil, TrapMessage.noWriteToCommit)
         let id = core.asyncWrites.schedule()
         var failure: Swift.Error?
         do {

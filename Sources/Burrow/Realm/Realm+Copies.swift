@@ -27,7 +27,7 @@ extension Realm {
     ///   not 64 bytes long, or damage met while re-encrypting.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.verifyThread()
-        precondition(core.writeState == nil, "Cannot write a copy of a Realm in a write transaction: commit or cancel it first.")
+        burrowPrecondition(core.writeState == nil, "Cannot write a copy of a Realm in a write transaction: commit or cancel it first.")
         let path = fileURL.standardizedFileURL.path
         let environment = core.coordinator.environment
         do {

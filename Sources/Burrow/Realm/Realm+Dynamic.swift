@@ -13,7 +13,7 @@ extension Realm {
     public func dynamicObjects(_ typeName: String) -> Results<DynamicObject> {
         core.verifyThread()
         let bound = core.verifiedDynamicBound(named: typeName)
-        precondition(!bound.layout.isEmbedded, "Embedded object '\(typeName)' cannot be queried directly: query its owners instead.")
+        burrowPrecondition(!bound.layout.isEmbedded, "Embedded object '\(typeName)' cannot be queried directly: query its owners instead.")
         return Results(core: ResultsCore(realm: core, info: bound.info, query: ResultsQuery()))
     }
 
@@ -27,7 +27,7 @@ extension Realm {
     public func dynamicObject(ofType typeName: String, forPrimaryKey key: Any) -> DynamicObject? {
         core.verifyThread()
         let bound = core.verifiedDynamicBound(named: typeName)
-        guard let column = bound.layout.primaryKeyColumn else { preconditionFailure("'\(typeName)' does not have a primary key") }
+        guard let column = bound.layout.primaryKeyColumn else { burrowPreconditionFailure("'\(typeName)' does not have a primary key") }
         let value = StoredValueConversion.scalar(key, for: bound.layout.storedClass.properties[column], of: typeName)
         return object(ofType: DynamicObject.self, primaryKeyValue: value, in: bound)
     }
@@ -55,7 +55,7 @@ extension Realm {
     public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
         let write = core.verifyWrite(doing: "create an object in")
         let bound = core.verifiedDynamicBound(named: typeName)
-        precondition(!bound.layout.isEmbedded, "Embedded objects cannot be created directly: create them through their owner's property.")
+        burrowPrecondition(!bound.layout.isEmbedded, "Embedded objects cannot be created directly: create them through their owner's property.")
         var key: ObjectKey?
         core.perform(in: write) { key = try core.dynamicCreate(typeName, value: value, update: update, in: write) }
         // A failed write keeps its error for the commit; the object is then an empty accessor.

@@ -62,7 +62,7 @@ extension RealmCore {
         do {
             return try Realm(configuration: configuration).core
         } catch {
-            preconditionFailure("Cannot thaw '\(coordinator.path)': \(error)")
+            burrowPreconditionFailure("Cannot thaw '\(coordinator.path)': \(error)")
         }
     }
 }

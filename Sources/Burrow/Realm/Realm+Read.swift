@@ -10,7 +10,7 @@ extension Realm {
         do {
             return try core.catalog.layouts.values.allSatisfy { try $0.count(in: txn) == 0 }
         } catch {
-            preconditionFailure("Cannot read \'\(core.coordinator.path)\': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(core.coordinator.path, error))
         }
     }
 
@@ -22,7 +22,7 @@ extension Realm {
     /// ```
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         core.verifyThread()
-        precondition(!ClassInfo.isEmbedded(type), "Embedded object '\(type)' cannot be queried directly: query its owners instead.")
+        burrowPrecondition(!ClassInfo.isEmbedded(type), "Embedded object '\(type)' cannot be queried directly: query its owners instead.")
         return Results(core: ResultsCore(realm: core, info: core.info(type), query: ResultsQuery()))
     }
 
@@ -36,7 +36,7 @@ extension Realm {
         core.verifyThread()
         let info = core.info(type)
         guard let field = info.primaryKeyField else {
-            preconditionFailure("'\(info.className)' does not have a primary key")
+            burrowPreconditionFailure("'\(info.className)' does not have a primary key")
         }
         return object(ofType: type, primaryKeyValue: ObjectValueReader(info: info).convert(key as Any, field: field))
     }
@@ -53,7 +53,7 @@ extension Realm {
         }
         let info = core.info(type)
         guard let field = info.primaryKeyField else {
-            preconditionFailure("'\(info.className)' does not have a primary key")
+            burrowPreconditionFailure("'\(info.className)' does not have a primary key")
         }
         if let value = Self.storedKey(key, kind: info.fields[field].kind, isOptional: info.fields[field].isOptional) {
             return object(ofType: type, primaryKeyValue: value)
@@ -83,7 +83,7 @@ extension Realm {
         do {
             found = try bound.find(primaryKey: value, in: core.transaction)
         } catch {
-            preconditionFailure("Cannot read \'\(core.coordinator.path)\': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(core.coordinator.path, error))
         }
         // The bound class is `type` itself (`DynamicObject` for a class read by name), so the
         // accessor is an `Element`.

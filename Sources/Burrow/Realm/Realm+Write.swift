@@ -52,15 +52,15 @@ extension Realm {
         do {
             try core.beginWrite()
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
     }
 
     private func verifyCanBeginWrite() {
         core.verifyThread()
-        precondition(!core.isFrozen, "Can't perform transactions on a frozen Realm")
-        precondition(!configuration.readOnly, "Can't perform transactions on read-only Realms.")
-        precondition(core.writeState == nil, "The Realm is already in a write transaction")
+        burrowPrecondition(!core.isFrozen, TrapMessage.frozenWrite)
+        burrowPrecondition(!configuration.readOnly, TrapMessage.readOnlyWrite)
+        burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         // Observers learn of what others committed before the write builds on it.
         if core.hasObservers { core.refresh() }
     }
@@ -101,12 +101,12 @@ extension Realm {
     /// an object of another realm, and for a duplicate primary key under `.error`.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         let write = core.verifyWrite(doing: "add an object to")
-        precondition(!(object is EmbeddedObject),
+        burrowPrecondition(!(object is EmbeddedObject),
                      "Cannot add embedded object '\(type(of: object))' to a Realm directly: assign it to a property of an object instead.")
         if let management = object.management {
-            precondition(management.realm === core,
+            burrowPrecondition(management.realm === core,
                          "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
-            precondition(!object.isInvalidated, "Adding a deleted or invalidated object to a Realm is not permitted.")
+            burrowPrecondition(!object.isInvalidated, "Adding a deleted or invalidated object to a Realm is not permitted.")
             return
         }
         core.insert(object, update: update, in: write)
@@ -132,7 +132,7 @@ extension Realm {
         let info = ClassInfo.of(type)
         let reader = ObjectValueReader(info: info, copyingInto: core)
         if update != .error {
-            precondition(info.primaryKeyField != nil, "'\(info.className)' does not have a primary key and can not be updated")
+            burrowPrecondition(info.primaryKeyField != nil, "'\(info.className)' does not have a primary key and can not be updated")
             if let key = reader.primaryKey(in: value), let existing = object(ofType: type, primaryKeyValue: key) {
                 write.withNestedUpdatePolicy(update) { reader.apply(value, to: existing, isNew: false) }
                 return existing
@@ -153,7 +153,7 @@ extension Realm {
     public func delete(_ object: ObjectBase) {
         let write = core.verifyWrite(doing: "delete an object from")
         guard let management = object.management, management.realm === core else {
-            preconditionFailure("Can only delete an object from the Realm it belongs to.")
+            burrowPreconditionFailure("Can only delete an object from the Realm it belongs to.")
         }
         core.remove(management, in: write)
     }

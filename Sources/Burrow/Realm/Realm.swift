@@ -76,7 +76,7 @@ public struct Realm: Equatable {
         let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
         let entries = RealmInstanceCache.entries(for: confinement)
         if case .queue = confinement {
-            precondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
+            burrowPrecondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
         }
         if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
             let use = RealmUse(adopting: cached)  // the lookup counted this use

@@ -15,12 +15,12 @@ extension RealmBound {
     /// The value in its realm's frozen snapshot; traps with `unmanaged` while unmanaged, and for
     /// a deleted value or one created in the write still open.
     func frozenValue(unmanaged: String) -> Self {
-        guard let core = boundRealm else { preconditionFailure(unmanaged) }
+        guard let core = boundRealm else { burrowPreconditionFailure(unmanaged) }
         core.verifyThread()
         if core.isFrozen { return self }
-        precondition(!isInvalidated, "Object has been deleted or invalidated.")
+        burrowPrecondition(!isInvalidated, TrapMessage.objectInvalidated)
         guard let frozen = moved(to: core.frozen()) else {
-            preconditionFailure("Cannot freeze an object in the same write transaction as it was created in.")
+            burrowPreconditionFailure("Cannot freeze an object in the same write transaction as it was created in.")
         }
         return frozen
     }
@@ -28,7 +28,7 @@ extension RealmBound {
     /// The value in the calling thread's live realm at the latest version, or `nil` when it no
     /// longer exists; traps with `unmanaged` while unmanaged.
     func thawedValue(unmanaged: String) -> Self? {
-        guard let core = boundRealm else { preconditionFailure(unmanaged) }
+        guard let core = boundRealm else { burrowPreconditionFailure(unmanaged) }
         guard core.isFrozen else { return self }
         return moved(to: core.thawed())
     }

@@ -30,7 +30,7 @@ import LMDB
                 do {
                     realm = try Realm(configuration: configuration)
                 } catch {
-                    preconditionFailure("Cannot open the realm of a @ThreadSafe value: \(error)")
+                    burrowPreconditionFailure("Cannot open the realm of a @ThreadSafe value: \(error)")
                 }
                 guard let value = realm.resolve(reference) else {
                     state.reference = nil
@@ -46,7 +46,7 @@ import LMDB
                 return
             }
             guard let configuration = newValue.realm?.configuration else {
-                preconditionFailure("Only managed objects may be wrapped as thread safe.")
+                burrowPreconditionFailure("Only managed objects may be wrapped as thread safe.")
             }
             let reference = ThreadSafeReference(to: newValue)
             state.withLock { $0 = State(reference: reference, configuration: configuration) }

@@ -27,10 +27,10 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     /// object", "… invalidated object").
     public init(to threadConfined: Confined) {
         guard let bound = threadConfined as? any RealmBound, let core = bound.boundRealm else {
-            preconditionFailure("Cannot construct reference to unmanaged object, which can be passed across threads directly")
+            burrowPreconditionFailure("Cannot construct reference to unmanaged object, which can be passed across threads directly")
         }
         core.verifyThread()
-        precondition(!threadConfined.isInvalidated, "Cannot construct reference to invalidated object")
+        burrowPrecondition(!threadConfined.isInvalidated, "Cannot construct reference to invalidated object")
         handover = Handover(value: bound, from: core)
     }
 
@@ -62,13 +62,13 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         var isResolved: Bool { value.withLock { $0 == nil } }
 
         func take(for core: RealmCore) -> (any RealmBound)? {
-            precondition(core.configuration.identity == identity,
+            burrowPrecondition(core.configuration.identity == identity,
                          "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
             let taken = value.withLock { value -> (any RealmBound)? in
                 defer { value = nil }
                 return value
             }
-            guard let source = taken else { preconditionFailure("Can only resolve a thread safe reference once.") }
+            guard let source = taken else { burrowPreconditionFailure("Can only resolve a thread safe reference once.") }
             // A realm behind the source's version moves up to it; inside a write it already reads
             // the latest commit, and the source's own write when it is the same one.
             if core.writeState == nil, !core.isFrozen, core.transaction.id < version { core.refresh() }

@@ -131,7 +131,7 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         do {
             return QueryPredicate(parsed: try QueryCache.parse(format, arguments: args))
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
     }
 }

@@ -8,7 +8,7 @@ extension CollectionKeyValue {
     /// The value of `keyPath` for each element as objects, `NSNull` for `nil`.
     static func objects<Element: RealmCollectionValue>(forKeyPath keyPath: String, of elements: [Element]) -> [AnyObject] {
         guard let values = value(forKeyPath: keyPath, of: elements) as? [Any?] else {
-            preconditionFailure("'\(keyPath)' gives one value, not one per element: read it through value(forKeyPath:) of a RealmCollection.")
+            burrowPreconditionFailure("'\(keyPath)' gives one value, not one per element: read it through value(forKeyPath:) of a RealmCollection.")
         }
         return values.map { $0.map { $0 as AnyObject } ?? NSNull() }
     }

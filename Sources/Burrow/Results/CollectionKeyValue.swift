@@ -10,7 +10,7 @@ enum CollectionKeyValue {
         if keyPath == "@count" { return elements.count }
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
         if let name = parts.first, operators.contains(name) {
-            guard parts.count == 2 else { preconditionFailure("Collection operator '\(name)' needs a key path after it, as in '\(name).age'.") }
+            guard parts.count == 2 else { burrowPreconditionFailure("Collection operator '\(name)' needs a key path after it, as in '\(name).age'.") }
             return aggregate(name, values(of: parts[1], in: elements))
         }
         return values(of: keyPath, in: elements)
@@ -20,7 +20,7 @@ enum CollectionKeyValue {
     static func setValue<Element: RealmCollectionValue>(_ value: Any?, forKey key: String, on elements: [Element]) {
         for element in elements {
             guard let object = element as? Object else {
-                preconditionFailure("setValue(_:forKey:) needs a collection of objects; '\(key)' of a \(Element.self) cannot be set.")
+                burrowPreconditionFailure("setValue(_:forKey:) needs a collection of objects; '\(key)' of a \(Element.self) cannot be set.")
             }
             object[key] = value
         }
@@ -46,7 +46,7 @@ enum CollectionKeyValue {
         let names = keyPath.split(separator: ".").map(String.init)
         return elements.map { element in
             guard let object = element as? Object ?? (element as? AnyRealmValue)?.object(Object.self) else {
-                preconditionFailure("Invalid key path '\(keyPath)' for a collection of \(Element.self) values: only 'self' names them.")
+                burrowPreconditionFailure("Invalid key path '\(keyPath)' for a collection of \(Element.self) values: only 'self' names them.")
             }
             return follow(names[...], from: object, keyPath)
         }
@@ -58,7 +58,7 @@ enum CollectionKeyValue {
         guard names.count > 1 else { return value }
         guard let value else { return nil }
         guard let next = value as? Object else {
-            preconditionFailure("Key path '\(keyPath)' goes through '\(name)', which is not a link.")
+            burrowPreconditionFailure("Key path '\(keyPath)' goes through '\(name)', which is not a link.")
         }
         return follow(names.dropFirst(), from: next, keyPath)
     }

@@ -1,9 +1,12 @@
 /// The optional object types a `Map` of objects holds as values: `T?` for an `Object` `T`.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _OptionalObject: RealmCollectionValue {
     associatedtype _Wrapped: Object
 }
 
 extension Optional: _OptionalObject where Wrapped: Object {
+    /// Implementation detail of `_OptionalObject`; do not use.
     public typealias _Wrapped = Wrapped
 }
 
@@ -16,13 +19,15 @@ extension Optional: _OptionalObject where Wrapped: Object {
 /// let oldest: Int? = person.pets.max(ofProperty: "age")
 /// ```
 extension Map: _QueryableCollection {
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _results: Results<Value> {
         guard let managed = managed as? ManagedMap else {
-            preconditionFailure("Queries need a managed map: add the object that holds it to a realm first.")
+            burrowPreconditionFailure("Queries need a managed map: add the object that holds it to a realm first.")
         }
         return ResultsQuery.Source.map(managed).results(of: Value.self, from: managed)
     }
 
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _unmanagedElements: [Value]? { managed == nil ? values : nil }
 }
 

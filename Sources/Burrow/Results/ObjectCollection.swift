@@ -8,6 +8,8 @@
 /// person.pets.sorted(byKeyPath: "name")   // a Map<String, Dog?>: Results<Dog?>
 /// person.scores.filter("self > 5")        // a List<Int>: Results<Int>
 /// ```
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _QueryableCollection {
     associatedtype _ResultsElement: RealmCollectionValue
     /// The collection's elements as results; traps while unmanaged.
@@ -23,7 +25,7 @@ extension _QueryableCollection {
         do {
             return _results.with(_results.query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
     }
 
@@ -50,7 +52,7 @@ extension _QueryableCollection {
         do {
             return _results.index(matchingNode: try QueryCache.parse(predicateFormat, arguments: args).node)
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
     }
 
@@ -89,25 +91,30 @@ extension _QueryableCollection {
 }
 
 extension List: _QueryableCollection {
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _results: Results<Element> {
         guard let managed = managed as? ManagedList else {
-            preconditionFailure("Queries need a managed list: add the object that holds it to a realm first.")
+            burrowPreconditionFailure("Queries need a managed list: add the object that holds it to a realm first.")
         }
         return ResultsQuery.Source.list(managed).results(of: Element.self, from: managed)
     }
 
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }
 
 extension LinkingObjects: _QueryableCollection where Element: Object {
+    /// Implementation detail of `_QueryableCollection`; do not use.
     public var _results: Results<Element> {
         guard let owner, let management = owner.management else {
-            preconditionFailure("Queries need managed linking objects: add the object that holds them to a realm first.")
+            burrowPreconditionFailure("Queries need managed linking objects: add the object that holds them to a realm first.")
         }
         let query = ResultsQuery(source: .linkingObjects(owner: owner, originProperty: originProperty))
         return Results(core: ResultsCore(realm: management.realm, info: management.realm.info(Element.self), query: query))
     }
 
     /// Unmanaged linking objects are empty.
+    ///
+    /// Implementation detail of Burrow; do not use.
     public var _unmanagedElements: [Element]? { owner?.management == nil ? [] : nil }
 }

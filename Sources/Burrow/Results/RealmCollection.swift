@@ -80,7 +80,7 @@ extension RealmCollection {
 
     public func objects(at indexes: IndexSet) -> [Element] {
         guard let last = indexes.last else { return [] }
-        precondition(last < count, "Indexes for collection are out of bounds.")
+        burrowPrecondition(last < count, "Indexes for collection are out of bounds.")
         return indexes.map { self[$0] }
     }
 

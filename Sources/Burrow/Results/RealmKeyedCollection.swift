@@ -87,7 +87,7 @@ extension Map: RealmKeyedCollection {
         guard let first = parts.first, let value = value(forKey: first) else { return nil }
         guard parts.count == 2 else { return value }
         guard let object = value as? Object else {
-            preconditionFailure("Key path '\(keyPath)' goes through the value under '\(first)', which is not an object.")
+            burrowPreconditionFailure("Key path '\(keyPath)' goes through the value under '\(first)', which is not an object.")
         }
         return object[parts[1]].map { $0 as AnyObject }
     }
@@ -98,7 +98,7 @@ extension Map: RealmKeyedCollection {
             return
         }
         guard let converted = Value._fromAny(value) else {
-            preconditionFailure("A \(type(of: value)) cannot be a value of Map<String, \(Value.self)>.")
+            burrowPreconditionFailure("A \(type(of: value)) cannot be a value of Map<String, \(Value.self)>.")
         }
         updateValue(converted, forKey: Key(_mapKey: key))
     }

@@ -12,7 +12,7 @@ extension Results {
         do {
             return with(query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
     }
 
@@ -47,7 +47,7 @@ extension Results {
         do {
             node = try QueryCache.parse(predicateFormat, arguments: args).node
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
         return index(matchingNode: node)
     }

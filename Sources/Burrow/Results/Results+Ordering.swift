@@ -31,7 +31,7 @@ extension Results {
     /// ```
     /// Sorted by one indexed property, a page reads only the index entries up to its end.
     public func limit(_ count: Int, offset: Int = 0) -> Results<Element> {
-        precondition(count >= 0 && offset >= 0, "limit(\(count), offset: \(offset)) needs a count and an offset of at least 0.")
+        burrowPrecondition(count >= 0 && offset >= 0, "limit(\(count), offset: \(offset)) needs a count and an offset of at least 0.")
         return with(query.adding(.slice(offset: offset, limit: count)))
     }
 }

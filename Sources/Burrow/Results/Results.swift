@@ -28,7 +28,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
     /// a map's `Element: _OptionalObject`) reach it.
     var core: ResultsCore {
         guard case .objects(let core) = backing else {
-            preconditionFailure("Results of \(Element.self) values have no object class.")
+            burrowPreconditionFailure("Results of \(Element.self) values have no object class.")
         }
         return core
     }

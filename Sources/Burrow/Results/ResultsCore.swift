@@ -68,7 +68,7 @@ final class ResultsCore {
                 do {
                     _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
                 } catch {
-                    preconditionFailure(Realm.Error.message(of: error))
+                    burrowPreconditionFailure(Realm.Error.message(of: error))
                 }
             }
         }
@@ -77,7 +77,7 @@ final class ResultsCore {
         let catalog = realm.catalog
         for name in stepKeyPaths {
             if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog) {
-                preconditionFailure(error.message)
+                burrowPreconditionFailure(error.message)
             }
         }
     }
@@ -105,7 +105,7 @@ final class ResultsCore {
         do {
             cachedKeys = try evaluate()
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
         cachedGeneration = realm.generation
         return cachedKeys
@@ -133,7 +133,7 @@ final class ResultsCore {
             }
             test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(bound)
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
         let path = planner.plan(bound)
         compiled = (layout, links, test, path)
@@ -258,7 +258,7 @@ final class ResultsCore {
         let readers = paths.map { path -> KeyPathReader in
             switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
             case .success(let reader): return reader
-            case .failure(let error): preconditionFailure(error.message)
+            case .failure(let error): burrowPreconditionFailure(error.message)
             }
         }
         return try keys.map { key in
@@ -296,7 +296,7 @@ final class ResultsCore {
         do {
             return try layout.count(in: realm.transaction)
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
     }
 
@@ -309,13 +309,13 @@ final class ResultsCore {
             let cursor = try realm.transaction.openCursor(layout.rows)
             return try (last ? cursor.last() : cursor.first()).map { entry throws in try ObjectKey(checking: entry.key, in: layout.className) }
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
     }
 
     /// A managed accessor for `key`.
     func object(for key: ObjectKey) -> ObjectBase {
-        guard let bound else { preconditionFailure("Object has been deleted or invalidated.") }
+        guard let bound else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         return realm.makeObject(bound, key: key)
     }
 
@@ -323,14 +323,14 @@ final class ResultsCore {
     func values(of name: String) -> (kind: _StorageKind, values: [_PersistedValue]) {
         let storedClass = self.storedClass
         guard let column = storedClass.properties.firstIndex(where: { $0.name == name }) else {
-            preconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
+            burrowPreconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
         }
         let kind = storedClass.properties[column].kind
         guard let layout = bound?.layout else { return (kind, []) }
         do {
             return (kind, try rowValues(keys, columns: [column], layout: layout, in: realm.transaction).map { $0[0] })
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
     }
 
@@ -342,7 +342,7 @@ final class ResultsCore {
         do {
             test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(node)
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
         let txn = realm.transaction
         let keys = self.keys
@@ -355,7 +355,7 @@ final class ResultsCore {
             try links.throwFailure()
             return found
         } catch {
-            preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
     }
 

@@ -7,7 +7,7 @@ enum ValueAggregates {
     /// number or a date (`AnyRealmValue` compares its numbers and dates).
     static func extreme(_ values: [_PersistedValue], kind: _StorageKind, of subject: String, _ name: String,
                         keepFirst sign: Int) -> _PersistedValue? {
-        precondition([.int, .float, .double, .date, .decimal, .mixed].contains(kind),
+        burrowPrecondition([.int, .float, .double, .date, .decimal, .mixed].contains(kind),
                      "Invalid property type '\(kind.propertyType)' for \(name) of '\(subject)': it needs a number or a date.")
         return values.lazy.map(unwrapped).filter { !$0.isNull && isOrdered($0) }.reduce(nil as _PersistedValue?) { best, value in
             guard let best else { return value }
@@ -52,7 +52,7 @@ enum ValueAggregates {
         default: value
         }
         guard T._storageKind == converted.kind else {
-            preconditionFailure("Cannot return \(value.displayText) as \(T.self).")
+            burrowPreconditionFailure("Cannot return \(value.displayText) as \(T.self).")
         }
         return T._fromPersisted(converted)
     }
@@ -60,7 +60,7 @@ enum ValueAggregates {
     // MARK: Numbers
 
     private static func numbers(_ values: [_PersistedValue], kind: _StorageKind, of subject: String, _ name: String) -> [_PersistedValue] {
-        precondition([.int, .float, .double, .decimal, .mixed].contains(kind),
+        burrowPrecondition([.int, .float, .double, .decimal, .mixed].contains(kind),
                      "Invalid property type '\(kind.propertyType)' for \(name) of '\(subject)': it needs a number.")
         return values.map(unwrapped).filter { [.int, .float, .double, .decimal].contains($0.kind) }
     }

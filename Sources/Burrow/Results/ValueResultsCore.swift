@@ -28,10 +28,10 @@ final class ValueResultsCore {
         do {
             test = try query.predicate.map { try Self.compile($0, source: source, isOptional: isOptional) }
         } catch {
-            preconditionFailure(Realm.Error.message(of: error))
+            burrowPreconditionFailure(Realm.Error.message(of: error))
         }
         for name in query.stepKeyPaths where name != "self" {
-            preconditionFailure(Self.onlySelf(name, in: source))
+            burrowPreconditionFailure(Self.onlySelf(name, in: source))
         }
     }
 
@@ -70,7 +70,7 @@ final class ValueResultsCore {
     /// The positions in the collection of the matching elements, in the results' order.
     var positions: [Int] {
         realm.verifyThread()
-        precondition(!source.isInvalidated, "Object has been deleted or invalidated.")
+        burrowPrecondition(!source.isInvalidated, TrapMessage.objectInvalidated)
         return realm.exclusively {
             if cache.generation == realm.generation { return cache.value }
             cache.value = evaluate(source.storedValues)
@@ -121,7 +121,7 @@ final class ValueResultsCore {
 
     /// The stored values of the results, in order, as aggregates read them: only `self` names them.
     func values(of name: String) -> (kind: _StorageKind, values: [_PersistedValue]) {
-        precondition(name == "self", "Invalid property name '\(name)' for a collection of values in '\(source.propertyPath)': use 'self'.")
+        burrowPrecondition(name == "self", "Invalid property name '\(name)' for a collection of values in '\(source.propertyPath)': use 'self'.")
         let values = source.storedValues
         return (source.kind, positions.map { values[$0] })
     }

@@ -65,7 +65,7 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The cached schema of `type`, discovering it on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
-        precondition(type != DynamicObject.self,
+        burrowPrecondition(type != DynamicObject.self,
                      "DynamicObject has no schema of its own: read a class by name with realm.dynamicObjects(\"ClassName\").")
         if let known = cache.withLock({ $0[ObjectIdentifier(type)] }) { return known }
         let discovered = ClassInfo(discovering: type)
@@ -81,7 +81,7 @@ final class ClassInfo: @unchecked Sendable {
         className = Self.storedName(of: type)
         // Property access trusts that each stored property's key path is one immortal object,
         // which holds only for non-generic classes (see FieldOffsetCache).
-        precondition(!String(reflecting: type).contains("<"),
+        burrowPrecondition(!String(reflecting: type).contains("<"),
                      "Generic model classes are not supported: '\(String(reflecting: type))' must not be generic.")
         isEmbedded = Self.isEmbedded(type)
         dynamicStoredClass = nil
@@ -111,7 +111,7 @@ final class ClassInfo: @unchecked Sendable {
         withExtendedLifetime(probe) {}
         for (role, names) in [("Primary key", declaredKey.map { [$0] } ?? []), ("Indexed", Array(indexedNames))] {
             for name in names where !fields.contains(where: { $0.name == name }) {
-                preconditionFailure("\(role) property '\(name)' does not exist on object '\(className)'")
+                burrowPreconditionFailure("\(role) property '\(name)' does not exist on object '\(className)'")
             }
         }
         self.fields = fields
@@ -121,13 +121,13 @@ final class ClassInfo: @unchecked Sendable {
         storedFields = fields.indices.filter { !fields[$0].isComputed }
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
-        precondition(primaryKeys.count <= 1,
+        burrowPrecondition(primaryKeys.count <= 1,
                      "Class '\(className)' declares more than one primary key: \(primaryKeys.map { fields[$0].name }).")
         primaryKeyField = primaryKeys.first
         objectSchema = ObjectSchema(className: className, properties: fields.filter { !$0.isComputed }.map(\.property),
                                     computedProperties: fields.filter(\.isComputed).map(\.property), isEmbedded: isEmbedded)
         for field in fields { Self.validate(field, of: className) }
-        precondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
+        burrowPrecondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
     }
 
     /// The class `storedClass` of a file, read and written through ``DynamicObject``s.
@@ -172,32 +172,32 @@ final class ClassInfo: @unchecked Sendable {
 
     private static func validate(_ field: FieldInfo, of className: String) {
         let typeName = "\(field.valueType)"
-        precondition(field.linkedType != DynamicObject.self,
+        burrowPrecondition(field.linkedType != DynamicObject.self,
                      "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold DynamicObjects: link to a model class.")
         if field.isPrimaryKey {
             let allowed: Set<_StorageKind> = [.int, .string, .uuid, .objectId]
-            precondition(allowed.contains(field.kind),
+            burrowPrecondition(allowed.contains(field.kind),
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
         }
         if field.isComputed {
-            precondition(field.originProperty?.isEmpty == false,
+            burrowPrecondition(field.originProperty?.isEmpty == false,
                          "Property '\(className).\(field.name)' of type '\(typeName)' needs @Persisted(originProperty:).")
         } else if field.collection != nil {
-            precondition(!field.isPrimaryKey && !field.isIndexed,
+            burrowPrecondition(!field.isPrimaryKey && !field.isIndexed,
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key or indexed.")
             if field.collection == .map {
-                precondition(field.kind != .link || field.isOptional,
+                burrowPrecondition(field.kind != .link || field.isOptional,
                              "Property '\(className).\(field.name)' of type '\(typeName)' must map to optional objects, as in Map<String, Dog?>.")
             } else {
-                precondition(field.kind != .link || !field.isOptional,
+                burrowPrecondition(field.kind != .link || !field.isOptional,
                              "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold nil: lists and sets of objects are never optional.")
             }
         } else if field.kind == .link {
-            precondition(field.isOptional,
+            burrowPrecondition(field.isOptional,
                          "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")
         }
         if field.isIndexed {
-            precondition(field.kind.isIndexable,
+            burrowPrecondition(field.kind.isIndexable,
                          "Property '\(className).\(field.name)' of type '\(typeName)' cannot be indexed: only Bool, integers, String, Date, UUID and ObjectId can.")
         }
     }
@@ -258,7 +258,7 @@ final class ClassInfo: @unchecked Sendable {
         probe.keyPathRecorder = recorder
         _ = probe[keyPath: keyPath]
         guard recorder.accessed.count == 1, let field = recorder.accessed.first else {
-            preconditionFailure("Key path \(keyPath) of '\(className)' is not a @Persisted property.")
+            burrowPreconditionFailure("Key path \(keyPath) of '\(className)' is not a @Persisted property.")
         }
         let name = fields[field].name
         keyPathNames[keyPath] = name
@@ -284,6 +284,6 @@ final class ClassInfo: @unchecked Sendable {
     /// The field called `name`, or a trap naming the class and the closest property.
     func field(named name: String) -> Int {
         if let index = fieldIndex[name] { return index }
-        preconditionFailure("Invalid property name '\(name)' for class '\(className)'.")
+        burrowPreconditionFailure("Invalid property name '\(name)' for class '\(className)'.")
     }
 }

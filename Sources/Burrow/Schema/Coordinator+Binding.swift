@@ -25,7 +25,7 @@ extension Coordinator {
     /// `info` resolved for writing in `write`, creating its table when the file has none.
     func boundForWriting(_ info: ClassInfo, in write: WriteState) throws -> BoundClass {
         if let last = write.lastBound, last.info === info { return last }
-        precondition(!info.isDynamic, "A class read by name is written through its stored layout.")
+        burrowPrecondition(!info.isDynamic, "A class read by name is written through its stored layout.")
         if let known = write.boundClasses[ObjectIdentifier(info.type)] {
             write.lastBound = known
             return known
@@ -43,7 +43,7 @@ extension Coordinator {
         let key = ColumnMapKey(classID: layout.classID, type: ObjectIdentifier(info.type))
         if let known = columnMaps.withLock({ $0[key] }) { return known }
         let differences = layout.storedClass.differences(from: info)
-        precondition(differences.isEmpty, Self.mismatchMessage(differences, path: path))
+        burrowPrecondition(differences.isEmpty, Self.mismatchMessage(differences, path: path))
         let stored = layout.storedClass.properties
         let map = info.fields.indices.map { index in
             info.fields[index].isComputed ? LinkingObjectsColumn.column(ofField: index)

@@ -38,7 +38,7 @@ extension Schema {
         var byName: [String: ClassInfo] = [:]
         for info in models {
             if let other = byName.updateValue(info, forKey: info.className) {
-                preconditionFailure("Two model classes are both stored as '\(info.className)': '\(String(reflecting: other.type))' and "
+                burrowPreconditionFailure("Two model classes are both stored as '\(info.className)': '\(String(reflecting: other.type))' and "
                                     + "'\(String(reflecting: info.type))'. List the classes this realm stores in Realm.Configuration.objectTypes.")
             }
         }

@@ -4,6 +4,8 @@
 /// _name(for: \Dog.age)   // "age"
 /// ```
 /// Traps for a key path that does not read one `@Persisted` property of `T`.
+///
+/// Implementation detail of Burrow; do not use.
 public func _name<T: ObjectBase>(for keyPath: PartialKeyPath<T>) -> String {
     ClassInfo.of(T.self).propertyName(of: keyPath)
 }
@@ -15,6 +17,8 @@ public func _name<T: ObjectBase>(for keyPath: PartialKeyPath<T>) -> String {
 /// Int?._rlmType       // .int
 /// Int?._rlmOptional   // true
 /// ```
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
 public protocol _RealmSchemaDiscoverable {
     /// The property type of a property of this type.
     static var _rlmType: PropertyType { get }
@@ -25,11 +29,14 @@ public protocol _RealmSchemaDiscoverable {
 }
 
 extension _Persistable {
+    /// Implementation detail of `_RealmSchemaDiscoverable`; do not use.
     public static var _rlmType: PropertyType {
         if _collectionKind == .linkingObjects { return .linkingObjects }
         return _storageKind.propertyType
     }
+    /// Implementation detail of `_RealmSchemaDiscoverable`; do not use.
     public static var _rlmOptional: Bool { _isOptional }
+    /// Implementation detail of `_RealmSchemaDiscoverable`; do not use.
     public static var _rlmRequireObjc: Bool { false }
 }
 

@@ -75,7 +75,7 @@ private let currentExecutorCheck: (@convention(c) (UnsafeRawPointer?, UInt, UInt
 /// Whether code runs on `executor` (an executor reference is two words: identity, implementation).
 private func isCurrentExecutor(_ executor: UnownedSerialExecutor, actor: any Actor) -> Bool {
     guard let check = currentExecutorCheck else {
-        actor.preconditionIsolated("Realm accessed from incorrect thread.")
+        actor.preconditionIsolated(TrapMessage.wrongThread)
         return true
     }
     let (identity, implementation) = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)

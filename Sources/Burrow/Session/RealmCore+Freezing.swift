@@ -14,7 +14,7 @@ extension RealmCore {
                 RealmCore(frozenFrom: self, snapshot: try takeSnapshotForFreezing())
             }
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: .freeze))
+            burrowPreconditionFailure(snapshotFailure(error, doing: .freeze))
         }
     }
 

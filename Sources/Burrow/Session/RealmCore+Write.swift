@@ -5,16 +5,16 @@ extension RealmCore {
     /// Traps for a change to an object or collection outside a write, with RealmSwift's message
     /// (a frozen one's says to thaw it).
     func refuseModificationOutsideWrite() -> Never {
-        if isFrozen { preconditionFailure("Attempting to modify a frozen object - call thaw on the Object instance first.") }
-        preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
+        if isFrozen { burrowPreconditionFailure("Attempting to modify a frozen object - call thaw on the Object instance first.") }
+        burrowPreconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
     }
 
     /// The open write transaction; traps with a precise message when there is none.
     func verifyWrite(doing action: String) -> WriteState {
         verifyThread()
-        precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
+        burrowPrecondition(!isFrozen, TrapMessage.frozenWrite)
         guard let writeState else {
-            preconditionFailure("Cannot \(action) a Realm outside of a write transaction - call beginWrite() or write {} first.")
+            burrowPreconditionFailure("Cannot \(action) a Realm outside of a write transaction - call beginWrite() or write {} first.")
         }
         return writeState
     }
@@ -91,7 +91,7 @@ extension RealmCore {
         } catch {
             resumeReading()
             passWriterTurn()
-            preconditionFailure("Cannot begin a write transaction on '\(coordinator.path)': \(error)")
+            burrowPreconditionFailure("Cannot begin a write transaction on '\(coordinator.path)': \(error)")
         }
         do {
             try coordinator.catalogs.verifyLayout(seenBy: transaction)
@@ -113,7 +113,7 @@ extension RealmCore {
     ///   the write is then cancelled.
     func commitWrite(silencing silenced: [NotificationToken]) throws(Realm.Error) {
         guard let write = writeState else {
-            preconditionFailure("Can't commit a non-existing write transaction")
+            burrowPreconditionFailure(TrapMessage.noWriteToCommit)
         }
         writeState = nil
         if let failure = write.failure {
@@ -136,7 +136,7 @@ extension RealmCore {
     /// Cancels the open write: every change in it is undone.
     func cancelWrite() {
         guard let write = writeState else {
-            preconditionFailure("Can't cancel a non-existing write transaction")
+            burrowPreconditionFailure("Can't cancel a non-existing write transaction")
         }
         writeState = nil
         end(write, committed: false)

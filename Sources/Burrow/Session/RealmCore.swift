@@ -154,7 +154,7 @@ final class RealmCore {
         case .frozen:
             return
         }
-        preconditionFailure("Realm accessed from incorrect thread.")
+        burrowPreconditionFailure(TrapMessage.wrongThread)
     }
 
     /// Whether `layout`'s table holds `key` at the realm's current version.
@@ -164,7 +164,7 @@ final class RealmCore {
         do {
             return try layout.row(key, in: transaction) != nil
         } catch {
-            preconditionFailure("Cannot read object of type '\(layout.className)' from '\(coordinator.path)': \(error)")
+            burrowPreconditionFailure("Cannot read object of type '\(layout.className)' from '\(coordinator.path)': \(error)")
         }
     }
 
@@ -200,7 +200,7 @@ final class RealmCore {
                 return false
             }
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: .refresh))
+            burrowPreconditionFailure(snapshotFailure(error, doing: .refresh))
         }
         let moved = readTransaction.id != before
         if moved { startGeneration() }
@@ -300,7 +300,7 @@ final class RealmCore {
         do {
             try moveToLatest()
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: .readAfterInvalidation))
+            burrowPreconditionFailure(snapshotFailure(error, doing: .readAfterInvalidation))
         }
         startGeneration()
     }
@@ -332,7 +332,7 @@ final class RealmCore {
             // a refresh or read finds the latest version in reach (README, "Map size").
             readTransaction.reset()
         } catch {
-            preconditionFailure(snapshotFailure(error, doing: .renewAfterWrite))
+            burrowPreconditionFailure(snapshotFailure(error, doing: .renewAfterWrite))
         }
         startGeneration()
     }

@@ -66,7 +66,7 @@ enum RealmInstanceCache {
         let status = pthread_key_create(&key) { pointer in
             if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
-        precondition(status == 0, "Cannot create the thread-local realm cache (error \(status)).")
+        burrowPrecondition(status == 0, "Cannot create the thread-local realm cache (error \(status)).")
         return key
     }()
 
@@ -86,9 +86,9 @@ enum RealmInstanceCache {
         case .thread: return current
         case .queue(let queue): return entries(for: queue)
         case .actor(let isolation):
-            guard let actor = isolation.actor else { preconditionFailure("Realm accessed from incorrect thread.") }
+            guard let actor = isolation.actor else { burrowPreconditionFailure(TrapMessage.wrongThread) }
             return entries(for: actor)
-        case .frozen: preconditionFailure("Frozen realms are not cached.")
+        case .frozen: burrowPreconditionFailure("Frozen realms are not cached.")
         }
     }
 

@@ -3,6 +3,8 @@ import Foundation
 /// The storage kind of a property: how its values are laid out in rows and index keys.
 ///
 /// Every integer width is stored as a 64-bit integer; `Float` keeps its own width.
+///
+/// Implementation detail of Burrow; do not use.
 public enum _StorageKind: UInt8, Codable, Sendable {
     case bool = 1, int, float, double, string, data, date, uuid, objectId, decimal
     /// A to-one link: the target's object key (its class comes from the schema).
@@ -50,6 +52,8 @@ public enum _StorageKind: UInt8, Codable, Sendable {
 }
 
 /// The collection a property holds, if any.
+///
+/// Implementation detail of Burrow; do not use.
 public enum _CollectionKind: UInt8, Codable, Sendable {
     /// An ordered `List`.
     case list = 1
@@ -62,6 +66,8 @@ public enum _CollectionKind: UInt8, Codable, Sendable {
 }
 
 /// One stored value, the common currency between model properties, rows and index keys.
+///
+/// Implementation detail of Burrow; do not use.
 public enum _PersistedValue: Hashable, Sendable {
     case null
     case bool(Bool)

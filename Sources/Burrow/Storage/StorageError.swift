@@ -28,6 +28,6 @@ struct StorageError: Error, CustomStringConvertible {
 
     /// Stops a non-throwing read that met damage.
     static func trap(_ error: StorageError) -> Never {
-        preconditionFailure(error.description)
+        burrowPreconditionFailure(error.description)
     }
 }

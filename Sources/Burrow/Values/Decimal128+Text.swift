@@ -36,7 +36,7 @@ extension Decimal128: CustomStringConvertible, ExpressibleByFloatLiteral, Expres
 
     /// A decimal from its text; traps on text that is not a decimal.
     public init(stringLiteral value: String) {
-        guard let parsed = Self.parse(value) else { preconditionFailure("'\(value)' is not a valid Decimal128 string.") }
+        guard let parsed = Self.parse(value) else { burrowPreconditionFailure("'\(value)' is not a valid Decimal128 string.") }
         self = parsed
     }
 

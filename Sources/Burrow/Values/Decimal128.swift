@@ -142,10 +142,10 @@ public struct Decimal128: Sendable {
         case let bool as Bool: self.init(number: bool ? 1 : 0)
         case is NSNull: self = .nan
         case let text as String:
-            guard let parsed = Self.parse(text) else { preconditionFailure("'\(text)' is not a valid Decimal128 string.") }
+            guard let parsed = Self.parse(text) else { burrowPreconditionFailure("'\(text)' is not a valid Decimal128 string.") }
             self = parsed
         default:
-            preconditionFailure("Cannot convert value '\(value)' of type '\(type(of: value))' to Decimal128.")
+            burrowPreconditionFailure("Cannot convert value '\(value)' of type '\(type(of: value))' to Decimal128.")
         }
     }
 

@@ -57,7 +57,7 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
         do {
             try self.init(string: text)
         } catch {
-            preconditionFailure("Invalid ObjectId literal '\(text)': expected 24 hexadecimal digits.")
+            burrowPreconditionFailure("Invalid ObjectId literal '\(text)': expected 24 hexadecimal digits.")
         }
     }
 

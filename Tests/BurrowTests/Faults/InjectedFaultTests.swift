@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    @Test func aFailedReadInsideAPredicateIsThrownByTheEvaluation() throws {
+    @Test(.plainFilesOnly("it reads link records directly")) func aFailedReadInsideAPredicateIsThrownByTheEvaluation() throws {
         let directory = TestDirectory()
         let realm = try directory.realm()
         try realm.write { realm.add(Puppy(value: ["name": "Rex", "owner": Owner(value: ["id": 1, "name": "Ann"])])) }

@@ -30,7 +30,7 @@ import Testing
         #expect(people.allSatisfy { $0.age == String($0.name.dropFirst()) }, sourceLocation: sourceLocation)
     }
 
-    @Test func aProcessKilledDuringTheBlockLeavesTheFileAsItWas() async throws {
+    @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func aProcessKilledDuringTheBlockLeavesTheFileAsItWas() async throws {
         try writePeople()
         let path = directory.file().path
         await #expect(processExitsWith: .signal(SIGKILL)) { [path = path as String] in
@@ -52,7 +52,7 @@ import Testing
         try expectUntouched()
     }
 
-    @Test func aBlockThatTrapsLeavesTheFileAsItWas() async throws {
+    @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func aBlockThatTrapsLeavesTheFileAsItWas() async throws {
         try writePeople()
         let path = directory.file().path
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
@@ -70,7 +70,7 @@ import Testing
         try expectUntouched()
     }
 
-    @Test func primaryKeysLeftDuplicateFailTheMigrationAndChangeNothing() throws {
+    @Test(.plainFilesOnly("it opens the file with a configuration of its own")) func primaryKeysLeftDuplicateFailTheMigrationAndChangeNothing() throws {
         try writePeople()
         final class Migrant: Object {
             @Persisted(primaryKey: true) var name = ""
@@ -90,7 +90,7 @@ import Testing
         try expectUntouched()
     }
 
-    @Test func anotherProcessWithTheFileOpenIsRefusedItsNextWrite() async throws {
+    @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func anotherProcessWithTheFileOpenIsRefusedItsNextWrite() async throws {
         try writePeople()
         // The realm lives on one thread across the test's suspension point.
         let thread = ConfinedThread()

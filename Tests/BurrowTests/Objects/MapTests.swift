@@ -96,7 +96,7 @@ import Testing
         #expect(ids(ledgers.where { $0.scores.containsAny(in: [5, 900]) }) == [1, 2])
     }
 
-    @Test func anEntryUnderALongKeysStoredFormIsFoundOnlyByItsOwnKey() throws {
+    @Test(.plainFilesOnly("it reads map records, whose keys encryption hashes")) func anEntryUnderALongKeysStoredFormIsFoundOnlyByItsOwnKey() throws {
         let realm = try directory.realm()
         let ledger = Ledger(value: ["id": 1])
         try realm.write { realm.add(ledger) }

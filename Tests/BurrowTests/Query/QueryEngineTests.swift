@@ -178,7 +178,7 @@ import Testing
         }
     }
 
-    @Test func plansUseIndexesAndGiveTheSameAnswersAsScans() throws {
+    @Test(.plainFilesOnly("encrypted indexes answer ranges by scanning, so other plans are expected")) func plansUseIndexesAndGiveTheSameAnswersAsScans() throws {
         let realm = try directory.realm()
         try realm.write {
             for i in 0..<300 {

@@ -187,7 +187,7 @@ import Testing
 
 /// Waiting for another process's write happens off the writer's actor.
 @Suite struct ProcessWriterTurnTests {
-    @MainActor @Test func anActorIsFreeWhileItsWriteWaitsForAnotherProcess() async throws {
+    @MainActor @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func anActorIsFreeWhileItsWriteWaitsForAnotherProcess() async throws {
         let directory = TestDirectory()
         let path = directory.file().path
         let holding = directory.file("holding").path

@@ -47,7 +47,7 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: directory.file().path)[.systemFileNumber] as? Int == inode)
     }
 
-    @Test func aFileAnotherProcessHasOpenIsNotCompacted() async throws {
+    @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func aFileAnotherProcessHasOpenIsNotCompacted() async throws {
         let before = try fileWithMostObjectsDeleted()
         let path = directory.file().path
         // This process keeps the file open on one thread while the child opens it.

@@ -194,7 +194,7 @@ private final class BreederAddress: EmbeddedObject {
     }
 
     /// README's dynamic API example, as written there.
-    @Test func theReadmeExampleRuns() throws {
+    @Test(.plainFilesOnly("README's example opens the file with a configuration of its own")) func theReadmeExampleRuns() throws {
         try writeKennel()
         let url = directory.file()
         let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: []))
@@ -226,7 +226,7 @@ private final class BreederAddress: EmbeddedObject {
         #expect(realm.dynamicObjects("Hound").filter("name == 'nobody'").isEmpty)
     }
 
-    @Test func misuseTrapsWithAPreciseMessage() async throws {
+    @Test(.plainFilesOnly("its child processes open files with configurations of their own")) func misuseTrapsWithAPreciseMessage() async throws {
         try writeKennel()
         let path = directory.file().path
         let unknownClass = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FileCopyTests {
     let directory = TestDirectory()
 
-    @Test func aCopyHoldsTheDataWithoutTheFreePages() throws {
+    @Test(.plainFilesOnly("its copies are made without the key")) func aCopyHoldsTheDataWithoutTheFreePages() throws {
         let realm = try directory.realm()
         try realm.write {
             for id in 0..<3000 { realm.add(Person(value: ["id": id, "name": String(repeating: "n", count: 200)])) }
@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test func aSeedFileIsCopiedInOnlyWhenTheFileIsMissing() throws {
+    @Test(.plainFilesOnly("its copies are made without the key")) func aSeedFileIsCopiedInOnlyWhenTheFileIsMissing() throws {
         let seedRealm = try Realm(configuration: directory.configuration("seed.realm"))
         try seedRealm.write { seedRealm.add(Dog(value: ["Seed", 1])) }
         try seedRealm.writeCopy(toFile: directory.file("starter.realm"))

@@ -205,7 +205,7 @@ import Testing
         #expect(try !Realm.deleteFiles(for: configuration))
     }
 
-    @Test func filesAnotherProcessHasOpenAreNotDeleted() async throws {
+    @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func filesAnotherProcessHasOpenAreNotDeleted() async throws {
         let configuration = directory.configuration("shared.realm")
         let path = directory.file("shared.realm").path
         try Realm(configuration: configuration).write { try Realm(configuration: configuration).add(Dog()) }
@@ -380,7 +380,7 @@ private final class RealmCarrier: @unchecked Sendable {
 }
 
 @Suite struct FileIdentityTests {
-    @Test func everyPathToOneFileSharesOneCoordinator() throws {
+    @Test(.plainFilesOnly("it opens the file through paths with configurations of its own")) func everyPathToOneFileSharesOneCoordinator() throws {
         let directory = TestDirectory()
         let realm = try directory.realm()
         try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
@@ -396,7 +396,7 @@ private final class RealmCarrier: @unchecked Sendable {
         }
     }
 
-    @Test func aClassAddedThroughOnePathIsReadableThroughAnother() throws {
+    @Test(.plainFilesOnly("it opens the file through paths with configurations of its own")) func aClassAddedThroughOnePathIsReadableThroughAnother() throws {
         let directory = TestDirectory()
         let realm = try directory.realm()
         let symlink = directory.file("link.realm")

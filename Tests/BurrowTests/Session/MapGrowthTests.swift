@@ -41,7 +41,7 @@ import Testing
 
     /// A child process grows the map far past this process's; this process, whose only realm
     /// is the one refreshing, adopts the larger map (LMDB's MDB_MAP_RESIZED) and goes on.
-    @MainActor @Test func anotherProcesssGrowthIsPickedUp() async throws {
+    @MainActor @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func anotherProcesssGrowthIsPickedUp() async throws {
         let directory = TestDirectory()
         var configuration = directory.configuration()
         configuration.initialMapSize = 4 << 20
@@ -62,7 +62,7 @@ import Testing
     /// Another process grows the file past this process's map while a frozen realm holds a
     /// snapshot, so LMDB cannot map it larger: the live realm stays whole at its version, a
     /// write throws and changes nothing, and once the frozen realm is gone everything is seen.
-    @MainActor @Test func growthPastTheMapWaitsForOtherSnapshots() async throws {
+    @MainActor @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func growthPastTheMapWaitsForOtherSnapshots() async throws {
         let directory = TestDirectory()
         var configuration = directory.configuration()
         configuration.initialMapSize = 4 << 20

@@ -5,7 +5,7 @@ import Testing
 
 /// `Realm.verifyFile(at:)`: an intact file of every kind of record verifies, and damage that
 /// Burrow decodes (rows, indexes, links, collections, the change log) is named, not trusted.
-@Suite struct FileVerificationTests {
+@Suite(.plainFilesOnly("it damages records of the unencrypted file in place and opens it with configurations of its own")) struct FileVerificationTests {
     let directory = TestDirectory()
 
     private static let types: [ObjectBase.Type] = [Person.self, Owner.self, Puppy.self, Kennel.self, Contact.self, Address.self, Geo.self,

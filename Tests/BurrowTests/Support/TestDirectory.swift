@@ -107,3 +107,15 @@ func fileSize(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) thr
     try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, sourceLocation: sourceLocation)
 }
 
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only on unencrypted files: the suite's encrypted run (`BURROW_TEST_ENCRYPTION=1`,
+    /// which `Scripts/test.sh` makes after the plain one) skips it, saying `reason`. Every
+    /// other test runs in both.
+    ///
+    /// For tests whose subject is the unencrypted file itself: its records read or damaged in
+    /// place, its size, other processes or tools opening it with configurations of their own.
+    static func plainFilesOnly(_ reason: Comment) -> Self {
+        .disabled(if: TestDirectory.suiteKey != nil, reason)
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `burrow compact`, run as its own process the way `Scripts/compact.sh` runs it.
-@Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"))
+@Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"), .plainFilesOnly("the tool is run without BURROW_ENCRYPTION_KEY (EncryptedToolTests runs it with one)"))
 struct CompactToolTests {
     let directory = TestDirectory()
 

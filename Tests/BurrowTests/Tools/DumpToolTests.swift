@@ -4,7 +4,7 @@ import Testing
 
 /// `burrow dump`, run as its own process: it prints what the file holds, and on damaged data
 /// pages it prints, or stops naming the damage, never with a crash of its own.
-@Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"))
+@Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"), .plainFilesOnly("the tool is run without BURROW_ENCRYPTION_KEY (EncryptedToolTests runs it with one)"))
 struct DumpToolTests {
     let directory = TestDirectory()
 

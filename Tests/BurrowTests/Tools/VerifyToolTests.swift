@@ -4,7 +4,7 @@ import Testing
 
 /// `burrow verify`, run as its own process: it reports intact and damaged files, and survives
 /// damage that ends the process reading it.
-@Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"))
+@Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"), .plainFilesOnly("the tool is run without BURROW_ENCRYPTION_KEY (EncryptedToolTests runs it with one)"))
 struct VerifyToolTests {
     let directory = TestDirectory()
 

@@ -23,7 +23,7 @@ class ManagedCollection {
 
     required init(owner: ObjectBase, column: Int, targetType: ObjectBase.Type?) {
         guard let management = owner.management, let database = management.bound.layout.collectionDatabase(of: column) else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         ownerKey = management.key
         realm = management.realm
@@ -73,7 +73,7 @@ class ManagedCollection {
 
     /// Traps unless the owner still exists.
     func verifyOwner() {
-        precondition(!isInvalidated, "Object has been deleted or invalidated.")
+        burrowPrecondition(!isInvalidated, TrapMessage.objectInvalidated)
     }
 
     /// `cache`'s value when it was read in the realm's current generation; otherwise `read`'s,
@@ -96,10 +96,10 @@ class ManagedCollection {
     /// that fails its authentication check is named as damage.
     func readFailed(_ error: any Error) -> Never {
         if case LMDBError.sealBroken = error {
-            preconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' "
+            burrowPreconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' "
                                 + "of object \(ownerKey.rawValue) failed its authentication check (tampered with, or damaged).")
         }
-        preconditionFailure("Cannot read '\(realm.coordinator.path)': \(error)")
+        burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
     }
 
     /// The open write transaction; traps outside one.
@@ -116,7 +116,7 @@ class ManagedCollection {
         if targetType == DynamicObject.self, let object = element._linkedObject {
             // Dynamic elements carry their class at run time, not in their type.
             let name = object.fileClassName
-            precondition(name == targetClassName,
+            burrowPrecondition(name == targetClassName,
                          "Object of type '\(name)' cannot be added to '\(layout.className).\(layout.storedClass.properties[column].name)', a collection of '\(targetClassName)'.")
         }
         return try Self.storedValue(of: element, kind: kind, realm: realm, in: write)
@@ -130,7 +130,7 @@ class ManagedCollection {
         guard let object = element._linkedObject else {
             // Only a map's values may be nil.
             if element._persistedValue.isNull { return .null }
-            preconditionFailure("A collection of objects holds only objects.")
+            burrowPreconditionFailure("A collection of objects holds only objects.")
         }
         return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)
     }
@@ -158,14 +158,14 @@ class ManagedCollection {
             // A map's entry may be nil.
             guard case .link(let key) = value else { return E._fromLinkedObject(nil) }
             guard let target = linkedObject(ObjectKey(key), of: targetType) else {
-                preconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' links to an object that does not exist.")
+                burrowPreconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' links to an object that does not exist.")
             }
             return E._fromLinkedObject(target)
         }
         if kind == .mixed {
             guard case .mixed(let inner) = value else { return AnyRealmValue.none as! E }
             let location = { () -> NestedLocation in
-                guard let slot = slot() else { preconditionFailure("A MutableSet of AnyRealmValue cannot hold a list or dictionary.") }
+                guard let slot = slot() else { burrowPreconditionFailure("A MutableSet of AnyRealmValue cannot hold a list or dictionary.") }
                 return NestedLocation(slot: slot)
             }
             return AnyRealmValue(stored: inner, realm: realm, location: location()) as! E

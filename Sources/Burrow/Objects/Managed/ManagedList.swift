@@ -36,7 +36,7 @@ final class ManagedList: ManagedCollection, ListStorage {
         let positions = self.positions
         IndexBounds.check(index, count: positions.count)
         guard let value = value(atPosition: positions[index]) else {
-            preconditionFailure("The file is damaged: list element \(index) was listed but cannot be read from '\(realm.coordinator.path)'.")
+            burrowPreconditionFailure("The file is damaged: list element \(index) was listed but cannot be read from '\(realm.coordinator.path)'.")
         }
         return value
     }

@@ -50,7 +50,7 @@ final class ManagedSet: ManagedCollection {
     /// collection is not a value.
     static func verifyNotNested(_ element: any _Persistable) {
         switch element as? AnyRealmValue {
-        case .list?, .dictionary?: preconditionFailure("A MutableSet of AnyRealmValue cannot hold a list or dictionary.")
+        case .list?, .dictionary?: burrowPreconditionFailure("A MutableSet of AnyRealmValue cannot hold a list or dictionary.")
         default: break
         }
     }

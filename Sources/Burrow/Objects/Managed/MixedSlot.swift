@@ -19,7 +19,7 @@ extension MixedSlot {
     /// The inner value of a stored element of a collection of `AnyRealmValue`; traps with
     /// `gone` when the element no longer exists.
     func inner(of element: _PersistedValue?, gone: @autoclosure () -> String) -> _PersistedValue {
-        guard let element else { preconditionFailure(gone()) }
+        guard let element else { burrowPreconditionFailure(gone()) }
         if case .mixed(let inner) = element { return inner }
         return .null
     }
@@ -32,7 +32,7 @@ final class PropertySlot: MixedSlot {
     let realm: RealmCore
 
     init(owner: ObjectBase, column: Int) {
-        guard let management = owner.management else { preconditionFailure("Object has been deleted or invalidated.") }
+        guard let management = owner.management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         self.owner = owner
         self.column = column
         realm = management.realm
@@ -92,7 +92,7 @@ final class ListElementSlot: MixedSlot {
     }
 
     func write(_ value: _PersistedValue, in write: WriteState) {
-        guard let position else { preconditionFailure("The list element holding this collection was removed.") }
+        guard let position else { burrowPreconditionFailure("The list element holding this collection was removed.") }
         list.replace(atPosition: position, with: value.isNull ? .null : .mixed(value), in: write)
     }
 }

@@ -32,7 +32,7 @@ class NestedCollection {
 
     /// The stored form of a new element, adding the objects it holds to the realm.
     func storedElement(_ element: any _Persistable, in write: WriteState) throws -> _PersistedValue {
-        guard let value = element as? AnyRealmValue else { preconditionFailure("A nested collection holds AnyRealmValues.") }
+        guard let value = element as? AnyRealmValue else { burrowPreconditionFailure("A nested collection holds AnyRealmValues.") }
         return try realm.storedMixedInner(value, update: write.nestedUpdatePolicy, depth: location.depth + 1, in: write)
     }
 

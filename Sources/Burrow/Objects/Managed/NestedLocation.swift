@@ -49,7 +49,7 @@ struct NestedLocation {
     }
 
     static func gone() -> Never {
-        preconditionFailure("This nested collection no longer exists: the AnyRealmValue holding it was changed.")
+        burrowPreconditionFailure("This nested collection no longer exists: the AnyRealmValue holding it was changed.")
     }
 
     /// The value `steps` lead to from `value`, or `nil` where one does not fit.

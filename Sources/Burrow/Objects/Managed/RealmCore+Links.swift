@@ -33,7 +33,7 @@ extension RealmCore {
         do {
             row = try bound.layout.row(key, in: transaction)
         } catch {
-            preconditionFailure("Cannot read '\(coordinator.path)': \(error)")
+            burrowPreconditionFailure("Cannot read '\(coordinator.path)': \(error)")
         }
         return row.map { makeObject(bound, key: key, row: $0) }
     }

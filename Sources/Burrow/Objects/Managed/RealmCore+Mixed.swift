@@ -38,7 +38,7 @@ extension RealmCore {
     }
 
     private static func verifyNesting(_ depth: Int) {
-        precondition(depth <= AnyRealmValue.maximumNestingDepth,
+        burrowPrecondition(depth <= AnyRealmValue.maximumNestingDepth,
                      "AnyRealmValue lists and dictionaries nest at most \(AnyRealmValue.maximumNestingDepth) levels deep.")
     }
 

@@ -23,7 +23,7 @@ extension RealmCore {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
             if layout.primaryKeyColumn == nil && existing == nil {
-                precondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
+                burrowPrecondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
             }
             let claim = try existing.map { ($0, true) } ?? claimKey(values, in: layout, write: write)
             // The row being replaced, whose embedded objects the new ones update in place.
@@ -107,10 +107,10 @@ extension RealmCore {
     private func overwrite(_ key: ObjectKey, with values: [_PersistedValue], in layout: TableLayout,
                            update: UpdatePolicy, write: WriteState) throws {
         let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
-        precondition(update != .error,
+        burrowPrecondition(update != .error,
                      "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
         guard let old = try write.tables.values(of: key, in: layout) else {
-            preconditionFailure("Object has been deleted or invalidated.")
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
         try write.tables.replace(key, old: old, new: values, in: layout)
         // The added object's lists and sets replace the stored ones.
@@ -120,9 +120,9 @@ extension RealmCore {
     /// The key of `target` in this realm, adding it first when it is unmanaged.
     func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
         if let management = target.management {
-            precondition(management.realm === self,
+            burrowPrecondition(management.realm === self,
                          "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
-            precondition(!management.bound.layout.isEmbedded,
+            burrowPrecondition(!management.bound.layout.isEmbedded,
                          "Cannot give embedded object '\(management.bound.info.className)' a second owner: create a new one instead.")
             return management.key
         }
@@ -134,7 +134,7 @@ extension RealmCore {
     }
 
     private func integer(_ value: _PersistedValue) -> Int64 {
-        guard case .int(let integer) = value else { preconditionFailure("Integer primary key expected, got \(value.displayText).") }
+        guard case .int(let integer) = value else { burrowPreconditionFailure("Integer primary key expected, got \(value.displayText).") }
         return integer
     }
 
@@ -147,7 +147,7 @@ extension RealmCore {
         let layout = management.bound.layout
         let row = object.currentRow(management)
         if column == layout.primaryKeyColumn {
-            precondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
+            burrowPrecondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
                          "Primary key can't be changed after an object is inserted.")
             return
         }
@@ -162,6 +162,6 @@ extension RealmCore {
         perform(in: write) {
             existed = try write.tables.delete(management.key, in: management.bound.layout)
         }
-        precondition(existed, "Object has been deleted or invalidated.")
+        burrowPrecondition(existed, TrapMessage.objectInvalidated)
     }
 }

@@ -103,7 +103,7 @@ final class WriterGate: Sendable {
     /// Starts the write of the asynchronous writer that was granted the turn.
     func claim(for realm: ObjectIdentifier) {
         state.withLock { state in
-            precondition(state.holder?.realm == realm && state.holder?.phase == .granted,
+            burrowPrecondition(state.holder?.realm == realm && state.holder?.phase == .granted,
                          "An asynchronous write started without its turn.")
             state.holder = (realm, .writing)
         }
@@ -113,7 +113,7 @@ final class WriterGate: Sendable {
     /// goes to the writer that has waited longest.
     func leave(for realm: ObjectIdentifier) {
         let next = state.withLock { state -> Wake? in
-            precondition(state.holder?.realm == realm, "A write ended that did not hold the writer's turn.")
+            burrowPrecondition(state.holder?.realm == realm, "A write ended that did not hold the writer's turn.")
             if state.holder?.phase == .borrowed {
                 state.holder = (realm, .granted)
                 return nil

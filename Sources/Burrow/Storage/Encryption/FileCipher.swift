@@ -46,7 +46,7 @@ final class FileCipher: ValueSealer, @unchecked Sendable {
         guard key.count == Self.keyLength else {
             throw .invalidKey("Encryption key must be exactly \(Self.keyLength) bytes long, but the key given for '\(path)' is \(key.count) bytes.")
         }
-        precondition(Self.sodiumReady, "libsodium could not be initialized.")
+        burrowPrecondition(Self.sodiumReady, "libsodium could not be initialized.")
         let bytes = [UInt8](key)
         valueKey = Self.derive(from: bytes, purpose: "values")
         indexKey = Self.derive(from: bytes, purpose: "indexes")
@@ -66,7 +66,7 @@ final class FileCipher: ValueSealer, @unchecked Sendable {
 
     func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
               database: UInt64, key: UnsafeRawBufferPointer) {
-        precondition(sealed.count == plaintext.count + sealingOverhead, "A sealed value needs \(sealingOverhead) bytes more than its plaintext.")
+        burrowPrecondition(sealed.count == plaintext.count + sealingOverhead, "A sealed value needs \(sealingOverhead) bytes more than its plaintext.")
         let nonce = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
         makeNonce(at: nonce)
         withAssociatedData(database: database, key: key) { ad in

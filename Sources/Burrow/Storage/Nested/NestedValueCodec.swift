@@ -36,7 +36,7 @@ enum NestedValueCodec {
         case .dictionary(let keys, let values):
             return zip(keys, values).reduce(4) { $0 + 8 + $1.0.utf8.count + mixedByteCount(of: $1.1) }
         default:
-            preconditionFailure("Not a nested collection: \(value.displayText).")
+            burrowPreconditionFailure("Not a nested collection: \(value.displayText).")
         }
     }
 
@@ -64,7 +64,7 @@ enum NestedValueCodec {
                 storeMixed(element)
             }
         default:
-            preconditionFailure("Not a nested collection: \(value.displayText).")
+            burrowPreconditionFailure("Not a nested collection: \(value.displayText).")
         }
         return offset
     }
