@@ -24,6 +24,12 @@ struct QueryPlanner {
         /// Every object.
         case scan
 
+        /// Whether every object is a candidate.
+        var isScan: Bool {
+            if case .scan = self { return true }
+            return false
+        }
+
         var isCovered: Bool {
             switch self {
             case .objectKeys(_, let covered), .objectKeyRange(_, _, let covered), .indexPoints(_, _, let covered),

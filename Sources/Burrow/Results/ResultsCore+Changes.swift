@@ -64,7 +64,7 @@ extension ResultsCore {
             if !descriptors.isEmpty, let row = try layout.row(keys[middle], in: txn) {
                 let reader = RowReader(row, key: keys[middle])
                 for (position, descriptor) in descriptors.enumerated() {
-                    let order = Self.sortOrder(try readers[position].value(of: reader, in: txn), values[position])
+                    let order = QueryExecutor.sortOrder(try readers[position].value(of: reader, in: txn), values[position])
                     if order != 0 {
                         before = descriptor.ascending ? order < 0 : order > 0
                         break

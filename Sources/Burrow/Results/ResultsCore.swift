@@ -11,9 +11,9 @@ final class ResultsCore {
 
     private var cachedKeys: [ObjectKey] = []
     private var cachedGeneration: UInt64 = 0
-    /// The plan for a layout; `links` is `nil` when the predicate needs no row test (an index
-    /// answers it) and so stays valid whatever the catalog.
-    private var compiled: (layout: TableLayout, links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath)?
+    /// The query made ready for a layout; its `links` is `nil` when the predicate needs no row
+    /// test (an index answers it), and it then stays valid whatever the catalog.
+    private var compiled: (layout: TableLayout, prepared: QueryExecutor.Prepared)?
     private var resolver: (revision: UInt64, links: LinkResolver)?
 
     /// Follows links for the predicate, over the catalog as it is now: a class or backlink
@@ -111,66 +111,32 @@ final class ResultsCore {
         return cachedKeys
     }
 
-    private func prepared(for layout: TableLayout) -> (links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath) {
-        if let compiled, compiled.layout === layout, compiled.links == nil || compiled.links === links {
-            return (compiled.links, compiled.test, compiled.path)
+    private func prepared(for layout: TableLayout) -> QueryExecutor.Prepared {
+        if let compiled, compiled.layout === layout, compiled.prepared.links == nil || compiled.prepared.links === links {
+            return compiled.prepared
         }
-        guard let predicate = query.predicate else {
-            compiled = (layout, nil, nil, .scan)
-            return (nil, nil, .scan)
-        }
-        let planner = QueryPlanner(layout: layout)
-        let links = self.links
-        let bound: BoundPredicate
-        let test: RowPredicate
-        do {
-            bound = try PredicateBinder(storedClass: layout.storedClass).bind(predicate)
-            // `key == value` answered exactly by an index needs no row test: planning it is enough
-            // (for a whole table: the members of a collection are tested row by row).
-            if case .table = query.source, let path = planner.exactEqualityPath(bound) {
-                compiled = (layout, nil, nil, path)
-                return (nil, nil, path)
+        let prepared: QueryExecutor.Prepared
+        if let predicate = query.predicate {
+            do {
+                prepared = try QueryExecutor.prepare(predicate, for: layout, links: links, wholeTable: query.isWholeTable)
+            } catch {
+                burrowPreconditionFailure(Realm.Error.message(of: error))
             }
-            test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(bound)
-        } catch {
-            burrowPreconditionFailure(Realm.Error.message(of: error))
+        } else {
+            prepared = .everything
         }
-        let path = planner.plan(bound)
-        compiled = (layout, links, test, path)
-        return (links, test, path)
+        compiled = (layout, prepared)
+        return prepared
     }
 
+    /// Runs the query over the realm's current version.
     private func evaluate() throws -> [ObjectKey] {
         guard let layout = bound?.layout else { return [] }
-        let txn = realm.transaction
-        guard layout.isVisible(to: txn) else { return [] }
-        let (links, test, path) = prepared(for: layout)
-        links?.transaction = txn
-        defer { links?.transaction = nil }
-        var steps = query.steps[...]
-        var keys: [ObjectKey]
-        if let members = try sourceKeys() {
-            keys = try members.filter { key in
-                guard let test else { return true }
-                return try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false
-            }
-        } else if case .sort(let descriptors)? = steps.first,
-                  // A predicate an index answers exactly has no row test: its path names the keys.
-                  test != nil || query.predicate == nil,
-                  let walk = IndexOrderWalk(layout: layout, descriptors: descriptors),
-                  case let page = Self.page(after: steps.dropFirst()),
-                  let walked = try walk.keys(in: txn, matching: test, skipping: page?.offset ?? 0, stopAfter: page?.limit) {
-            // The walk has sorted, and cut the page that follows, if any.
-            keys = walked
-            steps = steps.dropFirst(page == nil ? 1 : 2)
-        } else {
-            keys = try matchingKeys(layout, test: test, path: path, in: txn)
-        }
-        for step in steps {
-            keys = try apply(step, to: keys, layout: layout, in: txn)
-        }
-        try links?.throwFailure()
-        return keys
+        return try executor(for: layout).keys(prepared(for: layout), members: try sourceKeys(), steps: query.steps)
+    }
+
+    private func executor(for layout: TableLayout) -> QueryExecutor {
+        QueryExecutor(layout: layout, transaction: realm.transaction, catalog: realm.catalog)
     }
 
     /// The candidates of a list or backlink source, in its order; `nil` for a whole table.
@@ -197,92 +163,6 @@ final class ResultsCore {
             guard let management = owner.management else { return [] }
             return try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: info.type,
                                               through: originProperty, in: realm)
-        }
-    }
-
-    /// The page the next step cuts, when it is a slice.
-    private static func page(after steps: ArraySlice<ResultsQuery.Step>) -> (offset: Int, limit: Int?)? {
-        guard case .slice(let offset, let limit)? = steps.first else { return nil }
-        return (offset, limit)
-    }
-
-    /// The keys matching the predicate, in object key order.
-    private func matchingKeys(_ layout: TableLayout, test: RowPredicate?, path: QueryPlanner.AccessPath,
-                              in txn: Transaction) throws -> [ObjectKey] {
-        if let candidates = try QueryPlanner(layout: layout).candidates(path, in: txn) {
-            guard let test, !path.isCovered else { return candidates }
-            return try candidates.filter { key in try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false }
-        }
-        var keys: [ObjectKey] = []
-        if test == nil { keys.reserveCapacity(try layout.count(in: txn)) }
-        let cursor = try txn.openCursor(layout.rows)
-        do {
-            var entry = try cursor.first()
-            while let (key, row) = entry {
-                let objectKey = try ObjectKey(checking: key, in: layout.className)
-                if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
-                entry = try cursor.next()
-            }
-        } catch LMDBError.sealBroken {
-            throw layout.brokenSeal(at: cursor)
-        }
-        return keys
-    }
-
-    private func apply(_ step: ResultsQuery.Step, to keys: [ObjectKey], layout: TableLayout, in txn: Transaction) throws -> [ObjectKey] {
-        switch step {
-        case .slice(let offset, let limit):
-            let start = min(offset, keys.count)
-            let end = limit.map { start + min(keys.count - start, $0) } ?? keys.count
-            return Array(keys[start..<end])
-        case .sort(let descriptors):
-            let values = try keyPathValues(keys, paths: descriptors.map(\.keyPath), layout: layout, in: txn)
-            let order = keys.indices.sorted { a, b in
-                for (position, descriptor) in descriptors.enumerated() {
-                    let result = Self.sortOrder(values[a][position], values[b][position])
-                    if result != 0 { return descriptor.ascending ? result < 0 : result > 0 }
-                }
-                return a < b
-            }
-            return order.map { keys[$0] }
-        case .distinct(let names):
-            let values = try keyPathValues(keys, paths: names, layout: layout, in: txn)
-            var seen = Set<[_PersistedValue]>()
-            return keys.indices.filter { seen.insert(values[$0]).inserted }.map { keys[$0] }
-        }
-    }
-
-    /// The values `paths` name for each object of `keys`.
-    private func keyPathValues(_ keys: [ObjectKey], paths: [String], layout: TableLayout, in txn: Transaction) throws -> [[_PersistedValue]] {
-        let catalog = realm.catalog
-        let readers = paths.map { path -> KeyPathReader in
-            switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
-            case .success(let reader): return reader
-            case .failure(let error): burrowPreconditionFailure(error.message)
-            }
-        }
-        return try keys.map { key in
-            guard let row = try layout.row(key, in: txn) else { return paths.map { _ in .null } }
-            let reader = RowReader(row, key: key)
-            return try readers.map { try $0.value(of: reader, in: txn) }
-        }
-    }
-
-    private func rowValues(_ keys: [ObjectKey], columns: [Int], layout: TableLayout, in txn: Transaction) throws -> [[_PersistedValue]] {
-        try keys.map { key in
-            guard let row = try layout.row(key, in: txn) else { return columns.map { _ in .null } }
-            let reader = RowReader(row)
-            return columns.map { reader.value($0, kind: layout.kinds[$0]) }
-        }
-    }
-
-    /// Sort order: null first, then by value (strings by their UTF-8 bytes).
-    static func sortOrder(_ a: _PersistedValue, _ b: _PersistedValue) -> Int {
-        switch (a.isNull, b.isNull) {
-        case (true, true): 0
-        case (true, false): -1
-        case (false, true): 1
-        case (false, false): ValueComparator.compare(a, b) ?? 0
         }
     }
 
@@ -328,7 +208,7 @@ final class ResultsCore {
         let kind = storedClass.properties[column].kind
         guard let layout = bound?.layout else { return (kind, []) }
         do {
-            return (kind, try rowValues(keys, columns: [column], layout: layout, in: realm.transaction).map { $0[0] })
+            return (kind, try executor(for: layout).values(of: column, for: keys))
         } catch {
             burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
@@ -344,16 +224,9 @@ final class ResultsCore {
         } catch {
             burrowPreconditionFailure(Realm.Error.message(of: error))
         }
-        let txn = realm.transaction
         let keys = self.keys
-        links.transaction = txn
-        defer { links.transaction = nil }
         do {
-            let found = try keys.firstIndex { key in
-                try layout.row(key, in: txn).map { test(RowReader($0, key: key)) } ?? false
-            }
-            try links.throwFailure()
-            return found
+            return try executor(for: layout).firstIndex(in: keys, matching: test, links: links)
         } catch {
             burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }

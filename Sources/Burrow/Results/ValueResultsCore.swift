@@ -94,7 +94,7 @@ final class ValueResultsCore {
                 // Every descriptor names `self`: the first decides.
                 let ascending = descriptors.first?.ascending ?? true
                 positions = positions.enumerated().sorted { a, b in
-                    let order = ResultsCore.sortOrder(values[a.element], values[b.element])
+                    let order = QueryExecutor.sortOrder(values[a.element], values[b.element])
                     if order != 0 { return ascending ? order < 0 : order > 0 }
                     return a.offset < b.offset
                 }.map(\.element)

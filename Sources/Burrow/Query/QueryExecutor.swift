@@ -1,0 +1,177 @@
+import LMDB
+
+/// Runs a query over one table at one version: the candidates (the whole table in key order,
+/// the keys an index path names, or the members of a collection in its order), the predicate's
+/// row test, then the sort, distinct and slice steps in the order they were added.
+///
+/// A pure function of the table, the transaction and the query: ``ResultsCore`` keeps the
+/// compiled query and the keys of each version.
+struct QueryExecutor {
+    /// The table queried.
+    let layout: TableLayout
+    /// The version read.
+    let transaction: Transaction
+    /// The catalog key paths of steps are resolved in (`dog.owner.name` crosses tables).
+    let catalog: Catalog
+
+    /// A query made ready for a table: its row test and its access path.
+    struct Prepared {
+        /// Follows links for the row test; `nil` when there is no row test.
+        let links: LinkResolver?
+        /// The row test; `nil` when every candidate matches (no predicate, or an index answers
+        /// it exactly).
+        let test: RowPredicate?
+        /// Where the candidates come from.
+        let path: QueryPlanner.AccessPath
+
+        /// No predicate: every object of the table.
+        static var everything: Prepared { Prepared(links: nil, test: nil, path: .scan) }
+    }
+
+    /// Binds, plans and compiles `predicate` for `layout`. `key == value` answered exactly by
+    /// an index needs no row test when the whole table is queried (a collection's members are
+    /// tested row by row).
+    ///
+    /// - Throws: ``Realm/Error`` `invalidQuery` when the predicate does not fit the table.
+    static func prepare(_ predicate: PredicateNode, for layout: TableLayout, links: LinkResolver, wholeTable: Bool) throws -> Prepared {
+        let planner = QueryPlanner(layout: layout)
+        let bound = try PredicateBinder(storedClass: layout.storedClass).bind(predicate)
+        if wholeTable, let path = planner.exactEqualityPath(bound) {
+            return Prepared(links: nil, test: nil, path: path)
+        }
+        let test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(bound)
+        return Prepared(links: links, test: test, path: planner.plan(bound))
+    }
+
+    /// The keys of the objects matching `prepared`, after `steps`. `members`: the candidates
+    /// of a collection, in its order; `nil` for the whole table.
+    ///
+    /// - Throws: `LMDBError` or ``StorageError`` from reading.
+    func keys(_ prepared: Prepared, members: [ObjectKey]?, steps: [ResultsQuery.Step]) throws -> [ObjectKey] {
+        guard layout.isVisible(to: transaction) else { return [] }
+        prepared.links?.transaction = transaction
+        defer { prepared.links?.transaction = nil }
+        let test = prepared.test
+        var steps = steps[...]
+        var keys: [ObjectKey]
+        if let members {
+            keys = try members.filter { key in
+                guard let test else { return true }
+                return try layout.row(key, in: transaction).map { test(RowReader($0, key: key)) } ?? false
+            }
+        } else if case .sort(let descriptors)? = steps.first,
+                  // An index path without a row test names the keys: only a scan walks in order.
+                  test != nil || prepared.path.isScan,
+                  let walk = IndexOrderWalk(layout: layout, descriptors: descriptors),
+                  case let page = Self.page(after: steps.dropFirst()),
+                  let walked = try walk.keys(in: transaction, matching: test, skipping: page?.offset ?? 0, stopAfter: page?.limit) {
+            // The walk has sorted, and cut the page that follows, if any.
+            keys = walked
+            steps = steps.dropFirst(page == nil ? 1 : 2)
+        } else {
+            keys = try matchingKeys(test: test, path: prepared.path)
+        }
+        for step in steps {
+            keys = try apply(step, to: keys)
+        }
+        try prepared.links?.throwFailure()
+        return keys
+    }
+
+    /// The page the next step cuts, when it is a slice.
+    private static func page(after steps: ArraySlice<ResultsQuery.Step>) -> (offset: Int, limit: Int?)? {
+        guard case .slice(let offset, let limit)? = steps.first else { return nil }
+        return (offset, limit)
+    }
+
+    /// The keys matching `test`, in object key order.
+    private func matchingKeys(test: RowPredicate?, path: QueryPlanner.AccessPath) throws -> [ObjectKey] {
+        if let candidates = try QueryPlanner(layout: layout).candidates(path, in: transaction) {
+            guard let test, !path.isCovered else { return candidates }
+            return try candidates.filter { key in try layout.row(key, in: transaction).map { test(RowReader($0, key: key)) } ?? false }
+        }
+        var keys: [ObjectKey] = []
+        if test == nil { keys.reserveCapacity(try layout.count(in: transaction)) }
+        let cursor = try transaction.openCursor(layout.rows)
+        do {
+            var entry = try cursor.first()
+            while let (key, row) = entry {
+                let objectKey = try ObjectKey(checking: key, in: layout.className)
+                if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
+                entry = try cursor.next()
+            }
+        } catch LMDBError.sealBroken {
+            throw layout.brokenSeal(at: cursor)
+        }
+        return keys
+    }
+
+    private func apply(_ step: ResultsQuery.Step, to keys: [ObjectKey]) throws -> [ObjectKey] {
+        switch step {
+        case .slice(let offset, let limit):
+            let start = min(offset, keys.count)
+            let end = limit.map { start + min(keys.count - start, $0) } ?? keys.count
+            return Array(keys[start..<end])
+        case .sort(let descriptors):
+            let values = try keyPathValues(keys, paths: descriptors.map(\.keyPath))
+            let order = keys.indices.sorted { a, b in
+                for (position, descriptor) in descriptors.enumerated() {
+                    let result = Self.sortOrder(values[a][position], values[b][position])
+                    if result != 0 { return descriptor.ascending ? result < 0 : result > 0 }
+                }
+                return a < b
+            }
+            return order.map { keys[$0] }
+        case .distinct(let names):
+            let values = try keyPathValues(keys, paths: names)
+            var seen = Set<[_PersistedValue]>()
+            return keys.indices.filter { seen.insert(values[$0]).inserted }.map { keys[$0] }
+        }
+    }
+
+    /// The values `paths` name for each object of `keys`; traps for a path the table does not
+    /// have (the query was checked when it was made).
+    private func keyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue]] {
+        let readers = paths.map { path -> KeyPathReader in
+            switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
+            case .success(let reader): return reader
+            case .failure(let error): burrowPreconditionFailure(error.message)
+            }
+        }
+        return try keys.map { key in
+            guard let row = try layout.row(key, in: transaction) else { return paths.map { _ in .null } }
+            let reader = RowReader(row, key: key)
+            return try readers.map { try $0.value(of: reader, in: transaction) }
+        }
+    }
+
+    /// The values of `column` for each object of `keys`, in order; `.null` for a key with no row.
+    func values(of column: Int, for keys: [ObjectKey]) throws -> [_PersistedValue] {
+        let kind = layout.kinds[column]
+        return try keys.map { key in
+            guard let row = try layout.row(key, in: transaction) else { return .null }
+            return RowReader(row).value(column, kind: kind)
+        }
+    }
+
+    /// The position in `keys` of the first object matching `test`.
+    func firstIndex(in keys: [ObjectKey], matching test: RowPredicate, links: LinkResolver) throws -> Int? {
+        links.transaction = transaction
+        defer { links.transaction = nil }
+        let found = try keys.firstIndex { key in
+            try layout.row(key, in: transaction).map { test(RowReader($0, key: key)) } ?? false
+        }
+        try links.throwFailure()
+        return found
+    }
+
+    /// Sort order: null first, then by value (strings by their UTF-8 bytes).
+    static func sortOrder(_ a: _PersistedValue, _ b: _PersistedValue) -> Int {
+        switch (a.isNull, b.isNull) {
+        case (true, true): 0
+        case (true, false): -1
+        case (false, true): 1
+        case (false, false): ValueComparator.compare(a, b) ?? 0
+        }
+    }
+}
