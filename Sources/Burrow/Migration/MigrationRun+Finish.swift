@@ -22,7 +22,7 @@ extension MigrationRun {
             }
         }
         try dropUnusedDatabases()
-        try metadata.write(session.schema, generation: try metadata.generation(in: write) + 1, in: write)
+        try metadata.write(session.schema, schemaGeneration: try metadata.schemaGeneration(in: write) + 1, in: write)
         try metadata.writeLayoutEpoch(try metadata.layoutEpoch(in: write) + 1, in: write)
         try metadata.writeSchemaVersion(version, in: write)
         for (id, next) in nextKeys { try metadata.writeNextObjectKey(next, classID: id, in: write) }

@@ -16,8 +16,7 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// The link property of `Element` that points here.
     public let originProperty: String
     let owner: ObjectBase?
-    private var cachedKeys: [ObjectKey] = []
-    private var cachedGeneration: UInt64 = 0
+    private var cache = GenerationCache<[ObjectKey]>([])
 
     /// An unmanaged, empty value naming the origin property.
     public init(originProperty: String) {
@@ -63,15 +62,15 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
         let realm = management.realm
         realm.verifyThread()
         return realm.exclusively {
-            if cachedGeneration == realm.generation { return cachedKeys }
+            if cache.generation == realm.generation { return cache.value }
             do {
-                cachedKeys = try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
-                                                         through: originProperty, in: realm)
+                cache = GenerationCache(try LinkingObjectsKeys.keys(linkingTo: management.key, of: management.bound.layout, from: Element.self,
+                                                                    through: originProperty, in: realm),
+                                        generation: realm.generation)
             } catch {
                 burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
             }
-            cachedGeneration = realm.generation
-            return cachedKeys
+            return cache.value
         }
     }
 }

@@ -9,8 +9,8 @@ final class ResultsCore {
     let info: ClassInfo
     let query: ResultsQuery
 
-    private var cachedKeys: [ObjectKey] = []
-    private var cachedGeneration: UInt64 = 0
+    /// The matching keys of the last generation evaluated.
+    private var cache = GenerationCache<[ObjectKey]>([])
     /// The query made ready for a layout; its `links` is `nil` when the predicate needs no row
     /// test (an index answers it), and it then stays valid whatever the catalog.
     private var compiled: (layout: TableLayout, prepared: QueryExecutor.Prepared)?
@@ -95,20 +95,18 @@ final class ResultsCore {
     /// evaluate the query again.
     func adopt(_ keys: [ObjectKey]) {
         realm.exclusively {
-            cachedKeys = keys
-            cachedGeneration = realm.generation
+            cache = GenerationCache(keys, generation: realm.generation)
         }
     }
 
     private var currentKeys: [ObjectKey] {
-        if cachedGeneration == realm.generation { return cachedKeys }
+        if cache.generation == realm.generation { return cache.value }
         do {
-            cachedKeys = try evaluate()
+            cache = GenerationCache(try evaluate(), generation: realm.generation)
         } catch {
             burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
         }
-        cachedGeneration = realm.generation
-        return cachedKeys
+        return cache.value
     }
 
     private func prepared(for layout: TableLayout) -> QueryExecutor.Prepared {

@@ -123,7 +123,7 @@ extension RealmCore {
         let committedID = write.transaction.id
         do {
             try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
-            try coordinator.prepareCommit(write)
+            try write.tables.prepareCommit(keys: coordinator.objectKeys)
             try write.transaction.commit()
         } catch {
             end(write, committed: false)

@@ -15,8 +15,6 @@ final class WriteState {
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
-    /// Next object keys handed out in this transaction, by class id; persisted at commit.
-    @exclusivity(unchecked) var nextKeys: [UInt32: UInt64] = [:]
     /// Keys claimed by objects being added whose links are being followed, so that a cycle
     /// back to one of them finds its key.
     @exclusivity(unchecked) var pendingKeys: [ObjectIdentifier: ObjectKey] = [:]

@@ -10,7 +10,10 @@ struct CatalogDraft {
 /// What a coordinator knows of a file's schema and databases.
 struct Catalog: Sendable {
     var schema = StoredSchema()
-    var generation: UInt64 = 0
+    /// The schema's generation, stored in the file: every write that adds a class or a
+    /// backlink index moves it, so that other processes know to read the catalog again. (The
+    /// realm's `generation` is another counter: of what one realm reads, in memory.)
+    var schemaGeneration: UInt64 = 0
     /// The file's layout epoch when the catalog was read: a migration moves it, and a catalog
     /// of another epoch cannot read the file's tables.
     var layoutEpoch: UInt64 = 0

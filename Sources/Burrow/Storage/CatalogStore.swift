@@ -53,7 +53,7 @@ final class CatalogStore: @unchecked Sendable {
     static func read(in txn: Transaction, metadata: MetadataStore, handleEpoch: UInt64 = 0) throws -> Catalog {
         var catalog = Catalog()
         catalog.schema = try metadata.schema(in: txn)
-        catalog.generation = try metadata.generation(in: txn)
+        catalog.schemaGeneration = try metadata.schemaGeneration(in: txn)
         catalog.layoutEpoch = try metadata.layoutEpoch(in: txn)
         catalog.schemaVersion = try metadata.schemaVersion(in: txn)
         for storedClass in catalog.schema.classes {
@@ -69,7 +69,7 @@ final class CatalogStore: @unchecked Sendable {
     /// returns whether the catalog changed, in which case `txn` predates the new handles and
     /// must be renewed to use them.
     func synchronize(seenBy txn: Transaction) throws -> Bool {
-        guard try metadata.generation(in: txn) > published.withLock({ $0.generation }) else { return false }
+        guard try metadata.schemaGeneration(in: txn) > published.withLock({ $0.schemaGeneration }) else { return false }
         openingLock.lock()
         defer { openingLock.unlock() }
         // Handles opened by a read transaction serve only transactions begun after it ends;
@@ -80,7 +80,7 @@ final class CatalogStore: @unchecked Sendable {
         try reader.commit()
         environment.publishHandleEpoch(epoch)
         let current = catalog
-        guard loaded.generation > current.generation else { return false }
+        guard loaded.schemaGeneration > current.schemaGeneration else { return false }
         try Self.verifyLayoutEpoch(loaded.layoutEpoch, of: current, path: environment.path)
         for (name, layout) in current.layouts where loaded.layouts[name]?.classID == layout.classID {
             loaded.layouts[name] = layout
@@ -133,10 +133,10 @@ final class CatalogStore: @unchecked Sendable {
         }
         catalog.schema.nextClassID += 1
         catalog.schema.classes.append(storedClass)
-        catalog.generation += 1
+        catalog.schemaGeneration += 1
         let layout = try TableLayout.open(storedClass, in: txn, create: true)
         catalog.layouts[storedClass.name] = layout
-        try metadata.write(catalog.schema, generation: catalog.generation, in: txn)
+        try metadata.write(catalog.schema, schemaGeneration: catalog.schemaGeneration, in: txn)
         draft(catalog, in: changes)
         return layout
     }
@@ -153,7 +153,7 @@ final class CatalogStore: @unchecked Sendable {
             guard create else { return nil }
             links = try txn.openDatabase(named: FileHeader.linksName, create: true, sealed: true)
             // Other processes learn of the new database through the schema generation.
-            try metadata.writeGeneration(try metadata.generation(in: txn) + 1, in: txn)
+            try metadata.writeSchemaGeneration(try metadata.schemaGeneration(in: txn) + 1, in: txn)
         }
         var catalog = self.catalog(seenBy: changes)
         catalog.links = links

@@ -111,19 +111,19 @@ struct MetadataStore {
         return try StoredSchema.decode(bytes)
     }
 
-    /// Stores `schema` and its `generation`, which tells other processes to read it again.
-    func write(_ schema: StoredSchema, generation: UInt64, in txn: Transaction) throws {
+    /// Stores `schema` and its `schemaGeneration`, which tells other processes to read it again.
+    func write(_ schema: StoredSchema, schemaGeneration: UInt64, in txn: Transaction) throws {
         try txn.put(FileHeader.schemaKey, Array(schema.encoded()), in: sealedDatabase)
-        try writeGeneration(generation, in: txn)
+        try writeSchemaGeneration(schemaGeneration, in: txn)
     }
 
     /// The schema generation: it moves whenever a class or the backlink index is added.
-    func generation(in txn: Transaction) throws -> UInt64 {
+    func schemaGeneration(in txn: Transaction) throws -> UInt64 {
         try FileHeader.number(FileHeader.schemaGenerationKey, in: database, txn: txn, absent: 0)
     }
 
-    func writeGeneration(_ generation: UInt64, in txn: Transaction) throws {
-        try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(generation), in: database)
+    func writeSchemaGeneration(_ schemaGeneration: UInt64, in txn: Transaction) throws {
+        try txn.put(FileHeader.schemaGenerationKey, FileHeader.encodeUInt64(schemaGeneration), in: database)
     }
 
     /// The layout epoch: it moves whenever a migration (or a change of indexes) rewrote

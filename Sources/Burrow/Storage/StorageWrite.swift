@@ -11,6 +11,9 @@ final class StorageWrite {
     @exclusivity(unchecked) var keyScratch: [UInt8] = []
     /// What this transaction changed in the catalog, seen only by this write until it commits.
     let catalogChanges = CatalogChanges()
+    /// The next object key per class id this write hands out (``ObjectKeyAllocator``);
+    /// stored at commit.
+    @exclusivity(unchecked) var nextKeys: [UInt32: UInt64] = [:]
     /// What it did to objects, for the change log; `nil` when nothing records it (a migration).
     let changes: ChangeSet?
 

@@ -221,7 +221,7 @@ import Testing
         for age in 0..<100 { try realm.write { realm.add(Dog(value: ["age": age])) } }
         let latest = try coordinator.environment.beginReadTransaction()
         defer { latest.abort() }
-        #expect(try coordinator.metadata.changeLogCount(in: latest) <= 2 * Coordinator.commitsPerTrim)
+        #expect(try coordinator.metadata.changeLogCount(in: latest) <= 2 * TableWriter.commitsPerTrim)
         // A reader that asks about a span whose records were deleted learns so.
         #expect(try coordinator.metadata.changes(after: pinnedID, in: latest) == nil)
     }

@@ -173,19 +173,3 @@ class ManagedCollection {
         return E._fromPersisted(value)
     }
 }
-
-/// What a managed collection last read, and the realm generation it was read in.
-struct GenerationCache<Value> {
-    var value: Value
-    /// 0 until the first read: generations start at 1.
-    var generation: UInt64 = 0
-
-    init(_ empty: Value) {
-        value = empty
-    }
-
-    init(_ value: Value, generation: UInt64) {
-        self.value = value
-        self.generation = generation
-    }
-}

@@ -78,11 +78,11 @@ extension RealmCore {
     /// not known yet, for integer primary keys, which find out when they store).
     func claimKey(_ values: [_PersistedValue], in layout: TableLayout, write: WriteState) throws -> (key: ObjectKey, exists: Bool?) {
         guard let column = layout.primaryKeyColumn else {
-            return (try coordinator.nextObjectKey(for: layout, in: write), false)
+            return (try coordinator.objectKeys.next(for: layout, in: write.tables.storage), false)
         }
         if layout.usesPrimaryKeyAsObjectKey { return (ObjectKey(primaryKey: integer(values[column])), nil) }
         if let existing = try layout.find(primaryKey: values[column], in: write.transaction)?.key { return (existing, true) }
-        return (try coordinator.nextObjectKey(for: layout, in: write), false)
+        return (try coordinator.objectKeys.next(for: layout, in: write.tables.storage), false)
     }
 
     /// Writes a claimed row: new, or (with `.all` or `.modified`) over the row with its primary key.

@@ -28,9 +28,8 @@ final class Coordinator: @unchecked Sendable {
     /// This coordinator's key in the registry.
     let registryKey: CoordinatorRegistry.Key
 
-    /// Counters of object keys handed out by this process, so that a cancelled write never
-    /// lets a key be used again for another object while stale accessors might still hold it.
-    private let keyHighWater = Locked<[UInt32: UInt64]>([:])
+    /// Object keys handed out to this process's writes.
+    let objectKeys: ObjectKeyAllocator
     /// Cache of field-to-column maps, by class id and model type.
     let columnMaps = Locked<[ColumnMapKey: [Int]]>([:])
 
@@ -56,6 +55,7 @@ final class Coordinator: @unchecked Sendable {
         self.isReadOnly = isReadOnly
         configuredMapLimit = mapLimit
         writerGate = WriterGate(environment: catalogs.environment)
+        objectKeys = ObjectKeyAllocator(metadata: catalogs.metadata)
         commitWatcher = CommitWatcher(environment: catalogs.environment)
         observerPresence = ObserverPresence(dataPath: catalogs.environment.path)
     }
@@ -98,22 +98,6 @@ final class Coordinator: @unchecked Sendable {
         try metadata.schemaVersion(in: txn)
     }
 
-    // MARK: Object keys
-
-    /// A fresh object key for `layout`'s class, never handed out before.
-    func nextObjectKey(for layout: TableLayout, in write: WriteState) throws -> ObjectKey {
-        let id = layout.classID
-        let next: UInt64
-        if let pending = write.nextKeys[id] {
-            next = pending
-        } else {
-            let stored = try metadata.nextObjectKey(classID: id, in: write.transaction)
-            next = max(stored, keyHighWater.withLock { $0[id] ?? 1 })
-        }
-        write.nextKeys[id] = next + 1
-        return ObjectKey(next)
-    }
-
     // MARK: Frozen realms
 
     /// The live frozen realm pinning version `id`, or the one `make` returns, kept for the
@@ -147,40 +131,10 @@ final class Coordinator: @unchecked Sendable {
 
     // MARK: Ending writes
 
-    /// Persists what the write changed in the metadata; the caller then commits.
-    func prepareCommit(_ write: WriteState) throws {
-        for (id, next) in write.nextKeys {
-            try metadata.writeNextObjectKey(next, classID: id, in: write.transaction)
-        }
-        // A write that changed nothing commits no version, and stays so.
-        guard write.transaction.mutationCount > 0 else { return }
-        if let changes = write.tables.storage.changes {
-            try metadata.appendChanges(changes, in: write.transaction)
-        } else {
-            try metadata.markUnlogged(write.transaction)
-        }
-        try trimChangeLogNowAndThen(in: write.transaction)
-    }
-
-    /// Every few commits, deletes the change log records every reader of the file has seen:
-    /// those up to the oldest version a reader of any process holds.
-    private func trimChangeLogNowAndThen(in txn: Transaction) throws {
-        guard txn.id % Self.commitsPerTrim == 0 else { return }
-        let oldest = environment.activeReaders().map(\.transactionID).min() ?? txn.id - 1
-        try metadata.trimChangeLog(through: min(oldest, txn.id - 1), in: txn)
-    }
-
-    /// How often a commit trims the change log: reading the reader table costs a few
-    /// microseconds, and the log keeps at most this many records beyond what readers hold.
-    static let commitsPerTrim = 16
-
-    /// Settles process state after `write` committed (`committed`) or aborted: the key
-    /// counters, and the catalog's draft.
+    /// Settles process state after `write` committed (`committed`) or aborted: its tables'
+    /// (key marks, the catalog's draft), then the writer turn passes on and watchers wake.
     func finish(_ write: WriteState, committed: Bool) {
-        keyHighWater.withLock { highWater in
-            for (id, next) in write.nextKeys { highWater[id] = max(highWater[id] ?? 1, next) }
-        }
-        catalogs.finish(write.catalogChanges, committed: committed)
+        write.tables.finish(committed: committed, keys: objectKeys)
         writerGate.leave(for: write.writer)
         if committed { commitWatcher.committed() }
     }

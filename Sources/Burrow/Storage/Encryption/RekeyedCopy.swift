@@ -71,7 +71,7 @@ struct RekeyedCopy {
             guard !key.starts(with: changeLog), !skipped.contains(where: { $0.elementsEqual(key) }) else { return }
             try writer.put(key, value, in: copied.database)
         }
-        try copied.write(try metadata.schema(in: reader), generation: try metadata.generation(in: reader), in: writer)
+        try copied.write(try metadata.schema(in: reader), schemaGeneration: try metadata.schemaGeneration(in: reader), in: writer)
     }
 
     /// A class's rows and collections, then its indexes built from the rows.
