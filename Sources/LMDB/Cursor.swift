@@ -89,6 +89,7 @@ public final class Cursor {
     private func putStored(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: PutFlags) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        if let code = transaction.injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         transaction.noteMutation()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue))
     }
@@ -111,6 +112,7 @@ public final class Cursor {
                               fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        if let code = transaction.injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         transaction.noteMutation()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
@@ -119,6 +121,7 @@ public final class Cursor {
     /// Removes the entry under the cursor.
     public func deleteCurrent() throws(LMDBError) {
         transaction.releaseLookupCursors()
+        if let code = transaction.injectedFault(at: .delete) { throw LMDBError(code: code) }
         transaction.noteMutation()
         try LMDBError.check(mdb_cursor_del(handle, 0))
     }

@@ -297,6 +297,7 @@ public final class Environment: @unchecked Sendable {
     public func growMap(to newSize: Int) throws(LMDBError) {
         try gate.withLock { active throws(LMDBError) in
             guard active == 0 else { throw LMDBError.busy }
+            if let code = faults.take(.growMap) { throw LMDBError(code: code) }
             try LMDBError.check(mdb_env_set_mapsize(handle, max(newSize, info.me_mapsize)))
         }
     }
@@ -376,7 +377,7 @@ public final class Environment: @unchecked Sendable {
         if access(path, F_OK) == 0 { throw LMDBError.fileExists }
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, options.fileMode)
         guard fd >= 0 else { throw LMDBError(code: errno) }
-        let code = mdb_env_copyfd2(handle, fd, compact ? UInt32(MDB_CP_COMPACT) : 0)
+        let code = faults.take(.copy) ?? mdb_env_copyfd2(handle, fd, compact ? UInt32(MDB_CP_COMPACT) : 0)
         let syncCode = code == MDB_SUCCESS && fsync(fd) != 0 ? errno : 0
         close(fd)
         if code != MDB_SUCCESS || syncCode != 0 {

@@ -49,6 +49,18 @@ public final class Transaction {
     @inline(__always)
     package func noteMutation() { mutations &+= 1 }
 
+    /// Whether a write call failed: LMDB then refuses the commit (`MDB_BAD_TXN`), which aborts.
+    @exclusivity(unchecked) private var failedWrite = false
+
+    /// The failure planned at `point` for this call, if any; a write point's marks the
+    /// transaction failed, as a real failure of that call would.
+    @inline(__always)
+    package func injectedFault(at point: FaultInjector.Point) -> Int32? {
+        guard let code = faults.take(point) else { return nil }
+        if point.failsTheTransaction { failedWrite = true }
+        return code
+    }
+
     /// The environment's fault injector, held here so that a lookup reads one field.
     private let faults: FaultInjector
 
@@ -127,7 +139,8 @@ public final class Transaction {
         opened?.release()
         self.handle = nil
         environment.transactionEnded()
-        if let code = faults.take(.commit) {
+        if let code = faults.take(.commit) ?? (failedWrite ? MDB_BAD_TXN : nil) {
+            _ = faults.take(.abort)
             mdb_txn_abort(handle)
             throw LMDBError(code: code)
         }
@@ -141,6 +154,7 @@ public final class Transaction {
         releaseLookupCursors()
         opened?.release()
         self.handle = nil
+        _ = faults.take(.abort)
         mdb_txn_abort(handle)
         if !isReset { environment.transactionEnded() }
     }
@@ -259,7 +273,9 @@ public final class Transaction {
     public func openDatabase(named name: String?, create: Bool = false, sealed: Bool = false) throws(LMDBError) -> Database {
         var dbi: MDB_dbi = 0
         let flags = create ? UInt32(MDB_CREATE) : 0
-        let code: Int32 = if let name {
+        let code: Int32 = if let injected = faults.take(.openDatabase) {
+            injected
+        } else if let name {
             mdb_dbi_open(liveHandle(), name, flags, &dbi)
         } else {
             mdb_dbi_open(liveHandle(), nil, flags, &dbi)
@@ -280,6 +296,7 @@ public final class Transaction {
     public func drop(_ database: Database, delete: Bool = false) throws(LMDBError) {
         let handle = liveHandle()
         releaseLookupCursors()
+        if let code = injectedFault(at: .drop) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_drop(handle, database.handle, delete ? 1 : 0))
     }
@@ -381,7 +398,7 @@ public final class Transaction {
     private func putStored(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in database: Database, flags: PutFlags) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        if let code = faults.take(.put) { throw LMDBError(code: code) }
+        if let code = injectedFault(at: .put) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
@@ -413,6 +430,7 @@ public final class Transaction {
         }
         try LMDBError.check(code)
         var newVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        if let code = injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_cursor_put(cursor, &keyVal, &newVal, UInt32(MDB_CURRENT)))
     }
@@ -444,7 +462,7 @@ public final class Transaction {
                               fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
-        if let code = faults.take(.put) { throw LMDBError(code: code) }
+        if let code = injectedFault(at: .put) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
@@ -457,6 +475,7 @@ public final class Transaction {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let handle = liveHandle()
         releaseLookupCursors()
+        if let code = injectedFault(at: .delete) { throw LMDBError(code: code) }
         noteMutation()
         let code = mdb_del(handle, database.handle, &keyVal, nil)
         if code == MDB_NOTFOUND { return false }

@@ -52,4 +52,14 @@ import Testing
             "Session/Opening.swift -> Realm.Configuration (Realm/Realm+Configuration.swift)",
         ])
     }
+
+    @Test func onlyTheInternalsFileOfTheTestsReachesTheEngine() throws {
+        let tests = PackageDirectory.url.appendingPathComponent("Tests/BurrowTests")
+        let files = try SourceLayers(root: tests).files
+        #expect(files.count > 50, "the tests were not found at \(tests.path)")
+        let reaching = files.filter { path, code in
+            path != "Support/Internals.swift" && code.contains(try! Regex(#"\.core\b"#))
+        }
+        #expect(reaching.isEmpty, "reach the engine through Support/Internals.swift instead: \(reaching.keys.sorted())")
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 /// LMDB failures made to happen through the wrapper's fault injector: each error path above it
 /// either retries or reports, and loses nothing that was committed.
 @Suite struct InjectedFaultTests {
-    private func faults(of realm: Realm) -> FaultInjector { realm.core.coordinator.environment.faults }
+    private func faults(of realm: Realm) -> FaultInjector { realm.internals.faults }
 
     @Test func readersFullAtOpenThrowsLimitExceededAndOpensLater() throws {
         let directory = TestDirectory()
@@ -69,21 +69,22 @@ import Testing
             let other = try! Realm(configuration: configuration)
             #expect(other.objects(Person.self).map(\.id) == [1, 3])
         }
+        expectIntact(directory.file())
     }
 
     @Test(.plainFilesOnly("it reads link records directly")) func aFailedReadInsideAPredicateIsThrownByTheEvaluation() throws {
         let directory = TestDirectory()
         let realm = try directory.realm()
         try realm.write { realm.add(Puppy(value: ["name": "Rex", "owner": Owner(value: ["id": 1, "name": "Ann"])])) }
-        let catalog = realm.core.coordinator.catalog
+        let catalog = realm.internals.coordinator.catalog
         let links = LinkResolver(catalog: catalog)
-        links.transaction = realm.core.transaction
+        links.transaction = realm.internals.transaction
         let owners = catalog.layouts["Owner"]!
         faults(of: realm).inject(EIO, at: .get)
         #expect(links.row(ObjectKey(primaryKey: 1).rawValue, in: owners) == nil)
         #expect(throws: LMDBError(code: EIO)) { try links.throwFailure() }
         // Reads after the failure are not attempted; the next evaluation starts clean.
-        links.transaction = realm.core.transaction
+        links.transaction = realm.internals.transaction
         #expect(links.row(ObjectKey(primaryKey: 1).rawValue, in: owners) != nil)
     }
 
@@ -94,7 +95,7 @@ import Testing
             try! realm.write { realm.add(Puppy(value: ["name": "Rex", "owner": Owner(value: ["id": 1, "name": "Ann"])])) }
             let puppies = realm.objects(Puppy.self).filter("owner.name == 'Ann'")
             // The scan's first read passes; the read of the owner's row fails.
-            realm.core.coordinator.environment.faults.inject(EIO, at: .get, skipping: 1)
+            realm.internals.faults.inject(EIO, at: .get, skipping: 1)
             print(puppies.count)
         }
         expectMessage(result, "Input/output error")
@@ -106,7 +107,7 @@ import Testing
             let realm = try! directory.realm()
             let dog = Dog(value: ["name": "Rex"])
             try! realm.write { realm.add(dog) }
-            realm.core.coordinator.environment.faults.inject(EIO, at: .get)
+            realm.internals.faults.inject(EIO, at: .get)
             print(dog.isInvalidated)
         }
         expectMessage(result, "Cannot read object of type 'Dog'")

@@ -111,6 +111,7 @@ private final class Board: Object {
         #expect(updates > 400)
         #expect(previous == results.map(\.id))
         token.invalidate()
+        expectIntact(directory.file())
     }
 
     @Test func listsReportExactlyWhatChanged() throws {
@@ -151,5 +152,6 @@ private final class Board: Object {
         #expect(failures == 0)
         #expect(previous == board.tickets.map(\.id))
         token.invalidate()
+        expectIntact(directory.file())
     }
 }

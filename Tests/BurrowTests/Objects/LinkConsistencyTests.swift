@@ -25,10 +25,10 @@ import Testing
     @Test func deletingAWholeClassWithEmbeddedListsDeletesTheEmbeddedObjects() throws {
         let realm = try directory.realm()
         try realm.write { realm.add(Trail(value: ["name": "t", "stops": [["latitude": 1.0], ["latitude": 2.0]]])) }
-        let geo = try #require(realm.core.coordinator.catalog.layouts["Geo"])
-        #expect(try geo.count(in: realm.core.transaction) == 2)
+        let geo = try #require(realm.internals.coordinator.catalog.layouts["Geo"])
+        #expect(try geo.count(in: realm.internals.transaction) == 2)
         try realm.write { realm.delete(realm.objects(Trail.self)) }
-        #expect(try geo.count(in: realm.core.transaction) == 0)
+        #expect(try geo.count(in: realm.internals.transaction) == 0)
     }
 
     @Test func backlinksAreInvisibleToAThreadUntilTheFirstLinkCommits() throws {
@@ -214,7 +214,7 @@ extension LinkConsistencyTests {
         let realm = try directory.realm()
         let ledger = Ledger(value: ["id": 1, "pets": ["a": ["name": "Rex"]]])
         try realm.write { realm.add(ledger) }
-        let core = realm.core
+        let core = realm.internals
         let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
         let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "pets" })
         let rex = try #require(ledger.pets["a"]??.management?.key)

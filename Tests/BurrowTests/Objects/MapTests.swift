@@ -104,7 +104,7 @@ import Testing
         try realm.write { ledger.scores[first] = 1 }
         // Move `first`'s entry under the stored form of `second`, as two long keys with the same
         // hash would share it: lookups must read the key each entry holds.
-        let core = realm.core
+        let core = realm.internals
         let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
         let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "scores" })
         let database = try #require(layout.lists.first { $0.column == column }?.database)

@@ -46,6 +46,7 @@ import Testing
             try realm.write { realm.delete(realm.object(ofType: Person.self, forPrimaryKey: 999_999_000 + round)!) }
         }
         #expect(committedBefore > 0)
+        expectIntact(URL(fileURLWithPath: path), encryptionKey: nil)
         print("killed writer: \(rounds) rounds, \(committedBefore) transactions committed and intact")
     }
 }

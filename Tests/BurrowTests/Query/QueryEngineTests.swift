@@ -207,8 +207,8 @@ import Testing
             // The same predicate behind a NOT NOT cannot use an index: a plain scan.
             let scanned = items.filter(try QueryPredicate(format: "NOT NOT (\(query))", argumentArray: args))
             #expect(planned.map(\.note) == scanned.map(\.note), "\(query)")
-            let layout = try #require(realm.core.bound(ClassInfo.of(Indexed.self))?.layout)
-            let bound = try PredicateBinder(storedClass: layout.storedClass).bind(#require(planned.core.query.predicate))
+            let layout = try #require(realm.internals.bound(ClassInfo.of(Indexed.self))?.layout)
+            let bound = try PredicateBinder(storedClass: layout.storedClass).bind(#require(planned.internals.query.predicate))
             if case .scan = QueryPlanner(layout: layout).plan(bound), !query.contains(" OR ") {
                 Issue.record("\(query) should use an index")
             }

@@ -152,6 +152,7 @@ import Testing
             let page = Int.random(in: 1...5, using: &generator)
             #expect(Array(results.limit(page).map(\.id)) == Array(expected.prefix(page).map(\.id)), "\(described), first \(page)")
         }
+        expectIntact(directory.file())
     }
 
     /// The same over the members of a set: the members are tested one by one, whatever the
@@ -181,5 +182,6 @@ import Testing
             #expect(club.members.filter(condition.query).sorted(byKeyPath: "id").map(\.id) == expected, "\(condition.query)")
             #expect(club.members.filter(condition.query).count == expected.count, "\(condition.query)")
         }
+        expectIntact(directory.file())
     }
 }

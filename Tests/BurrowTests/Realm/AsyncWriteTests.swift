@@ -156,7 +156,7 @@ import Testing
         // Writers queue one after the other while the holder keeps the turn.
         let started = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
-        let gate = try holder.run { holding.core.coordinator.writerGate }
+        let gate = try holder.run { holding.internals.coordinator.writerGate }
         for index in 0..<6 {
             done.enter()
             Thread {

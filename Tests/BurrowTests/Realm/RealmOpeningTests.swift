@@ -391,7 +391,7 @@ private final class RealmCarrier: @unchecked Sendable {
         let dotted = URL(fileURLWithPath: directory.url.path + "/./test.realm")
         for url in [symlink, hardLink, dotted] {
             let other = try Realm(configuration: Realm.Configuration(fileURL: url))
-            #expect(other.core.coordinator === realm.core.coordinator, "\(url.path)")
+            #expect(other.internals.coordinator === realm.internals.coordinator, "\(url.path)")
             #expect(other.objects(Dog.self).map(\.name) == ["Rex"])
         }
     }

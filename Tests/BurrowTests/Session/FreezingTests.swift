@@ -108,13 +108,13 @@ import Testing
         try realm.write {
             for id in 0..<10_000 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
         }
-        let coordinator = realm.core.coordinator
+        let coordinator = realm.internals.coordinator
         let readersBefore = coordinator.environment.activeTransactionCount
         var frozen: [Person]? = realm.objects(Person.self).map { $0.freeze() }
         #expect(frozen?.count == 10_000)
         #expect(coordinator.frozenVersionCount == 1)
         #expect(coordinator.environment.activeTransactionCount == readersBefore + 1)
-        #expect(Set(frozen!.map { ObjectIdentifier($0.realm!.core) }).count == 1)
+        #expect(Set(frozen!.map { $0.realm!.internals.identity }).count == 1)
         #expect(frozen?[9_999].name == "p9999")
         frozen = nil
         #expect(coordinator.frozenVersionCount == 0)

@@ -14,12 +14,12 @@ import Testing
     @Test func theMapGrowsManyTimesAndEveryCommitStays() throws {
         let directory = TestDirectory()
         let realm = try Realm(configuration: configuration(directory))
-        let start = realm.core.coordinator.environment.mapSize
+        let start = realm.internals.environment.mapSize
         let blob = Data(repeating: 0x5A, count: 256 * 1024)
         for id in 0..<256 {
             try realm.write { realm.add(Person(value: ["id": id, "picture": blob])) }
         }
-        let grown = realm.core.coordinator.environment.mapSize
+        let grown = realm.internals.environment.mapSize
         print("map growth: \(start >> 20) MiB grew to \(grown >> 20) MiB over 64 MB of commits")
         #expect(grown >= 64 << 20)
         #expect(realm.objects(Person.self).count == 256)
@@ -48,12 +48,12 @@ import Testing
         // Isolated to the main actor: the test resumes on other threads after awaiting the child.
         let realm = try await Realm.open(configuration: configuration)
         try realm.write { realm.add(Person(value: ["id": -1])) }
-        #expect(realm.core.coordinator.environment.mapSize == 4 << 20)
+        #expect(realm.internals.environment.mapSize == 4 << 20)
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
             Self.grow(path, ids: 0..<128)
         }
         realm.refresh()
-        #expect(realm.core.coordinator.environment.mapSize > 4 << 20)
+        #expect(realm.internals.environment.mapSize > 4 << 20)
         #expect(realm.objects(Person.self).count == 129)
         try realm.write { realm.add(Person(value: ["id": 1_000, "picture": Data(repeating: 1, count: 1 << 20)])) }
         #expect(realm.objects(Person.self).filter("id >= 0").allSatisfy { $0.picture?.count ?? 0 >= 256 * 1024 })
@@ -74,7 +74,7 @@ import Testing
         await #expect(processExitsWith: .success) { [path = directory.file().path as String] in
             Self.grow(path, ids: 0..<11, maximumFileSize: 4 << 20)
         }
-        let fill = realm.core.coordinator.environment.mapFill
+        let fill = realm.internals.environment.mapFill
         #expect(fill > 0.75 && fill <= 1, "the map is \(fill) full")
         #expect(realm.refresh())
         #expect(realm.objects(Person.self).count == 12)

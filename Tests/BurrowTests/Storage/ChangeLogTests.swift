@@ -178,17 +178,17 @@ import Testing
         // Writes log their changes while someone observes the file.
         let token = realm.observe { _, _ in }
         defer { token.invalidate() }
-        let before = realm.core.readTransaction.id
+        let before = realm.internals.readTransaction.id
         try realm.write {
             realm.add(Dog(value: ["name": "Rex", "age": 1]))
             realm.add(Dog(value: ["name": "Ida", "age": 2]))
         }
         let rex = realm.objects(Dog.self).filter("name == 'Rex'").first!
-        let afterInsert = realm.core.readTransaction.id
+        let afterInsert = realm.internals.readTransaction.id
         try realm.write { rex.age = 5 }
         try realm.write { realm.delete(realm.objects(Dog.self).filter("name == 'Ida'")) }
-        let coordinator = realm.core.coordinator
-        let dogs = realm.core.bound(Dog.self)!.layout
+        let coordinator = realm.internals.coordinator
+        let dogs = realm.internals.bound(Dog.self)!.layout
         let ageID = dogs.storedClass.properties.first { $0.name == "age" }!.id
         let txn = try coordinator.environment.beginReadTransaction()
         defer { txn.abort() }
@@ -207,7 +207,7 @@ import Testing
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
         let token = realm.observe { _, _ in }
         defer { token.invalidate() }
-        let coordinator = realm.core.coordinator
+        let coordinator = realm.internals.coordinator
         // A reader pinned at this version keeps every record after it.
         let pinned = try coordinator.environment.beginReadTransaction()
         let pinnedID = pinned.id
@@ -228,8 +228,8 @@ import Testing
 
     @Test func writesNobodyObservesSkipTheLogAndSaySo() throws {
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
-        let coordinator = realm.core.coordinator
-        let before = realm.core.readTransaction.id
+        let coordinator = realm.internals.coordinator
+        let before = realm.internals.readTransaction.id
         try realm.write { realm.add(Dog()) }
         let txn = try coordinator.environment.beginReadTransaction()
         #expect(try coordinator.metadata.changeLogCount(in: txn) == 0)

@@ -29,7 +29,7 @@ import Testing
             realm.add(Setting(value: ["name": "s", "value": AnyRealmValue.fromArray([.object(owner), .fromDictionary(["k": .int(1)])])]))
         }
         try realm.write { realm.delete(realm.objects(Person.self).filter("id < 10")) }
-        return realm.core.catalog.layouts.mapValues(\.classID)
+        return realm.internals.catalog.layouts.mapValues(\.classID)
     }
 
     /// Changes the closed file with LMDB directly, as damage would.
@@ -98,7 +98,7 @@ import Testing
     @Test func aMissingIndexEntryAndAForeignOneAreFound() throws {
         let ids = try file()
         let nameProperty = try #require(Realm(configuration: directory.configuration(objectTypes: Self.types))
-            .core.catalog.layouts["Person"]?.storedClass.properties.first { $0.name == "name" }?.id)
+            .internals.catalog.layouts["Person"]?.storedClass.properties.first { $0.name == "name" }?.id)
         try damage { txn in
             let index = try txn.openDatabase(named: FileHeader.indexName(classID: ids["Person"]!, propertyID: nameProperty))
             let cursor = try txn.openCursor(index)
@@ -127,7 +127,7 @@ import Testing
 
     @Test func damagedCollectionEntriesAndChangeLogRecordsAreFound() throws {
         let ids = try file()
-        let layout = try #require(Realm(configuration: directory.configuration(objectTypes: Self.types)).core.catalog.layouts["Kennel"])
+        let layout = try #require(Realm(configuration: directory.configuration(objectTypes: Self.types)).internals.catalog.layouts["Kennel"])
         let tags = try #require(layout.storedClass.properties.first { $0.name == "tags" }?.id)
         try damage { txn in
             let list = try txn.openDatabase(named: FileHeader.collectionName(classID: ids["Kennel"]!, propertyID: tags))

@@ -119,3 +119,15 @@ extension Trait where Self == ConditionTrait {
         .disabled(if: TestDirectory.suiteKey != nil, reason)
     }
 }
+
+/// Checks every record of the file at `url` with ``Realm/verifyFile(at:encryptionKey:)``: the
+/// post-condition of tests that write at random, inject faults or kill writers.
+func expectIntact(_ url: URL, encryptionKey: Data? = TestDirectory.suiteKey, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        let verification = try Realm.verifyFile(at: url, encryptionKey: encryptionKey)
+        #expect(verification.isIntact, "\(url.lastPathComponent): \(verification.problems)", sourceLocation: sourceLocation)
+        #expect(verification.recordsRead > 0, "\(url.lastPathComponent) was verified without reading a record", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("\(url.lastPathComponent) cannot be verified: \(error)", sourceLocation: sourceLocation)
+    }
+}
