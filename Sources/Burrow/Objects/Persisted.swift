@@ -106,8 +106,8 @@ public struct Persisted<Value: _Persistable> {
 struct PersistedFieldDescription {
     let kind: _StorageKind
     let isOptional: Bool
-    let isIndexed: Bool
-    let isPrimaryKey: Bool
+    var isIndexed: Bool
+    var isPrimaryKey: Bool
     let valueType: Any.Type
     /// Where the wrapper keeps its unmanaged value.
     let valueOffset: Int

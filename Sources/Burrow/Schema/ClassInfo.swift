@@ -1,7 +1,10 @@
 import LMDB
 @_spi(Reflection) import Swift
 
-/// One `@Persisted` field of a model class: where it sits in an instance and how to reach it.
+/// One `@Persisted` field of a model class: where it sits in an instance and how to reach it,
+/// with what its wrapper describes of it (``PersistedFieldDescription``: `field.kind`,
+/// `field.valueOffset`, `field.linkedType`, …).
+@dynamicMemberLookup
 struct FieldInfo {
     /// The property name (the field name without the wrapper's leading underscore).
     let name: String
@@ -14,29 +17,24 @@ struct FieldInfo {
     let boxOffset: Int
     /// Typed operations on the wrapper.
     let accessor: any PersistedField.Type
-    let kind: _StorageKind
-    let isOptional: Bool
-    let isIndexed: Bool
-    let isPrimaryKey: Bool
-    /// The declared Swift type, for messages.
-    let valueType: Any.Type
-    /// Offset of the wrapper's unmanaged value inside the wrapper.
-    let valueOffset: Int
-    /// The linked class of a to-one link or a list of objects.
-    let linkedType: ObjectBase.Type?
-    /// The collection the property holds, if any.
-    let collection: _CollectionKind?
-    /// The link property a `LinkingObjects` property follows backwards.
-    let originProperty: String?
+    /// What the wrapper describes, with the class's declared primary key and indexes applied.
+    let description: PersistedFieldDescription
+
+    @inline(__always)
+    subscript<Value>(dynamicMember member: KeyPath<PersistedFieldDescription, Value>) -> Value {
+        description[keyPath: member]
+    }
 
     /// Whether the property is computed rather than stored (`LinkingObjects`).
-    var isComputed: Bool { collection == .linkingObjects }
+    var isComputed: Bool { description.collection == .linkingObjects }
 
     var property: Property {
-        Property(name: name, type: isComputed ? .linkingObjects : kind.propertyType, isOptional: isOptional && !isComputed,
-                 isIndexed: isIndexed || isPrimaryKey, isPrimary: isPrimaryKey, objectClassName: linkedType.map(ClassInfo.storedName(of:)),
-                 isArray: collection == .list, isSet: collection == .set, isMap: collection == .map,
-                 linkOriginPropertyName: originProperty, columnName: columnName)
+        let field = description
+        return Property(name: name, type: isComputed ? .linkingObjects : field.kind.propertyType, isOptional: field.isOptional && !isComputed,
+                        isIndexed: field.isIndexed || field.isPrimaryKey, isPrimary: field.isPrimaryKey,
+                        objectClassName: field.linkedType.map(ClassInfo.storedName(of:)),
+                        isArray: field.collection == .list, isSet: field.collection == .set, isMap: field.collection == .map,
+                        linkOriginPropertyName: field.originProperty, columnName: columnName)
     }
 }
 
@@ -101,11 +99,11 @@ final class ClassInfo: @unchecked Sendable {
             let boxOffset = box?.storageOffset ?? 0
             let wrapper = boxOffset == 0 ? base + offset : (base + offset).load(as: UnsafeRawPointer.self) + boxOffset
             let description = accessor.describe(at: wrapper)
-            fields.append(FieldInfo(name: name, columnName: columnNames[name] ?? name, offset: offset, boxOffset: boxOffset, accessor: accessor, kind: description.kind,
-                                    isOptional: description.isOptional, isIndexed: description.isIndexed || indexedNames.contains(name),
-                                    isPrimaryKey: description.isPrimaryKey || name == declaredKey, valueType: description.valueType,
-                                    valueOffset: description.valueOffset, linkedType: description.linkedType,
-                                    collection: description.collection, originProperty: description.originProperty))
+            var declared = description
+            declared.isIndexed = declared.isIndexed || indexedNames.contains(name)
+            declared.isPrimaryKey = declared.isPrimaryKey || name == declaredKey
+            fields.append(FieldInfo(name: name, columnName: columnNames[name] ?? name, offset: offset, boxOffset: boxOffset,
+                                    accessor: accessor, description: declared))
             return true
         }
         withExtendedLifetime(probe) {}
