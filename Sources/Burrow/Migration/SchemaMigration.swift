@@ -26,7 +26,7 @@ enum SchemaMigration {
                                  encrypted: environment.options.sealer != nil)
         let raisesVersion = storedVersion < configuration.schemaVersion
         if !plan.differences.isEmpty && (!raisesVersion || configuration.readOnly) {
-            throw Realm.Error(.schemaMismatch, Coordinator.mismatchMessage(plan.differences, path: path), fileURL: url)
+            throw Realm.Error(.schemaMismatch, SchemaDifferences(lines: plan.differences).message(path: path), fileURL: url)
         }
         guard !configuration.readOnly, raisesVersion || plan.changesIndexes else { return catalog }
         let run = try MigrationRun(environment: environment, metadata: metadata, catalog: catalog, plan: plan)

@@ -30,7 +30,8 @@ class ElementsObservation<Identity: Hashable>: Observation {
     func report(_ diff: CollectionDiff, old: [Entry], new: [Entry]) {}
     func reportError(_ error: any Error) {}
 
-    override func deliverInitial(in realm: RealmCore) {
+    override func deliverInitial(in session: RealmSession) {
+        let realm = session.core
         prepare(in: realm)
         elements = read() ?? []
         reportInitial()
@@ -46,7 +47,8 @@ class ElementsObservation<Identity: Hashable>: Observation {
         readClasses.formUnion(filter.classIDs)
     }
 
-    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
+        let realm = session.core
         prepare(in: realm)
         if let changes, readClasses.isDisjoint(with: changes.keys) { return }
         let old = elements

@@ -23,7 +23,8 @@ final class ObjectObservation<T: ObjectBase>: Observation {
     private var management: ObjectBase.Management { object.management! }
 
     /// Objects report no initial state, as in RealmSwift: this takes the values in.
-    override func deliverInitial(in realm: RealmCore) {
+    override func deliverInitial(in session: RealmSession) {
+        let realm = session.core
         let layout = management.bound.layout
         filter = ModificationFilter(className: layout.className, keyPaths: keyPaths, catalog: realm.catalog)
         values = currentValues(in: realm) ?? []
@@ -37,7 +38,8 @@ final class ObjectObservation<T: ObjectBase>: Observation {
         return layout.kinds.indices.map { column in (try? reader.checkedValue(column, kind: layout.kinds[column])) ?? .null }
     }
 
-    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
+        let realm = session.core
         guard let filter else { return }
         let layout = management.bound.layout
         let key = management.key.rawValue

@@ -8,9 +8,10 @@ final class RealmObservation: Observation {
     }
 
     /// A realm observation reports nothing until the realm changes.
-    override func deliverInitial(in realm: RealmCore) {}
+    override func deliverInitial(in session: RealmSession) {}
 
-    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
+        let realm = session.core
         guard !silently else { return }
         block(.didChange, Realm(core: realm))
     }

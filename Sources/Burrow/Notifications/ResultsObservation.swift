@@ -32,7 +32,8 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         return core.query.steps.isEmpty
     }
 
-    override func deliverInitial(in realm: RealmCore) {
+    override func deliverInitial(in session: RealmSession) {
+        let realm = session.core
         keys = core.keys
         prepareFilter(in: realm)
         block(.initial(results))
@@ -58,7 +59,8 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         }
     }
 
-    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
+        let realm = session.core
         prepareFilter(in: realm)
         if let changes, readClasses.isDisjoint(with: changes.keys) { return }
         let old = keys

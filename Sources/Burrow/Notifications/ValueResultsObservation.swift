@@ -25,12 +25,14 @@ final class ValueResultsObservation<Element: RealmCollectionValue>: Observation 
         return Occurrence.of(values.positions.map { stored[$0] })
     }
 
-    override func deliverInitial(in realm: RealmCore) {
+    override func deliverInitial(in session: RealmSession) {
+        let realm = session.core
         elements = read()
         block(.initial(results))
     }
 
-    override func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {
+    override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
+        let realm = session.core
         if let changes, let owner = ownerClass, changes[owner] == nil { return }
         let old = elements
         elements = read()

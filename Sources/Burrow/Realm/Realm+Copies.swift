@@ -45,24 +45,15 @@ extension Realm {
 }
 
 extension Realm.Configuration {
-    /// Copies ``seedFilePath`` to the file when the file does not exist yet, atomically: a
-    /// copy that fails leaves no file behind.
-    func copySeedIfNeeded(to path: String) throws {
-        guard let seed = seedFilePath?.standardizedFileURL.path, !FileManager.default.fileExists(atPath: path) else { return }
-        guard FileManager.default.fileExists(atPath: seed) else {
-            throw Realm.Error(.fileNotFound, "Failed to open seed file at path '\(seed)': No such file or directory",
-                              fileURL: URL(fileURLWithPath: seed))
-        }
-        let staging = path + ".seed-\(getpid())"
-        unlink(staging)
-        do {
-            try FileManager.default.copyItem(atPath: seed, toPath: staging)
-            chmod(staging, filePermissions)
-            guard rename(staging, path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            unlink(staging)
-            throw Realm.Error(.fileAccess, "Cannot copy the seed file '\(seed)' to '\(path)': \(error.localizedDescription)",
-                              fileURL: URL(fileURLWithPath: path))
-        }
+    /// What the engine needs of the configuration to open its file, with the schema check
+    /// and migration it asks for.
+    var fileOptions: FileOptions {
+        FileOptions(fileURL: fileURL, defaultDirectory: Self.defaultDirectory, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly, encryptionKey: encryptionKey,
+                    filePermissions: filePermissions, maximumFileSize: maximumFileSize, initialMapSize: initialMapSize,
+                    schemaVersion: schemaVersion, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions,
+                    seedFilePath: seedFilePath, shouldCompactOnLaunch: shouldCompactOnLaunch, fileCreationHook: fileCreationHook,
+                    migrate: { [self] environment, metadata, catalog in
+                        try SchemaMigration.apply(environment: environment, metadata: metadata, catalog: catalog, configuration: self)
+                    })
     }
 }

@@ -24,7 +24,7 @@ public struct Realm: Equatable {
     private let handle: RealmHandle
 
     /// The realm's state, shared by every copy.
-    var core: RealmCore { handle.core }
+    var core: RealmCore { handle.session.core }
 
     /// A value for `core`, counting one more use of it.
     init(core: RealmCore) {
@@ -78,7 +78,7 @@ public struct Realm: Equatable {
         if case .queue = confinement {
             burrowPrecondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")
         }
-        if let cached = RealmInstanceCache.realm(for: identity, in: entries) {
+        if let cached = RealmInstanceCache.realm(for: identity, in: entries)?.core {
             let use = RealmUse(adopting: cached)  // the lookup counted this use
             if cached.configuration.encryptionKey != configuration.encryptionKey {
                 try Coordinator.verifyKey(configuration.encryptionKey, of: cached.coordinator.environment)
@@ -109,7 +109,7 @@ public struct Realm: Equatable {
         guard !missing.isEmpty, !configuration.readOnly else { return }
         try write {
             for info in missing {
-                core.perform(in: core.writeState!) { _ = try core.coordinator.boundForWriting(info, in: core.writeState!) }
+                core.perform(in: core.writeState!) { _ = try core.boundForWriting(info, in: core.writeState!) }
             }
         }
     }

@@ -59,7 +59,37 @@ final class ClassInfo: @unchecked Sendable {
     var isDynamic: Bool { dynamicStoredClass != nil }
 
     private static let cache = Locked<[ObjectIdentifier: ClassInfo]>([:])
+    /// Classes read by name, by stored form: realms of files with the same form share one, so
+    /// that its bound classes and accessors are shared too.
+    private static let dynamicInfos = Locked<[StoredClass: ClassInfo]>([:])
+    /// Where each field lives in the rows of a stored form of the class.
+    private let columnMaps = Locked<[StoredClass: [Int]]>([:])
     private let keyPathNames = KeyPathNameCache()
+
+    /// The class `storedClass` read by name (``DynamicObject``s), one per stored form.
+    static func dynamic(_ storedClass: StoredClass) -> ClassInfo {
+        dynamicInfos.withLock { infos in
+            if let known = infos[storedClass] { return known }
+            let info = ClassInfo(dynamic: storedClass)
+            infos[storedClass] = info
+            return info
+        }
+    }
+
+    /// Where each field lives in the rows of `storedClass`; `nil` when it differs from the
+    /// class, with the differences.
+    func columns(in storedClass: StoredClass) -> Result<[Int], SchemaDifferences> {
+        if let known = columnMaps.withLock({ $0[storedClass] }) { return .success(known) }
+        let differences = storedClass.differences(from: self)
+        guard differences.isEmpty else { return .failure(SchemaDifferences(lines: differences)) }
+        let stored = storedClass.properties
+        let map = fields.indices.map { index in
+            fields[index].isComputed ? LinkingObjectsColumn.column(ofField: index)
+                                     : stored.firstIndex { $0.name == fields[index].name }!
+        }
+        columnMaps.withLock { $0[storedClass] = map }
+        return .success(map)
+    }
 
     /// The cached schema of `type`, discovering it on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
@@ -283,5 +313,15 @@ final class ClassInfo: @unchecked Sendable {
     func field(named name: String) -> Int {
         if let index = fieldIndex[name] { return index }
         burrowPreconditionFailure("Invalid property name '\(name)' for class '\(className)'.")
+    }
+}
+
+/// How model classes differ from a stored schema, one line a difference.
+struct SchemaDifferences: Error {
+    let lines: [String]
+
+    /// RealmSwift's message for a file that needs a migration.
+    func message(path: String) -> String {
+        "Migration is required for '\(path)' due to the following errors:\n- " + lines.joined(separator: "\n- ")
     }
 }

@@ -1,5 +1,5 @@
 /// What was last read from a realm, and the realm generation it was read in: valid while the
-/// realm's ``RealmCore/generation`` has not moved. Results, linking objects and managed
+/// realm's ``RealmSession/generation`` has not moved. Results, linking objects and managed
 /// collections keep what they read in one.
 struct GenerationCache<Value> {
     var value: Value

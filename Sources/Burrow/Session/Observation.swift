@@ -9,10 +9,10 @@ class Observation {
     var isActive: Bool { token.map { !$0.isInvalidated } ?? false }
 
     /// Reports the initial state at the realm's current version.
-    func deliverInitial(in realm: RealmCore) {}
+    func deliverInitial(in realm: RealmSession) {}
 
     /// Reports what changed from ``baseline`` to the realm's current version; `changes` are the
     /// change log's, `nil` when the log cannot tell. `silently`: takes the new version in
     /// without reporting (`commitWrite(withoutNotifying:)`).
-    func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmCore, silently: Bool) {}
+    func deliver(_ changes: [UInt32: ObjectChanges]?, in realm: RealmSession, silently: Bool) {}
 }

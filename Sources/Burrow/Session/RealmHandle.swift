@@ -3,7 +3,7 @@
 final class RealmHandle {
     private let use: RealmUse
 
-    var core: RealmCore { use.realm }
+    var session: RealmSession { use.realm }
 
     init(_ use: consuming RealmUse) {
         self.use = use

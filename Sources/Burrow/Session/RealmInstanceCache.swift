@@ -10,7 +10,7 @@ import Musl
 /// (or `Realm(queue:)` on a queue, `Realm.open()` on an actor) returns the instance it already
 /// has, for as long as anything uses it.
 ///
-/// The cache holds each realm strongly while its use count (``RealmCore/addUse()``: `Realm`
+/// The cache holds each realm strongly while its use count (``RealmSession/addUse()``: `Realm`
 /// values, managed objects, results, collections) is above zero, and lets it go when the count
 /// reaches zero. A weak reference would do the same, but it gives the realm a side table,
 /// which makes every retain and release of it (each managed object and result holds one)
@@ -24,17 +24,17 @@ enum RealmInstanceCache {
         private let realms = Locked<[String: UInt]>([:])
 
         /// The live realm for `identity`, with one use counted for the caller.
-        fileprivate func realm(for identity: String) -> RealmCore? {
-            realms.withLock { realms -> RealmCore? in
+        fileprivate func realm(for identity: String) -> RealmSession? {
+            realms.withLock { realms -> RealmSession? in
                 guard let pointer = realms[identity].flatMap(UnsafeRawPointer.init(bitPattern:)) else { return nil }
-                let realm = Unmanaged<RealmCore>.fromOpaque(pointer).takeUnretainedValue()
+                let realm = Unmanaged<RealmSession>.fromOpaque(pointer).takeUnretainedValue()
                 realm.addUse()
                 return realm
             }
         }
 
         /// Keeps `realm`, which already counts a use, under its identity.
-        fileprivate func store(_ realm: RealmCore) {
+        fileprivate func store(_ realm: RealmSession) {
             let address = UInt(bitPattern: Unmanaged.passRetained(realm).toOpaque())
             let replaced = realms.withLock { realms -> UInt? in
                 defer { realms[realm.cacheIdentity] = address }
@@ -44,7 +44,7 @@ enum RealmInstanceCache {
         }
 
         /// Lets `realm` go if nothing uses it any more; called when its use count reaches zero.
-        func releaseIfUnused(_ realm: RealmCore) {
+        func releaseIfUnused(_ realm: RealmSession) {
             let address = UInt(bitPattern: Unmanaged.passUnretained(realm).toOpaque())
             let removed = realms.withLock { realms -> Bool in
                 guard realms[realm.cacheIdentity] == address, realm.useCount == 0 else { return false }
@@ -56,7 +56,7 @@ enum RealmInstanceCache {
         }
 
         private static func release(_ address: UInt) {
-            Unmanaged<RealmCore>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+            Unmanaged<RealmSession>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
         }
     }
 
@@ -140,12 +140,12 @@ enum RealmInstanceCache {
     }
 
     /// `entries`' live realm for `identity`, with one use counted for the caller.
-    static func realm(for identity: String, in entries: Entries) -> RealmCore? {
+    static func realm(for identity: String, in entries: Entries) -> RealmSession? {
         entries.realm(for: identity)
     }
 
     /// Keeps `realm`, which already counts a use, as its thread's, queue's or actor's instance.
-    static func store(_ realm: RealmCore) {
+    static func store(_ realm: RealmSession) {
         realm.cacheEntries?.store(realm)
     }
 }

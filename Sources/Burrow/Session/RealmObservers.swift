@@ -30,7 +30,7 @@ final class RealmObservers: @unchecked Sendable {
     /// Delivers to every active observation what changed up to the realm's current version.
     /// `silenced`: the tokens of `commitWrite(withoutNotifying:)`, whose observations take the
     /// new version in without reporting it.
-    func deliver(in realm: RealmCore, silencing silenced: [NotificationToken] = []) {
+    func deliver(in realm: RealmSession, silencing silenced: [NotificationToken] = []) {
         guard !isDelivering else {
             // A callback wrote or refreshed: deliver again once this round ends.
             deliversAgain = true
@@ -44,7 +44,7 @@ final class RealmObservers: @unchecked Sendable {
         } while deliversAgain
     }
 
-    private func deliverOnce(in realm: RealmCore, silencing silenced: [ObjectIdentifier]) {
+    private func deliverOnce(in realm: RealmSession, silencing silenced: [ObjectIdentifier]) {
         let current = realm.transaction.id
         var spans: [Int: [UInt32: ObjectChanges]?] = [:]
         for observation in observations.withLock({ $0 }) where observation.isActive {

@@ -5,17 +5,17 @@
 /// it, so a use is never counted twice or forgotten. (Managed objects, made for every object
 /// read, count theirs in `becomeManaged` and their `deinit`, the one other place.)
 struct RealmUse: ~Copyable {
-    let realm: RealmCore
+    let realm: RealmSession
 
     /// Counts a new use of `realm`.
-    init(_ realm: RealmCore) {
+    init(_ realm: RealmSession) {
         realm.addUse()
         self.realm = realm
     }
 
     /// Takes over a use already counted on `realm`: a cache lookup counts it under its lock, so
     /// the realm cannot be released between finding and using it.
-    init(adopting realm: RealmCore) {
+    init(adopting realm: RealmSession) {
         self.realm = realm
     }
 

@@ -21,17 +21,13 @@ final class WriteState {
     /// The update policy for objects reached while adding or creating one (its links, its
     /// collections' elements): the caller's, so that an upsert updates nested objects too.
     @exclusivity(unchecked) private(set) var nestedUpdatePolicy: UpdatePolicy = .error
-    /// Classes resolved for writing in this transaction, by model type.
-    @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
-    /// The class resolved last: adding many objects of one class skips the dictionary.
-    @exclusivity(unchecked) var lastBound: BoundClass?
     /// What this transaction changed in the catalog, seen only by this write until it commits.
     var catalogChanges: CatalogChanges { tables.storage.catalogChanges }
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
 
-    init(transaction: Transaction, catalogs: CatalogStore, realm: RealmCore) {
+    init(transaction: Transaction, catalogs: CatalogStore, realm: RealmSession) {
         self.transaction = transaction
         use = RealmUse(realm)
         writer = ObjectIdentifier(realm)

@@ -16,7 +16,7 @@ extension RealmCore {
     private func storeGraph(of object: ObjectBase, update: UpdatePolicy, in write: WriteState, reusing existing: ObjectKey? = nil) {
         let info = self.info(type(of: object))
         perform(in: write) {
-            let bound = try coordinator.boundForWriting(info, in: write)
+            let bound = try boundForWriting(info, in: write)
             let layout = bound.layout
             var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
             for index in info.storedFields where info.fields[index].kind != .link && info.fields[index].kind != .mixed {

@@ -58,7 +58,7 @@ final class CommitWatcher: @unchecked Sendable {
     }
 
     /// Wakes `realm` through `scheduler` (its queue, actor or run loop) after each commit to the file.
-    func register(_ realm: RealmCore, scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Registration {
+    func register(_ realm: RealmSession, scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Registration {
         let registration = Registration(wakeUp: RealmWakeUp(realm), scheduler: scheduler)
         registration.watcher = self
         condition.lock()

@@ -4,27 +4,27 @@ import LMDB
 /// Opening a realm's file: where it lives, the LMDB environment, the metadata of a new file, and
 /// the checks that a file is Burrow's, of a version this build reads, at no newer schema version.
 extension Coordinator {
-    static func openFile(_ configuration: Realm.Configuration) throws -> Coordinator {
-        let isInMemory = configuration.inMemoryIdentifier != nil
-        let (path, createdFolder) = try prepareLocation(configuration)
+    static func openFile(_ file: FileOptions) throws -> Coordinator {
+        let isInMemory = file.inMemoryIdentifier != nil
+        let (path, createdFolder) = try prepareLocation(file)
         let url = URL(fileURLWithPath: path)
         let lockPath = path + "-lock"
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
         // Read before a seed is copied in: a seeded file is one this open created.
         let dataExisted = FileManager.default.fileExists(atPath: path)
-        if configuration.readOnly && !dataExisted {
+        if file.readOnly && !dataExisted {
             throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': No such file or directory", fileURL: url)
         }
-        let cipher = try cipher(for: configuration.encryptionKey, path: path)
-        if !isInMemory { try configuration.copySeedIfNeeded(to: path) }
+        let cipher = try cipher(for: file.encryptionKey, path: path)
+        if !isInMemory { try file.copySeedIfNeeded(to: path) }
         var options = Environment.Options()
         options.sealer = cipher
-        options.readOnly = configuration.readOnly
+        options.readOnly = file.readOnly
         options.noSync = isInMemory
-        options.fileMode = configuration.filePermissions
-        if let limit = configuration.maximumFileSize {
+        options.fileMode = file.filePermissions
+        if let limit = file.maximumFileSize {
             options.mapSize = limit
-        } else if let initial = configuration.initialMapSize {
+        } else if let initial = file.initialMapSize {
             options.mapSize = initial
         }
         let firstInProcess = !Environment.isOpen(path: path)
@@ -36,7 +36,7 @@ extension Coordinator {
                 }
             }
             var opened: Environment? = try openEnvironment()
-            if let decide = configuration.shouldCompactOnLaunch, firstInProcess, dataExisted, !isInMemory, !configuration.readOnly,
+            if let decide = file.shouldCompactOnLaunch, firstInProcess, dataExisted, !isInMemory, !file.readOnly,
                FileCompactor.compactIfAsked(opened!, path: path, decide: decide) {
                 // Closed before opening again: the file may be the same one.
                 opened = nil
@@ -45,11 +45,11 @@ extension Coordinator {
             let environment = opened!
             try verifyKey(cipher, of: environment)
             try announceCreated(folder: createdFolder, data: dataExisted ? nil : path, lock: lockExisted ? nil : lockPath,
-                                configuration: configuration)
-            let (metadata, catalog) = try loadCatalog(environment, configuration: configuration)
+                                file: file)
+            let (metadata, catalog) = try loadCatalog(environment, file: file)
             return Coordinator(catalogs: CatalogStore(environment: environment, metadata: metadata, catalog: catalog),
-                               isInMemory: isInMemory, isReadOnly: configuration.readOnly,
-                               mapLimit: configuration.maximumFileSize, inMemoryIdentifier: configuration.inMemoryIdentifier)
+                               isInMemory: isInMemory, isReadOnly: file.readOnly,
+                               mapLimit: file.maximumFileSize, inMemoryIdentifier: file.inMemoryIdentifier)
         }
         if case .failure = result {
             // Leave a file that is not ours exactly as it was: remove only what we created.
@@ -62,16 +62,16 @@ extension Coordinator {
 
     /// Gives the files and folder this open created the configured mode (whatever the
     /// process's umask) and hands each to `fileCreationHook`, folder first.
-    private static func announceCreated(folder: URL?, data: String?, lock: String?, configuration: Realm.Configuration) throws {
-        let files = [data, lock].compactMap { $0 }
-        for file in files { chmod(file, configuration.filePermissions) }
-        guard let hook = configuration.fileCreationHook else { return }
-        for created in [folder].compactMap({ $0 }) + files.map({ URL(fileURLWithPath: $0) }) { try hook(created) }
+    private static func announceCreated(folder: URL?, data: String?, lock: String?, file: FileOptions) throws {
+        let created = [data, lock].compactMap { $0 }
+        for path in created { chmod(path, file.filePermissions) }
+        guard let hook = file.fileCreationHook else { return }
+        for url in [folder].compactMap({ $0 }) + created.map({ URL(fileURLWithPath: $0) }) { try hook(url) }
     }
 
     /// The data file's path, and the folder created for it (the default folder, when missing).
-    private static func prepareLocation(_ configuration: Realm.Configuration) throws -> (String, URL?) {
-        if let identifier = configuration.inMemoryIdentifier {
+    private static func prepareLocation(_ file: FileOptions) throws -> (String, URL?) {
+        if let identifier = file.inMemoryIdentifier {
             let shm = "/dev/shm"
             let folder = access(shm, W_OK) == 0 ? shm : NSTemporaryDirectory()
             var hasher = FNV1a()
@@ -82,7 +82,7 @@ extension Coordinator {
             unlink(path + "-lock")
             return (path, nil)
         }
-        guard let url = configuration.fileURL else {
+        guard let url = file.fileURL else {
             throw Realm.Error(.fail, "The configuration has neither a fileURL nor an inMemoryIdentifier.")
         }
         let folder = url.deletingLastPathComponent()
@@ -92,8 +92,8 @@ extension Coordinator {
         }
         var createdFolder: URL?
         if !FileManager.default.fileExists(atPath: folder.path) {
-            let defaultFolder = Realm.Configuration.defaultDirectory.standardizedFileURL.path
-            guard folder.standardizedFileURL.path == defaultFolder, !configuration.readOnly else {
+            let defaultFolder = file.defaultDirectory.standardizedFileURL.path
+            guard folder.standardizedFileURL.path == defaultFolder, !file.readOnly else {
                 throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(url.path)': No such file or directory", fileURL: url)
             }
             do {
@@ -107,26 +107,26 @@ extension Coordinator {
     }
 
     /// Reads (or, for a new file, writes) the metadata, and opens every class's databases.
-    private static func loadCatalog(_ environment: Environment, configuration: Realm.Configuration) throws -> (MetadataStore, Catalog) {
+    private static func loadCatalog(_ environment: Environment, file: FileOptions) throws -> (MetadataStore, Catalog) {
         let path = environment.path
         do {
-            return try readOrInitializeCatalog(environment, configuration: configuration)
+            return try readOrInitializeCatalog(environment, file: file)
         } catch {
             throw Realm.Error(translating: error, path: path, operation: .open)
         }
     }
 
-    private static func readOrInitializeCatalog(_ environment: Environment, configuration: Realm.Configuration) throws -> (MetadataStore, Catalog) {
+    private static func readOrInitializeCatalog(_ environment: Environment, file: FileOptions) throws -> (MetadataStore, Catalog) {
         let path = environment.path
         let url = URL(fileURLWithPath: path)
         let probe = try environment.beginReadTransaction()
         let isNew = try probe.count(in: probe.openDatabase(named: nil)) == 0
         probe.abort()
         if isNew {
-            guard !configuration.readOnly else {
+            guard !file.readOnly else {
                 throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': the file is empty, not a Burrow file.", fileURL: url)
             }
-            try initialize(environment, schemaVersion: configuration.schemaVersion)
+            try initialize(environment, schemaVersion: file.schemaVersion)
         }
         let txn = try environment.beginReadTransaction()
         guard case .burrow(let metadata) = try MetadataStore.open(in: txn, path: path) else {
@@ -143,11 +143,10 @@ extension Coordinator {
         }
         let catalog = try CatalogStore.read(in: txn, metadata: metadata)
         try txn.commit()  // keeps the database handles opened by this transaction
-        return (metadata, try SchemaMigration.apply(environment: environment, metadata: metadata, catalog: catalog,
-                                                    configuration: configuration))
+        return (metadata, try file.migrate(environment, metadata, catalog))
     }
 
-    /// Checks that `cipher` (from a configuration's key) is the one `environment` was opened
+    /// Checks that `cipher` (from the options' key) is the one `environment` was opened
     /// with in this process: one environment serves every realm of a file.
     ///
     /// - Throws: ``Realm/Error`` `invalidDatabase` when they differ.
@@ -155,7 +154,7 @@ extension Coordinator {
         try verifyKey(fingerprint: cipher?.fingerprint, of: environment)
     }
 
-    /// Checks that `key` (a configuration's) is the one `environment` was opened with.
+    /// Checks that `key` (the options') is the one `environment` was opened with.
     ///
     /// - Throws: ``Realm/Error`` `invalidDatabase` when they differ, or the key is not 64 bytes long.
     static func verifyKey(_ key: Data?, of environment: Environment) throws {

@@ -20,7 +20,7 @@ final class Coordinator: @unchecked Sendable {
 
     /// Frozen realms are read by any thread; the registry only hands them out.
     private struct WeakFrozenRealm: @unchecked Sendable {
-        weak var realm: RealmCore?
+        weak var realm: RealmSession?
     }
 
     /// This process's writers of the file, queued in order.
@@ -30,21 +30,13 @@ final class Coordinator: @unchecked Sendable {
 
     /// Object keys handed out to this process's writes.
     let objectKeys: ObjectKeyAllocator
-    /// Cache of field-to-column maps, by class id and model type.
-    let columnMaps = Locked<[ColumnMapKey: [Int]]>([:])
 
-    /// Classes read by name (``DynamicObject``s), by stored name.
-    let dynamicInfos = Locked<[String: ClassInfo]>([:])
 
     /// Wakes observed realms on commits.
     let commitWatcher: CommitWatcher
     /// Whether any process observes the file, which decides whether writes log their changes.
     let observerPresence: ObserverPresence
 
-    struct ColumnMapKey: Hashable {
-        let classID: UInt32
-        let type: ObjectIdentifier
-    }
 
     init(catalogs: CatalogStore, isInMemory: Bool, isReadOnly: Bool, mapLimit: Int?, inMemoryIdentifier: String?) {
         self.catalogs = catalogs
@@ -103,7 +95,7 @@ final class Coordinator: @unchecked Sendable {
     /// The live frozen realm pinning version `id`, or the one `make` returns, kept for the
     /// next caller. `make` runs under the registry's lock, so two threads freezing one version
     /// at once get one realm.
-    func frozenRealm(at id: Int, orMake make: () throws -> RealmCore) rethrows -> RealmCore {
+    func frozenRealm(at id: Int, orMake make: () throws -> RealmSession) rethrows -> RealmSession {
         try frozenRealms.withLock { realms in
             if let existing = realms[id]?.realm { return existing }
             // The registry holds it weakly; `made` keeps it alive until the caller takes it.
@@ -119,7 +111,7 @@ final class Coordinator: @unchecked Sendable {
     }
 
     /// Drops the entry of a frozen realm that is going away.
-    func forgetFrozen(_ realm: RealmCore) {
+    func forgetFrozen(_ realm: RealmSession) {
         let id = realm.readTransaction.id
         frozenRealms.withLock { realms in
             if realms[id] != nil, realms[id]?.realm == nil || realms[id]?.realm === realm { realms[id] = nil }

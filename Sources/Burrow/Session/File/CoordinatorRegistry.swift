@@ -10,12 +10,12 @@ enum CoordinatorRegistry {
         case file(Environment.FileIdentity)
         case memory(String)
 
-        /// The key of `configuration`'s realm, or `nil` when its file does not exist yet (so
+        /// The key of the realm `file` names, or `nil` when its file does not exist yet (so
         /// no coordinator can have it open).
-        init?(_ configuration: Realm.Configuration) {
-            if let identifier = configuration.inMemoryIdentifier {
+        init?(_ file: FileOptions) {
+            if let identifier = file.inMemoryIdentifier {
                 self = .memory(identifier)
-            } else if let url = configuration.fileURL, let identity = Environment.FileIdentity(path: url.path) {
+            } else if let url = file.fileURL, let identity = Environment.FileIdentity(path: url.path) {
                 self = .file(identity)
             } else {
                 return nil
@@ -26,40 +26,40 @@ enum CoordinatorRegistry {
     private struct WeakCoordinator { weak var coordinator: Coordinator? }
     private static let entries = Locked<[Key: WeakCoordinator]>([:])
 
-    /// The coordinator of `configuration`'s file, opening the file if this process has not.
+    /// The coordinator of the file `file` names, opening the file if this process has not.
     ///
     /// - Throws: ``Realm/Error`` from opening the file.
-    static func coordinator(for configuration: Realm.Configuration) throws -> Coordinator {
+    static func coordinator(for file: FileOptions) throws -> Coordinator {
         while true {
-            guard let coordinator = try openOnce(configuration) else {
+            guard let coordinator = try openOnce(file) else {
                 usleep(100)  // the file's last coordinator is closing on another thread
                 continue
             }
-            if coordinator.isReadOnly && !configuration.readOnly {
+            if coordinator.isReadOnly && !file.readOnly {
                 throw Realm.Error(.fail, "Realm at '\(coordinator.path)' is already open read-only in this process; it cannot also be opened for writing.",
                                   fileURL: URL(fileURLWithPath: coordinator.path))
             }
-            try Coordinator.verifyKey(configuration.encryptionKey, of: coordinator.environment)
+            try Coordinator.verifyKey(file.encryptionKey, of: coordinator.environment)
             return coordinator
         }
     }
 
     /// The open coordinator of the file or a new one; `nil` while the previous one is closing.
-    private static func openOnce(_ configuration: Realm.Configuration) throws -> Coordinator? {
+    private static func openOnce(_ file: FileOptions) throws -> Coordinator? {
         try entries.withLock { entries throws -> Coordinator? in
-            if let key = Key(configuration), let entry = entries[key] {
+            if let key = Key(file), let entry = entries[key] {
                 // An entry without a coordinator is one whose deinit has not run yet.
                 return entry.coordinator
             }
-            let coordinator = try Coordinator.openFile(configuration)
+            let coordinator = try Coordinator.openFile(file)
             entries[coordinator.registryKey] = WeakCoordinator(coordinator: coordinator)
             return coordinator
         }
     }
 
-    /// Whether this process has the realm of `configuration` open.
-    static func isOpen(_ configuration: Realm.Configuration) -> Bool {
-        guard let key = Key(configuration) else { return false }
+    /// Whether this process has the file `file` names open.
+    static func isOpen(_ file: FileOptions) -> Bool {
+        guard let key = Key(file) else { return false }
         // The weak load happens outside the lock: if it held the last reference, releasing it
         // there would run the deinit, which takes the lock.
         let entry = entries.withLock { $0[key] }

@@ -25,7 +25,7 @@ struct StoredSchema: Codable, Equatable, Sendable {
 }
 
 /// One stored class: its id, name and properties in column order.
-struct StoredClass: Codable, Equatable, Sendable {
+struct StoredClass: Codable, Hashable, Sendable {
     var id: UInt32
     var name: String
     var properties: [StoredProperty]
@@ -56,7 +56,7 @@ struct StoredClass: Codable, Equatable, Sendable {
 }
 
 /// One stored property.
-struct StoredProperty: Codable, Equatable, Sendable {
+struct StoredProperty: Codable, Hashable, Sendable {
     var id: UInt32
     var name: String
     var kind: _StorageKind

@@ -1,18 +1,20 @@
 import LMDB
 
-extension RealmCore {
+extension RealmSession {
     /// The frozen realm at the version this realm reads (inside a write: the last committed
     /// version, which the write started from). One frozen realm serves every value frozen at a
     /// version, in this process; it is released with the last of them.
-    func frozen() -> RealmCore {
+    /// It is of this realm's own class.
+    func frozen() -> Self {
         verifyThread()
         if isFrozen { return self }
         do {
-            if writeState != nil { return try frozenAtLatestCommit() }
+            if writeState != nil { return unsafeDowncast(try frozenAtLatestCommit(), to: Self.self) }
             let id = transaction.id  // resumes reading after invalidate()
-            return try coordinator.frozenRealm(at: id) {
-                RealmCore(frozenFrom: self, snapshot: try takeSnapshotForFreezing())
+            let frozen = try coordinator.frozenRealm(at: id) {
+                type(of: self).init(frozenFrom: self, snapshot: try takeSnapshotForFreezing())
             }
+            return unsafeDowncast(frozen, to: Self.self)
         } catch {
             burrowPreconditionFailure(snapshotFailure(error, doing: .freeze))
         }
@@ -31,9 +33,9 @@ extension RealmCore {
     }
 
     /// Inside a write: the frozen realm at the version the write began from.
-    private func frozenAtLatestCommit() throws -> RealmCore {
+    private func frozenAtLatestCommit() throws -> RealmSession {
         let snapshot = try coordinator.environment.beginReadTransaction()
         if try coordinator.synchronizeCatalog(seenBy: snapshot) { try snapshot.renew() }
-        return coordinator.frozenRealm(at: snapshot.id) { RealmCore(frozenFrom: self, snapshot: snapshot) }
+        return coordinator.frozenRealm(at: snapshot.id) { type(of: self).init(frozenFrom: self, snapshot: snapshot) }
     }
 }

@@ -8,13 +8,15 @@ import Glibc
 import Musl
 #endif
 
-/// The state behind a ``Realm`` value: one file seen from one thread at one version.
+/// The engine's realm: one file seen from one thread at one version, with its snapshot, its
+/// open write, its confinement and its uses. The realm the API works with (`RealmCore`) is this
+/// with the model classes it has resolved against the file; every session is one.
 ///
 /// `Realm` is a struct (as in RealmSwift) so that `Realm()` can hand back the thread's cached
 /// instance; every copy shares this object.
-final class RealmCore {
-    /// The configuration the realm was opened with.
-    let configuration: Realm.Configuration
+class RealmSession {
+    /// What the engine needs of the configuration the realm was opened with.
+    let options: FileOptions
     let coordinator: Coordinator
     /// The pinned snapshot this realm reads outside writes.
     let readTransaction: Transaction
@@ -31,14 +33,6 @@ final class RealmCore {
     private let owningThread: pthread_t?
     /// The generation of the current snapshot: moved by refresh and by the start and end of a write.
     @exclusivity(unchecked) private var snapshotGeneration: UInt64 = 1
-    /// Model classes' schemas, cached here to skip the process-wide cache's lock.
-    @exclusivity(unchecked) var classInfos: [ObjectIdentifier: ClassInfo] = [:]
-    /// Classes resolved against the catalog at `boundRevision`.
-    @exclusivity(unchecked) var boundClasses: [ObjectIdentifier: BoundClass] = [:]
-    @exclusivity(unchecked) var boundRevision: UInt64 = .max
-    /// The class ``info(_:)`` and ``bound(_:)`` last returned.
-    @exclusivity(unchecked) var lastInfo: ClassInfo?
-    @exclusivity(unchecked) var lastBound: BoundClass?
 
     /// The cache of the realm's thread, queue or actor, which keeps it while it is used, and its
     /// key there; a frozen realm is in no cache.
@@ -59,9 +53,9 @@ final class RealmCore {
     /// through its owner).
     private let uses = Atomic<Int>(0)
 
-    init(configuration: Realm.Configuration, coordinator: Coordinator, confinement: Confinement,
+    init(options: FileOptions, coordinator: Coordinator, confinement: Confinement,
          cacheEntries: RealmInstanceCache.Entries, cacheIdentity: String) throws(Realm.Error) {
-        self.configuration = configuration
+        self.options = options
         self.coordinator = coordinator
         self.cacheIdentity = cacheIdentity
         self.confinement = confinement
@@ -80,8 +74,8 @@ final class RealmCore {
 
     /// A frozen realm reading `snapshot` (which it takes over and shares across threads), with
     /// `live`'s configuration.
-    init(frozenFrom live: RealmCore, snapshot: Transaction) {
-        configuration = live.configuration
+    required init(frozenFrom live: RealmSession, snapshot: Transaction) {
+        options = live.options
         coordinator = live.coordinator
         cacheIdentity = live.cacheIdentity
         confinement = .frozen
@@ -356,4 +350,7 @@ final class RealmCore {
         newestSnapshotID = readTransaction.id
     }
 
+    /// Called once the open write ended, committed or not, for the layer above to drop what it
+    /// kept for that write.
+    func writeDidEnd() {}
 }

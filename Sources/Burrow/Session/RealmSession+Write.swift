@@ -1,7 +1,7 @@
 import Foundation
 import LMDB
 
-extension RealmCore {
+extension RealmSession {
     /// Traps for a change to an object or collection outside a write, with RealmSwift's message
     /// (a frozen one's says to thaw it).
     func refuseModificationOutsideWrite() -> Never {
@@ -122,7 +122,7 @@ extension RealmCore {
         }
         let committedID = write.transaction.id
         do {
-            try coordinator.verifyVersionLimit(configuration.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
+            try coordinator.verifyVersionLimit(options.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
             try write.tables.prepareCommit(keys: coordinator.objectKeys)
             try write.transaction.commit()
         } catch {
@@ -151,5 +151,6 @@ extension RealmCore {
         // process's map.
         resumeReading(after: committedID)
         coordinator.finish(write, committed: committed)
+        writeDidEnd()
     }
 }

@@ -1,4 +1,4 @@
-extension RealmCore {
+extension RealmSession {
     /// Registers `observation` with the realm, waking the realm on commits on its queue or
     /// actor, or through its thread's run loop.
     func observe(_ observation: Observation) -> NotificationToken {
@@ -11,7 +11,7 @@ extension RealmCore {
         let waking = coordinator.commitWatcher.register(self, scheduler: scheduler)
         // Writes of every process log their changes while this observation lasts.
         let presence = coordinator.observerPresence
-        presence.acquire(mode: configuration.filePermissions)
+        presence.acquire(mode: options.filePermissions)
         let token = observers.add(observation) {
             waking.cancel()
             presence.release()
@@ -36,9 +36,9 @@ extension RealmCore {
 /// A realm to refresh and deliver to from its queue or actor, held weakly: a realm nothing else
 /// holds closes rather than staying open for its notifications.
 final class RealmWakeUp: @unchecked Sendable {
-    private weak var realm: RealmCore?
+    private weak var realm: RealmSession?
 
-    init(_ realm: RealmCore) {
+    init(_ realm: RealmSession) {
         self.realm = realm
     }
 

@@ -1,0 +1,123 @@
+import LMDB
+
+/// A realm as the model layer works with it: the engine's realm (``RealmSession``) with the
+/// model classes it has met, resolved against the file. It is the one cache of bindings: each
+/// class's schema (the process-wide ``ClassInfo`` kept at hand), the classes bound to their
+/// tables for reading (valid while the catalog's revision holds), and those bound for the open
+/// write (which may create tables, and lasts as long as the write).
+final class RealmCore: RealmSession {
+    /// The configuration the realm was opened with.
+    let configuration: Realm.Configuration
+    // Read on every object access and changed only on the realm's thread, never during another
+    // access to them: they skip the runtime's exclusivity check, which costs more than the read.
+    /// Model classes' schemas, cached here to skip the process-wide cache's lock.
+    @exclusivity(unchecked) private var classInfos: [ObjectIdentifier: ClassInfo] = [:]
+    /// The class ``info(_:)`` last returned.
+    @exclusivity(unchecked) private var lastInfo: ClassInfo?
+    /// Classes resolved against the catalog at `boundRevision`, by class schema.
+    @exclusivity(unchecked) private var boundClasses: [ObjectIdentifier: BoundClass] = [:]
+    @exclusivity(unchecked) private var boundRevision: UInt64 = .max
+    /// The class ``bound(_:)`` last returned.
+    @exclusivity(unchecked) private var lastBound: BoundClass?
+    /// Classes resolved for writing in the open write, by model type.
+    @exclusivity(unchecked) private var writeBound: [ObjectIdentifier: BoundClass] = [:]
+    /// The class ``boundForWriting(_:in:)`` last returned.
+    @exclusivity(unchecked) private var lastWriteBound: BoundClass?
+
+    init(configuration: Realm.Configuration, coordinator: Coordinator, confinement: Confinement,
+         cacheEntries: RealmInstanceCache.Entries, cacheIdentity: String) throws(Realm.Error) {
+        self.configuration = configuration
+        try super.init(options: configuration.fileOptions, coordinator: coordinator, confinement: confinement,
+                       cacheEntries: cacheEntries, cacheIdentity: cacheIdentity)
+    }
+
+    /// A frozen realm reading `snapshot`, with `live`'s configuration.
+    required init(frozenFrom live: RealmSession, snapshot: Transaction) {
+        configuration = live.core.configuration
+        super.init(frozenFrom: live, snapshot: snapshot)
+    }
+
+    /// The schema of `type`.
+    @inline(__always)
+    func info(_ type: ObjectBase.Type) -> ClassInfo {
+        exclusively { cachedInfo(type) }
+    }
+
+    @inline(__always)
+    func cachedInfo(_ type: ObjectBase.Type) -> ClassInfo {
+        // Most calls ask for the class asked for last: skip hashing for it.
+        if let lastInfo, lastInfo.type == type { return lastInfo }
+        if let known = classInfos[ObjectIdentifier(type)] {
+            lastInfo = known
+            return known
+        }
+        let info = ClassInfo.of(type)
+        classInfos[ObjectIdentifier(type)] = info
+        lastInfo = info
+        return info
+    }
+
+    /// The class `type` resolved against the file, as for its `ClassInfo` below; the class
+    /// asked for last is found without touching its process-wide `ClassInfo`.
+    func bound(_ type: ObjectBase.Type) -> BoundClass? {
+        exclusively {
+            if catalogRevision == boundRevision, let lastBound, lastBound.type == type { return lastBound }
+            return cachedBound(cachedInfo(type))
+        }
+    }
+
+    /// `info` resolved against the file, cached while the catalog does not change; `nil` while
+    /// the file has no table for the class.
+    func bound(_ info: ClassInfo) -> BoundClass? {
+        exclusively { cachedBound(info) }
+    }
+
+    @inline(__always)
+    private func cachedBound(_ info: ClassInfo) -> BoundClass? {
+        let revision = catalogRevision
+        if revision != boundRevision {
+            boundClasses.removeAll(keepingCapacity: true)
+            lastBound = nil
+            boundRevision = revision
+        }
+        if let lastBound, lastBound.info === info { return lastBound }
+        if let known = boundClasses[ObjectIdentifier(info)] {
+            lastBound = known
+            return known
+        }
+        let resolved = coordinator.bound(info, in: catalog)
+        boundClasses[ObjectIdentifier(info)] = resolved
+        lastBound = resolved
+        return resolved
+    }
+
+    /// `info` resolved for writing in `write`, creating its table when the file has none.
+    ///
+    /// - Throws: `LMDBError` creating the table.
+    func boundForWriting(_ info: ClassInfo, in write: WriteState) throws -> BoundClass {
+        if let lastWriteBound, lastWriteBound.info === info { return lastWriteBound }
+        burrowPrecondition(!info.isDynamic, "A class read by name is written through its stored layout.")
+        if let known = writeBound[ObjectIdentifier(info.type)] {
+            lastWriteBound = known
+            return known
+        }
+        let layout = try coordinator.catalogs.table(named: info.className, creatingWith: { StoredClass(id: $0, info: info) },
+                                                    in: write.transaction, changes: write.catalogChanges)
+        let bound = BoundClass(info: info, layout: layout, fieldColumns: coordinator.columns(of: info, in: layout))
+        writeBound[ObjectIdentifier(info.type)] = bound
+        lastWriteBound = bound
+        return bound
+    }
+
+    /// Drops what was resolved for the write that ended: its tables may have been its draft.
+    override func writeDidEnd() {
+        writeBound.removeAll(keepingCapacity: true)
+        lastWriteBound = nil
+    }
+}
+
+extension RealmSession {
+    /// This realm as the model layer works with it: every session is a ``RealmCore``.
+    @inline(__always)
+    var core: RealmCore { unsafeDowncast(self, to: RealmCore.self) }
+}
