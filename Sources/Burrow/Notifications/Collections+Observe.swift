@@ -36,7 +36,14 @@ extension List {
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
-        return storage.realm.observe(ListObservation(self, storage: storage, keyPaths: keyPaths, block: block))
+        return storage.realm.observe(PropertyCollectionObservation<UInt64>(
+            storage: storage, keyPaths: keyPaths,
+            entries: { storage.positions.map { ($0, storage.value(atPosition: $0) ?? .null) } },
+            initial: { block(.initial(self)) },
+            update: { diff, _, _ in
+                block(.update(self, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+            },
+            failure: { block(.error($0)) }))
     }
 }
 
@@ -54,7 +61,14 @@ extension MutableSet {
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
-        return storage.realm.observe(SetObservation(self, storage: storage, keyPaths: keyPaths, block: block))
+        return storage.realm.observe(PropertyCollectionObservation<_PersistedValue>(
+            storage: storage, keyPaths: keyPaths,
+            entries: { storage.values.map { ($0, $0) } },
+            initial: { block(.initial(self)) },
+            update: { diff, _, _ in
+                block(.update(self, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+            },
+            failure: { block(.error($0)) }))
     }
 }
 
@@ -81,7 +95,15 @@ extension Map {
         }
         verifyObservable(storage.realm)
         if let queue { return QueueObservation.observe(self, on: queue) { $0.observe(keyPaths: keyPaths, block) } }
-        return storage.realm.observe(MapObservation(self, storage: storage, keyPaths: keyPaths, block: block))
+        return storage.realm.observe(PropertyCollectionObservation<String>(
+            storage: storage, keyPaths: keyPaths,
+            entries: { storage.entries.map { ($0.key, $0.value) } },
+            initial: { block(.initial(self)) },
+            update: { diff, old, new in
+                block(.update(self, deletions: diff.deletions.map { old[$0].identity }, insertions: diff.insertions.map { new[$0].identity },
+                              modifications: diff.modifications.map { old[$0].identity }))
+            },
+            failure: { block(.error($0)) }))
     }
 }
 
