@@ -61,10 +61,9 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    private struct WeakEntry { weak var environment: Environment? }
 
     /// Environments open in this process, by file identity.
-    private static let registry = Locked<[FileIdentity: WeakEntry]>([:])
+    private static let registry = WeakRegistry<FileIdentity, Environment>()
 
     /// The `MDB_env` handle. Owned by this object; closed in `deinit`.
     package let handle: OpaquePointer
@@ -92,10 +91,8 @@ public final class Environment: @unchecked Sendable {
     deinit {
         // Closed under the registry's lock, which `open` waits on: LMDB allows one environment
         // per file in a process, so a new one must not open before this one has closed.
-        Self.registry.withLock { entries in
-            mdb_env_close(handle)
-            if entries[identity]?.environment == nil { entries[identity] = nil }
-        }
+        let handle = handle
+        Self.registry.remove(identity) { mdb_env_close(handle) }
     }
 
     /// Opens the environment at `path`, or returns the one this process already has open.
@@ -107,20 +104,7 @@ public final class Environment: @unchecked Sendable {
     ///   missing, ``LMDBError/invalid`` for a file that is not LMDB's,
     ///   ``LMDBError/permissionDenied``, ``LMDBError/versionMismatch``, or another `errno`.
     public static func open(path: String, options: Options = Options()) throws(LMDBError) -> Environment {
-        while true {
-            if let environment = try openOnce(path: path, options: options) { return environment }
-            usleep(100)  // the file's last environment is closing on another thread
-        }
-    }
-
-    /// Opens the environment, or returns `nil` while the file's previous one is closing.
-    private static func openOnce(path: String, options: Options) throws(LMDBError) -> Environment? {
-        try registry.withLock { entries throws(LMDBError) -> Environment? in
-            if let identity = FileIdentity(path: path), let entry = entries[identity] {
-                // An entry without an environment is one whose deinit has not closed it yet.
-                guard let open = entry.environment else { return nil }
-                return open
-            }
+        try registry.object(for: FileIdentity(path: path)) { () throws(LMDBError) in
             if !options.readOnly { try reserveLockFile(path + "-lock", readers: options.maxReaders, mode: options.fileMode) }
             let handle: OpaquePointer
             do throws(LMDBError) {
@@ -137,9 +121,7 @@ public final class Environment: @unchecked Sendable {
                 mdb_env_close(handle)
                 throw LMDBError(code: errno == 0 ? ENOENT : errno)
             }
-            let environment = Environment(handle: handle, path: path, options: options, identity: identity)
-            entries[identity] = WeakEntry(environment: environment)
-            return environment
+            return (identity, Environment(handle: handle, path: path, options: options, identity: identity))
         }
     }
 
@@ -201,15 +183,12 @@ public final class Environment: @unchecked Sendable {
     /// Whether this process has an environment open for the file at `path`.
     public static func isOpen(path: String) -> Bool {
         guard let identity = FileIdentity(path: path) else { return false }
-        // The weak load happens outside the lock: if it held the last reference, releasing it
-        // there would run the deinit, which takes the lock.
-        let entry = registry.withLock { $0[identity] }
-        return entry?.environment != nil
+        return registry.contains(identity)
     }
 
     /// How many environments this process has open.
     public static var openCount: Int {
-        registry.withLock { entries in entries.values.count { $0.environment != nil } }
+        registry.count
     }
 
     // MARK: Transactions

@@ -23,55 +23,33 @@ enum CoordinatorRegistry {
         }
     }
 
-    private struct WeakCoordinator { weak var coordinator: Coordinator? }
-    private static let entries = Locked<[Key: WeakCoordinator]>([:])
+    private static let registry = WeakRegistry<Key, Coordinator>()
 
     /// The coordinator of the file `file` names, opening the file if this process has not.
     ///
     /// - Throws: ``Realm/Error`` from opening the file.
     static func coordinator(for file: FileOptions) throws -> Coordinator {
-        while true {
-            guard let coordinator = try openOnce(file) else {
-                usleep(100)  // the file's last coordinator is closing on another thread
-                continue
-            }
-            if coordinator.isReadOnly && !file.readOnly {
-                throw Realm.Error(.fail, "Realm at '\(coordinator.path)' is already open read-only in this process; it cannot also be opened for writing.",
-                                  fileURL: URL(fileURLWithPath: coordinator.path))
-            }
-            try Coordinator.verifyKey(file.encryptionKey, of: coordinator.environment)
-            return coordinator
+        let coordinator = try registry.object(for: Key(file)) {
+            let opened = try Coordinator.openFile(file)
+            return (opened.registryKey, opened)
         }
-    }
-
-    /// The open coordinator of the file or a new one; `nil` while the previous one is closing.
-    private static func openOnce(_ file: FileOptions) throws -> Coordinator? {
-        try entries.withLock { entries throws -> Coordinator? in
-            if let key = Key(file), let entry = entries[key] {
-                // An entry without a coordinator is one whose deinit has not run yet.
-                return entry.coordinator
-            }
-            let coordinator = try Coordinator.openFile(file)
-            entries[coordinator.registryKey] = WeakCoordinator(coordinator: coordinator)
-            return coordinator
+        if coordinator.isReadOnly && !file.readOnly {
+            throw Realm.Error(.fail, "Realm at '\(coordinator.path)' is already open read-only in this process; it cannot also be opened for writing.",
+                              fileURL: URL(fileURLWithPath: coordinator.path))
         }
+        try Coordinator.verifyKey(file.encryptionKey, of: coordinator.environment)
+        return coordinator
     }
 
     /// Whether this process has the file `file` names open.
     static func isOpen(_ file: FileOptions) -> Bool {
         guard let key = Key(file) else { return false }
-        // The weak load happens outside the lock: if it held the last reference, releasing it
-        // there would run the deinit, which takes the lock.
-        let entry = entries.withLock { $0[key] }
-        return entry?.coordinator != nil
+        return registry.contains(key)
     }
 
     /// Runs `close` and forgets `key`'s released coordinator, under the registry's lock, which
     /// opening waits on: a new coordinator for the file opens only after the old one is gone.
     static func remove(_ key: Key, closing close: () -> Void) {
-        entries.withLock { entries in
-            close()
-            if entries[key]?.coordinator == nil { entries[key] = nil }
-        }
+        registry.remove(key, closing: close)
     }
 }
