@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 @testable import LMDB
 import Foundation
 import Testing

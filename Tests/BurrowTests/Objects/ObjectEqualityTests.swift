@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 

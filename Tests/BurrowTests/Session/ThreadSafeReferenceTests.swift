@@ -1,5 +1,5 @@
 import LMDB
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
