@@ -61,7 +61,6 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-
     /// Environments open in this process, by file identity.
     private static let registry = WeakRegistry<FileIdentity, Environment>()
 

@@ -46,7 +46,7 @@ struct DynamicValueWriter {
                 values[column] = StoredValueConversion.adapted(model.unmanagedValue(field, in: defaults), to: property)
             } else {
                 burrowPrecondition(property.isOptional || property.kind == .link || property.kind == .mixed,
-                             "Missing value for property '\(storedClass.name).\(property.name)'.")
+                                   "Missing value for property '\(storedClass.name).\(property.name)'.")
             }
         }
         return values
@@ -113,7 +113,7 @@ struct DynamicValueWriter {
             return entries
         case let items as [Any?]:
             burrowPrecondition(items.count <= names.count,
-                         "Invalid array input: more values (\(items.count)) than properties (\(names.count)) of '\(storedClass.name)'.")
+                               "Invalid array input: more values (\(items.count)) than properties (\(names.count)) of '\(storedClass.name)'.")
             return Dictionary(uniqueKeysWithValues: zip(names, items))
         case let object as Object:
             return Dictionary(uniqueKeysWithValues: names.map { ($0, object[$0]) })

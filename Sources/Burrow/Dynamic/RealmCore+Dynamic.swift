@@ -96,7 +96,7 @@ extension RealmCore {
         let storedClass = layout.storedClass
         let primaryKey = layout.primaryKeyColumn.map { storedClass.properties[$0] }
         burrowPrecondition(update != .error,
-                     "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.flatMap { given[$0.name] ?? nil } ?? "nil")'.")
+                           "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.flatMap { given[$0.name] ?? nil } ?? "nil")'.")
         for (column, property) in storedClass.properties.enumerated() where column != layout.primaryKeyColumn {
             guard let entry = given[property.name] else { continue }
             if property.collection != nil {

@@ -60,7 +60,7 @@ enum StoredValueConversion {
     static func scalar(_ value: Any?, for property: StoredProperty, of className: String) -> _PersistedValue {
         guard let value = unwrapped(value) else {
             burrowPrecondition(property.isOptional || property.kind == .mixed,
-                         "Invalid value 'nil' for required property '\(className).\(property.name)'.")
+                               "Invalid value 'nil' for required property '\(className).\(property.name)'.")
             return .null
         }
         guard let type = swiftType(of: property.kind), let stored = type._fromAny(value)?._persistedValue else {

@@ -200,12 +200,12 @@ final class MigrationRun {
             burrowPreconditionFailure("Renamed property '\(name).\(newName)' does not exist.")
         }
         burrowPrecondition(!new.properties.contains { $0.id == source.id && $0.name != newName },
-                     "Cannot rename property '\(name).\(oldName)' to '\(newName)' because the old property still exists.")
+                           "Cannot rename property '\(name).\(oldName)' to '\(newName)' because the old property still exists.")
         let property = new.properties[target]
         burrowPrecondition(source.holdsSameValues(as: property),
-                     "Cannot rename property '\(name).\(oldName)' to '\(newName)' because it would change from type '\(source.typeName)' to '\(property.typeName)'.")
+                           "Cannot rename property '\(name).\(oldName)' to '\(newName)' because it would change from type '\(source.typeName)' to '\(property.typeName)'.")
         burrowPrecondition(!source.isOptional || property.isOptional,
-                     "Cannot rename property '\(name).\(oldName)' to '\(newName)' because it would change from optional to required.")
+                           "Cannot rename property '\(name).\(oldName)' to '\(newName)' because it would change from optional to required.")
         new.properties[target].id = source.id
         try replaceLayout(of: new)
         publishSession()

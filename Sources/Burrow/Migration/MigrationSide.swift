@@ -131,11 +131,11 @@ final class MigrationSide: DynamicObjectStore {
     private func linkedKey(_ value: Any, className: String) throws -> ObjectKey {
         if let linked = value as? DynamicObject {
             burrowPrecondition(linked.storedClassName == className,
-                         "Object of type '\(linked.storedClassName)' cannot be linked from a property of type '\(className)'.")
+                               "Object of type '\(linked.storedClassName)' cannot be linked from a property of type '\(className)'.")
             if linked.store === self { return linked.objectKey }
             let hasNewForm = try linked.store === run.oldSide && contains(className, linked.objectKey)
             burrowPrecondition(hasNewForm,
-                         "Object of type '\(className)' is not in the new schema of the migration.")
+                               "Object of type '\(className)' is not in the new schema of the migration.")
             return linked.objectKey
         }
         if value is [String: Any] || value is [Any] { return try run.create(className, value: value).objectKey }

@@ -14,7 +14,7 @@ extension List: MutableCollection, RangeReplaceableCollection {
     /// Replaces the elements in `subrange` with `newElements`.
     public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
         burrowPrecondition(subrange.lowerBound >= 0 && subrange.upperBound <= count,
-                     "Range \(subrange) is out of bounds (must be within 0..<\(count)).")
+                           "Range \(subrange) is out of bounds (must be within 0..<\(count)).")
         for _ in subrange { remove(at: subrange.lowerBound) }
         for (offset, element) in newElements.enumerated() { insert(element, at: subrange.lowerBound + offset) }
     }

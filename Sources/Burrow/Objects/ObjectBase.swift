@@ -106,7 +106,7 @@ open class ObjectBase {
             // same version: no write removed it, LMDB's pages disagree with themselves.
             if cachedRowGeneration == realm.generation {
                 burrowPreconditionFailure("The file is damaged: object \(management.key.rawValue) of '\(management.bound.info.className)' was listed "
-                                    + "but its row cannot be found in '\(realm.coordinator.path)'.")
+                                          + "but its row cannot be found in '\(realm.coordinator.path)'.")
             }
             burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }

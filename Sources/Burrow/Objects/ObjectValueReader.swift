@@ -33,7 +33,7 @@ struct ObjectValueReader {
             }
         case let array as [Any]:
             burrowPrecondition(array.count <= info.storedFields.count,
-                         "Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
+                               "Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
             for (position, propertyValue) in array.enumerated() {
                 set(propertyValue, field: info.storedFields[position], on: object)
             }
@@ -70,7 +70,7 @@ struct ObjectValueReader {
         }
         let field = info.fields[index]
         burrowPrecondition(!field.isComputed,
-                     "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
+                           "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
         if field.collection != nil {
             var input = value
             if field.linkedType != nil, field.collection != .map, !(value is [Any]), let sequence = value as? any Sequence {

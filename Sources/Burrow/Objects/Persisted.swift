@@ -158,7 +158,7 @@ protocol PersistedField {
 extension Persisted: PersistedField {
     static func describe(at field: UnsafeRawPointer) -> PersistedFieldDescription {
         burrowPrecondition(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.column) == 0,
-                     "Persisted<\(Value.self)> does not start with its column.")
+                           "Persisted<\(Value.self)> does not start with its column.")
         let persisted = field.assumingMemoryBound(to: Persisted<Value>.self).pointee
         return PersistedFieldDescription(kind: Value._storageKind, isOptional: Value._isOptional,
                                          isIndexed: persisted.isIndexed, isPrimaryKey: persisted.isPrimaryKey,

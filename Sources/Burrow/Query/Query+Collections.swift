@@ -170,7 +170,7 @@ extension Query where T == Bool {
         }
         let head = String(path[..<dot])
         burrowPrecondition(collection == nil || collection == head,
-                     "count in where { } needs one collection; the condition uses both '\(collection ?? "")' and '\(head)'.")
+                           "count in where { } needs one collection; the condition uses both '\(collection ?? "")' and '\(head)'.")
         collection = head
         return .keyPath(String(path[path.index(after: dot)...]), position: position)
     }

@@ -102,10 +102,10 @@ extension Realm {
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         let write = core.verifyWrite(doing: "add an object to")
         burrowPrecondition(!(object is EmbeddedObject),
-                     "Cannot add embedded object '\(type(of: object))' to a Realm directly: assign it to a property of an object instead.")
+                           "Cannot add embedded object '\(type(of: object))' to a Realm directly: assign it to a property of an object instead.")
         if let management = object.management {
             burrowPrecondition(management.realm === core,
-                         "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+                               "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
             burrowPrecondition(!object.isInvalidated, "Adding a deleted or invalidated object to a Realm is not permitted.")
             return
         }

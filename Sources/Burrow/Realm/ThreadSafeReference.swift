@@ -63,7 +63,7 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
 
         func take(for core: RealmCore) -> (any RealmBound)? {
             burrowPrecondition(core.configuration.identity == identity,
-                         "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
+                               "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
             let taken = value.withLock { value -> (any RealmBound)? in
                 defer { value = nil }
                 return value

@@ -8,7 +8,7 @@ enum ValueAggregates {
     static func extreme(_ values: [_PersistedValue], kind: _StorageKind, of subject: String, _ name: String,
                         keepFirst sign: Int) -> _PersistedValue? {
         burrowPrecondition([.int, .float, .double, .date, .decimal, .mixed].contains(kind),
-                     "Invalid property type '\(kind.propertyType)' for \(name) of '\(subject)': it needs a number or a date.")
+                           "Invalid property type '\(kind.propertyType)' for \(name) of '\(subject)': it needs a number or a date.")
         return values.lazy.map(unwrapped).filter { !$0.isNull && isOrdered($0) }.reduce(nil as _PersistedValue?) { best, value in
             guard let best else { return value }
             return (ValueComparator.compare(value, best) ?? 0) == sign ? value : best
@@ -61,7 +61,7 @@ enum ValueAggregates {
 
     private static func numbers(_ values: [_PersistedValue], kind: _StorageKind, of subject: String, _ name: String) -> [_PersistedValue] {
         burrowPrecondition([.int, .float, .double, .decimal, .mixed].contains(kind),
-                     "Invalid property type '\(kind.propertyType)' for \(name) of '\(subject)': it needs a number.")
+                           "Invalid property type '\(kind.propertyType)' for \(name) of '\(subject)': it needs a number.")
         return values.map(unwrapped).filter { [.int, .float, .double, .decimal].contains($0.kind) }
     }
 

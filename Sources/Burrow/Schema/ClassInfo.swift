@@ -76,8 +76,7 @@ final class ClassInfo: @unchecked Sendable {
         }
     }
 
-    /// Where each field lives in the rows of `storedClass`; `nil` when it differs from the
-    /// class, with the differences.
+    /// Where each field lives in the rows of `storedClass`, or how it differs from the class.
     func columns(in storedClass: StoredClass) -> Result<[Int], SchemaDifferences> {
         if let known = columnMaps.withLock({ $0[storedClass] }) { return .success(known) }
         let differences = storedClass.differences(from: self)
@@ -94,7 +93,7 @@ final class ClassInfo: @unchecked Sendable {
     /// The cached schema of `type`, discovering it on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
         burrowPrecondition(type != DynamicObject.self,
-                     "DynamicObject has no schema of its own: read a class by name with realm.dynamicObjects(\"ClassName\").")
+                           "DynamicObject has no schema of its own: read a class by name with realm.dynamicObjects(\"ClassName\").")
         if let known = cache.withLock({ $0[ObjectIdentifier(type)] }) { return known }
         let discovered = ClassInfo(discovering: type)
         return cache.withLock { entries in
@@ -110,7 +109,7 @@ final class ClassInfo: @unchecked Sendable {
         // Property access trusts that each stored property's key path is one immortal object,
         // which holds only for non-generic classes (see FieldOffsetCache).
         burrowPrecondition(!String(reflecting: type).contains("<"),
-                     "Generic model classes are not supported: '\(String(reflecting: type))' must not be generic.")
+                           "Generic model classes are not supported: '\(String(reflecting: type))' must not be generic.")
         isEmbedded = Self.isEmbedded(type)
         dynamicStoredClass = nil
         let probe = type.init()
@@ -150,7 +149,7 @@ final class ClassInfo: @unchecked Sendable {
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
         let primaryKeys = fields.indices.filter { fields[$0].isPrimaryKey }
         burrowPrecondition(primaryKeys.count <= 1,
-                     "Class '\(className)' declares more than one primary key: \(primaryKeys.map { fields[$0].name }).")
+                           "Class '\(className)' declares more than one primary key: \(primaryKeys.map { fields[$0].name }).")
         primaryKeyField = primaryKeys.first
         objectSchema = ObjectSchema(className: className, properties: fields.filter { !$0.isComputed }.map(\.property),
                                     computedProperties: fields.filter(\.isComputed).map(\.property), isEmbedded: isEmbedded)
@@ -201,32 +200,32 @@ final class ClassInfo: @unchecked Sendable {
     private static func validate(_ field: FieldInfo, of className: String) {
         let typeName = "\(field.valueType)"
         burrowPrecondition(field.linkedType != DynamicObject.self,
-                     "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold DynamicObjects: link to a model class.")
+                           "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold DynamicObjects: link to a model class.")
         if field.isPrimaryKey {
             let allowed: Set<_StorageKind> = [.int, .string, .uuid, .objectId]
             burrowPrecondition(allowed.contains(field.kind),
-                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
+                               "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key: only integers, String, UUID and ObjectId can.")
         }
         if field.isComputed {
             burrowPrecondition(field.originProperty?.isEmpty == false,
-                         "Property '\(className).\(field.name)' of type '\(typeName)' needs @Persisted(originProperty:).")
+                               "Property '\(className).\(field.name)' of type '\(typeName)' needs @Persisted(originProperty:).")
         } else if field.collection != nil {
             burrowPrecondition(!field.isPrimaryKey && !field.isIndexed,
-                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key or indexed.")
+                               "Property '\(className).\(field.name)' of type '\(typeName)' cannot be a primary key or indexed.")
             if field.collection == .map {
                 burrowPrecondition(field.kind != .link || field.isOptional,
-                             "Property '\(className).\(field.name)' of type '\(typeName)' must map to optional objects, as in Map<String, Dog?>.")
+                                   "Property '\(className).\(field.name)' of type '\(typeName)' must map to optional objects, as in Map<String, Dog?>.")
             } else {
                 burrowPrecondition(field.kind != .link || !field.isOptional,
-                             "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold nil: lists and sets of objects are never optional.")
+                                   "Property '\(className).\(field.name)' of type '\(typeName)' cannot hold nil: lists and sets of objects are never optional.")
             }
         } else if field.kind == .link {
             burrowPrecondition(field.isOptional,
-                         "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")
+                               "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")
         }
         if field.isIndexed {
             burrowPrecondition(field.kind.isIndexable,
-                         "Property '\(className).\(field.name)' of type '\(typeName)' cannot be indexed: only Bool, integers, String, Date, UUID and ObjectId can.")
+                               "Property '\(className).\(field.name)' of type '\(typeName)' cannot be indexed: only Bool, integers, String, Date, UUID and ObjectId can.")
         }
     }
 

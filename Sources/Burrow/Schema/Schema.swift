@@ -39,7 +39,7 @@ extension Schema {
         for info in models {
             if let other = byName.updateValue(info, forKey: info.className) {
                 burrowPreconditionFailure("Two model classes are both stored as '\(info.className)': '\(String(reflecting: other.type))' and "
-                                    + "'\(String(reflecting: info.type))'. List the classes this realm stores in Realm.Configuration.objectTypes.")
+                                          + "'\(String(reflecting: info.type))'. List the classes this realm stores in Realm.Configuration.objectTypes.")
             }
         }
         let unmodelled = stored.classes.filter { byName[$0.name] == nil }.map(\.objectSchema)

@@ -150,7 +150,9 @@ extension RealmSession {
         // process can commit meanwhile, so the newest version is this one, which fits this
         // process's map.
         resumeReading(after: committedID)
-        coordinator.finish(write, committed: committed)
+        write.tables.finish(committed: committed, keys: coordinator.objectKeys)
+        passWriterTurn()
+        if committed { coordinator.commitWatcher.committed() }
         writeDidEnd()
     }
 }

@@ -1,6 +1,6 @@
 import LMDB
 
-/// The state of a realm's open write transaction: what storage needs (``storage``), and what
+/// The state of a realm's open write transaction: what storage needs (``tables``), and what
 /// adding objects needs on top of it.
 final class WriteState {
     /// Where every change to rows, collections and links goes.
@@ -10,8 +10,6 @@ final class WriteState {
     /// Keeps the realm in its thread's cache while the write is open, as RealmSwift does:
     /// `try Realm().beginWrite()` then `try Realm().create(...)` write in one transaction.
     private let use: RealmUse
-    /// The realm writing, which holds the file's ``WriterGate`` turn until the write ends.
-    let writer: ObjectIdentifier
     // The state below is read for every object written and only changed by simple assignments
     // on the writing thread, never during another access: it skips the runtime's exclusivity
     // check.
@@ -30,7 +28,6 @@ final class WriteState {
     init(transaction: Transaction, catalogs: CatalogStore, realm: RealmSession) {
         self.transaction = transaction
         use = RealmUse(realm)
-        writer = ObjectIdentifier(realm)
         // Writes nobody observes skip the change log (see ObserverPresence).
         tables = TableWriter(storage: StorageWrite(transaction: transaction, recordingChanges: realm.coordinator.observerPresence.isObserved),
                              catalogs: catalogs)

@@ -97,7 +97,7 @@ class ManagedCollection {
     func readFailed(_ error: any Error) -> Never {
         if case LMDBError.sealBroken = error {
             burrowPreconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' "
-                                + "of object \(ownerKey.rawValue) failed its authentication check (tampered with, or damaged).")
+                                      + "of object \(ownerKey.rawValue) failed its authentication check (tampered with, or damaged).")
         }
         burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
     }
@@ -117,7 +117,7 @@ class ManagedCollection {
             // Dynamic elements carry their class at run time, not in their type.
             let name = object.fileClassName
             burrowPrecondition(name == targetClassName,
-                         "Object of type '\(name)' cannot be added to '\(layout.className).\(layout.storedClass.properties[column].name)', a collection of '\(targetClassName)'.")
+                               "Object of type '\(name)' cannot be added to '\(layout.className).\(layout.storedClass.properties[column].name)', a collection of '\(targetClassName)'.")
         }
         return try Self.storedValue(of: element, kind: kind, realm: realm, in: write)
     }

@@ -39,7 +39,7 @@ extension RealmCore {
 
     private static func verifyNesting(_ depth: Int) {
         burrowPrecondition(depth <= AnyRealmValue.maximumNestingDepth,
-                     "AnyRealmValue lists and dictionaries nest at most \(AnyRealmValue.maximumNestingDepth) levels deep.")
+                           "AnyRealmValue lists and dictionaries nest at most \(AnyRealmValue.maximumNestingDepth) levels deep.")
     }
 
     /// Stores `value` in the `AnyRealmValue` property `column` of a managed object.

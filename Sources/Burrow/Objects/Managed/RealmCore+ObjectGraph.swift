@@ -108,7 +108,7 @@ extension RealmCore {
                            update: UpdatePolicy, write: WriteState) throws {
         let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
         burrowPrecondition(update != .error,
-                     "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
+                           "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
         guard let old = try write.tables.values(of: key, in: layout) else {
             burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
@@ -121,9 +121,9 @@ extension RealmCore {
     func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
         if let management = target.management {
             burrowPrecondition(management.realm === self,
-                         "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+                               "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
             burrowPrecondition(!management.bound.layout.isEmbedded,
-                         "Cannot give embedded object '\(management.bound.info.className)' a second owner: create a new one instead.")
+                               "Cannot give embedded object '\(management.bound.info.className)' a second owner: create a new one instead.")
             return management.key
         }
         if let pending = write.pendingKeys[ObjectIdentifier(target)] { return pending }
@@ -148,7 +148,7 @@ extension RealmCore {
         let row = object.currentRow(management)
         if column == layout.primaryKeyColumn {
             burrowPrecondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
-                         "Primary key can't be changed after an object is inserted.")
+                               "Primary key can't be changed after an object is inserted.")
             return
         }
         perform(in: write) {

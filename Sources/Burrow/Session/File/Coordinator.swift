@@ -31,12 +31,10 @@ final class Coordinator: @unchecked Sendable {
     /// Object keys handed out to this process's writes.
     let objectKeys: ObjectKeyAllocator
 
-
     /// Wakes observed realms on commits.
     let commitWatcher: CommitWatcher
     /// Whether any process observes the file, which decides whether writes log their changes.
     let observerPresence: ObserverPresence
-
 
     init(catalogs: CatalogStore, isInMemory: Bool, isReadOnly: Bool, mapLimit: Int?, inMemoryIdentifier: String?) {
         self.catalogs = catalogs
@@ -122,14 +120,6 @@ final class Coordinator: @unchecked Sendable {
     var frozenVersionCount: Int { frozenRealms.withLock { $0.values.filter { $0.realm != nil }.count } }
 
     // MARK: Ending writes
-
-    /// Settles process state after `write` committed (`committed`) or aborted: its tables'
-    /// (key marks, the catalog's draft), then the writer turn passes on and watchers wake.
-    func finish(_ write: WriteState, committed: Bool) {
-        write.tables.finish(committed: committed, keys: objectKeys)
-        writerGate.leave(for: write.writer)
-        if committed { commitWatcher.committed() }
-    }
 
     /// Grows the map ahead of a write when the file nears it and nothing else reads.
     func growMapIfNeeded() {

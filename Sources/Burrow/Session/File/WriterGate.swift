@@ -104,7 +104,7 @@ final class WriterGate: Sendable {
     func claim(for realm: ObjectIdentifier) {
         state.withLock { state in
             burrowPrecondition(state.holder?.realm == realm && state.holder?.phase == .granted,
-                         "An asynchronous write started without its turn.")
+                               "An asynchronous write started without its turn.")
             state.holder = (realm, .writing)
         }
     }
