@@ -19,12 +19,21 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "Burrow", dependencies: ["LMDB", "CSodium"]),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
+        .target(name: "Burrow", dependencies: ["LMDB", "CSodium", "PostgreSQL"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
         .executableTarget(name: "BurrowTool", dependencies: ["Burrow"]),
+        // A throwaway PostgreSQL server for the tests that sync (not a product).
+        .target(name: "TemporaryPostgres", dependencies: ["PostgreSQL"], path: "Tests/TemporaryPostgres"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TemporaryPostgres"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB", "TemporaryPostgres"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 # Installs the Debian packages Burrow needs, when they are missing.
 set -euo pipefail
 
-packages=(liblmdb-dev lmdb-utils libsodium-dev libsqlite3-dev pkg-config)
+packages=(liblmdb-dev lmdb-utils libsodium-dev libsqlite3-dev libpq-dev postgresql pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
