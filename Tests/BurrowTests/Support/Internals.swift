@@ -2,11 +2,13 @@
 import LMDB
 
 // Where tests reach Burrow's internals. Tests of behaviour import Burrow plainly and see what
-// the API does not show only through this file: accessors on the API's values
+// the API does not show only through these files: accessors on the API's values
 // (`realm.internals`, `results.internals`, `object.internals`, `configuration.internals`,
 // `token.internals`), and `Internals` for what belongs to no one value. What they hand out is
 // of a public type, or a wrapper declared here, so that a change inside the engine changes
-// this file and not the tests.
+// these files and not the tests. The files:
+// - Internals.swift: realms, results, objects, configurations, tokens and the process;
+// - Internals+Storage.swift: the records of the file.
 // LayeringTests checks that no other test file names `.core`, and lists the files that still
 // import Burrow `@testable`.
 
