@@ -8,7 +8,8 @@ import LMDB
 // of a public type, or a wrapper declared here, so that a change inside the engine changes
 // these files and not the tests. The files:
 // - Internals.swift: realms, results, objects, configurations, tokens and the process;
-// - Internals+Storage.swift: the records of the file.
+// - Internals+Storage.swift: the records of the file;
+// - Internals+Models.swift: model classes, schemas and queries.
 // LayeringTests checks that no other test file names `.core`, and lists the files that still
 // import Burrow `@testable`.
 
