@@ -27,8 +27,11 @@ extension Realm {
     var internals: RealmInternals { RealmInternals(core: core) }
 }
 
-/// The engine state behind a ``Realm``.
+/// The engine state behind a ``Realm``. Members of the engine's own types serve the files that
+/// import Burrow `@testable` (these, and the unit tests of internal types); tests of behaviour
+/// use those of public types, or hand the others on unopened (`===`).
 struct RealmInternals {
+    /// The engine's realm behind the ``Realm``.
     let core: RealmCore
 
     /// The file's coordination, shared by every realm of it in the process.
@@ -76,6 +79,7 @@ extension Results {
 
 /// The query and keys behind ``Results``.
 struct ResultsInternals {
+    /// The engine's results behind the ``Results``.
     let core: ResultsCore
 
     /// What the results select.
@@ -93,6 +97,7 @@ extension ObjectBase {
 
 /// The engine state behind an object.
 struct ObjectInternals {
+    /// The object looked at.
     let object: ObjectBase
 
     /// The raw value of the managed object's key in its table; traps while unmanaged. Objects
@@ -126,6 +131,7 @@ extension Realm.Configuration {
 
 /// The settings of a ``Realm/Configuration`` the API does not show.
 struct ConfigurationInternals {
+    /// The configuration read or changed.
     var configuration: Realm.Configuration
 
     /// The size of the map the file starts with (`nil`: the engine's default); small, to make
@@ -145,6 +151,7 @@ extension NotificationToken {
 
 /// The state of the observation behind a ``NotificationToken``.
 struct NotificationTokenInternals {
+    /// The token looked at.
     let token: NotificationToken
 
     /// Whether ``NotificationToken/invalidate()`` was called: by the test, or by the
