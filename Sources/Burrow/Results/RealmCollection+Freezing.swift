@@ -58,78 +58,95 @@ extension Results: RealmBound {
     public func thaw() -> Results<Element>? { thawedValue(unmanaged: "Results have no realm.") }
 }
 
-extension List: RealmBound {
+/// A collection that reads a managed storage once its owner is managed: ``List``,
+/// ``MutableSet`` and ``Map``. Moving it to another realm of the file, freezing and thawing it go
+/// the same way for the three; each says only how its storage is read through another realm.
+protocol StorageBackedCollection: RealmBound {
+    /// The type's name in the trap of `freeze()` and `thaw()` while unmanaged.
+    static var typeName: String { get }
+    /// The collection reading its storage through `core`, a realm of the same file other than
+    /// its own, or `nil` where its owner does not exist there. Called only while managed.
+    func reading(in core: RealmCore) -> Self?
+}
+
+extension StorageBackedCollection {
+    func moved(to core: RealmCore) -> Self? {
+        guard let realm = boundRealm else { return nil }
+        if realm === core { return isInvalidated ? nil : self }
+        return reading(in: core)
+    }
+
+    /// Whether the collection reads a frozen snapshot: `isFrozen` of each type.
+    var readsFrozenSnapshot: Bool { boundRealm?.isFrozen ?? false }
+
+    /// `freeze()` of each type: traps while unmanaged.
+    func frozenCollection() -> Self { frozenValue(unmanaged: Self.unmanagedMessage) }
+
+    /// `thaw()` of each type: traps while unmanaged.
+    func thawedCollection() -> Self? { thawedValue(unmanaged: Self.unmanagedMessage) }
+
+    private static var unmanagedMessage: String {
+        "This method may only be called on \(typeName) instances retrieved from a Realm"
+    }
+}
+
+extension List: StorageBackedCollection {
+    static var typeName: String { "List" }
     var boundRealm: RealmCore? { managed?.realm }
 
-    func moved(to core: RealmCore) -> List<Element>? {
-        guard let managed else { return nil }
-        if managed.realm === core { return managed.isInvalidated ? nil : self }
-        return managed.storage(in: core).map { List(managed: $0) }
+    func reading(in core: RealmCore) -> List<Element>? {
+        managed?.storage(in: core).map { List(managed: $0) }
     }
 
     /// Whether the list is a frozen snapshot (``freeze()``).
-    public var isFrozen: Bool { managed?.realm.isFrozen ?? false }
+    public var isFrozen: Bool { readsFrozenSnapshot }
 
     /// A frozen snapshot of the list. Traps while unmanaged.
     ///
     /// ```swift
     /// let names = person.nicknames.freeze()
     /// ```
-    public func freeze() -> List<Element> {
-        frozenValue(unmanaged: "This method may only be called on List instances retrieved from a Realm")
-    }
+    public func freeze() -> List<Element> { frozenCollection() }
 
     /// The live list in the calling thread's realm at the latest version, or `nil` when its
     /// owner was deleted. Traps while unmanaged.
-    public func thaw() -> List<Element>? {
-        thawedValue(unmanaged: "This method may only be called on List instances retrieved from a Realm")
-    }
+    public func thaw() -> List<Element>? { thawedCollection() }
 }
 
-extension MutableSet: RealmBound {
+extension MutableSet: StorageBackedCollection {
+    static var typeName: String { "MutableSet" }
     var boundRealm: RealmCore? { managed?.realm }
 
-    func moved(to core: RealmCore) -> MutableSet<Element>? {
-        guard let managed else { return nil }
-        if managed.realm === core { return managed.isInvalidated ? nil : self }
-        return managed.moved(to: core).map { MutableSet(managed: $0) }
+    func reading(in core: RealmCore) -> MutableSet<Element>? {
+        managed?.moved(to: core).map { MutableSet(managed: $0) }
     }
 
     /// Whether the set is a frozen snapshot (``freeze()``).
-    public var isFrozen: Bool { managed?.realm.isFrozen ?? false }
+    public var isFrozen: Bool { readsFrozenSnapshot }
 
     /// A frozen snapshot of the set. Traps while unmanaged.
-    public func freeze() -> MutableSet<Element> {
-        frozenValue(unmanaged: "This method may only be called on MutableSet instances retrieved from a Realm")
-    }
+    public func freeze() -> MutableSet<Element> { frozenCollection() }
 
     /// The live set in the calling thread's realm, or `nil` when its owner was deleted.
-    public func thaw() -> MutableSet<Element>? {
-        thawedValue(unmanaged: "This method may only be called on MutableSet instances retrieved from a Realm")
-    }
+    public func thaw() -> MutableSet<Element>? { thawedCollection() }
 }
 
-extension Map: RealmBound {
+extension Map: StorageBackedCollection {
+    static var typeName: String { "Map" }
     var boundRealm: RealmCore? { managed?.realm }
 
-    func moved(to core: RealmCore) -> Map<Key, Value>? {
-        guard let managed else { return nil }
-        if managed.realm === core { return managed.isInvalidated ? nil : self }
-        return managed.storage(in: core).map { Map(managed: $0) }
+    func reading(in core: RealmCore) -> Map<Key, Value>? {
+        managed?.storage(in: core).map { Map(managed: $0) }
     }
 
     /// Whether the map is a frozen snapshot (``freeze()``).
-    public var isFrozen: Bool { managed?.realm.isFrozen ?? false }
+    public var isFrozen: Bool { readsFrozenSnapshot }
 
     /// A frozen snapshot of the map. Traps while unmanaged.
-    public func freeze() -> Map<Key, Value> {
-        frozenValue(unmanaged: "This method may only be called on Map instances retrieved from a Realm")
-    }
+    public func freeze() -> Map<Key, Value> { frozenCollection() }
 
     /// The live map in the calling thread's realm, or `nil` when its owner was deleted.
-    public func thaw() -> Map<Key, Value>? {
-        thawedValue(unmanaged: "This method may only be called on Map instances retrieved from a Realm")
-    }
+    public func thaw() -> Map<Key, Value>? { thawedCollection() }
 }
 
 extension LinkingObjects: RealmBound where Element: Object {

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 @testable import LMDB
 import Testing
@@ -153,7 +153,7 @@ import Testing
 
     /// Overwrites one sealed value of `database` in the closed file with `change`'s result.
     private func tamper(database name: String, skipping skipped: Int = 0, _ change: (inout [UInt8]) -> Void) throws {
-        #expect(!CoordinatorRegistry.isOpen(configuration()))
+        #expect(!Internals.isOpen(configuration()))
         let environment = try Environment.open(path: directory.file().path)
         let txn = try environment.beginTransaction()
         let database = try txn.openDatabase(named: name)

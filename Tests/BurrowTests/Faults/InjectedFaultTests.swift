@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import LMDB
 import CLMDB
@@ -76,16 +76,13 @@ import Testing
         let directory = TestDirectory()
         let realm = try directory.realm()
         try realm.write { realm.add(Puppy(value: ["name": "Rex", "owner": Owner(value: ["id": 1, "name": "Ann"])])) }
-        let catalog = realm.internals.coordinator.catalog
-        let links = LinkResolver(catalog: catalog)
-        links.transaction = realm.internals.transaction
-        let owners = catalog.layouts["Owner"]!
+        let links = realm.internals.linkReads()
         faults(of: realm).inject(EIO, at: .get)
-        #expect(links.row(ObjectKey(primaryKey: 1).rawValue, in: owners) == nil)
+        #expect(links.row(primaryKey: 1, in: "Owner") == nil)
         #expect(throws: LMDBError(code: EIO)) { try links.throwFailure() }
         // Reads after the failure are not attempted; the next evaluation starts clean.
-        links.transaction = realm.internals.transaction
-        #expect(links.row(ObjectKey(primaryKey: 1).rawValue, in: owners) != nil)
+        links.startEvaluation()
+        #expect(links.row(primaryKey: 1, in: "Owner") != nil)
     }
 
     @Test func aFailedReadThroughALinkTrapsInsteadOfMatchingFewer() async {

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -151,8 +151,8 @@ import Testing
         let events = try await reading.value
         #expect(events == ["initial 1 true", "update 2 [] [\"b\"] []"])
         // The queue's realm closes once the stream has ended.
-        for _ in 0..<500 where CoordinatorRegistry.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!CoordinatorRegistry.isOpen(configuration))
+        for _ in 0..<500 where Internals.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!Internals.isOpen(configuration))
     }
 
     @Test func misuseTraps() async {

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 @testable import LMDB
 import Foundation
 import Testing
@@ -85,7 +85,7 @@ import Testing
         try realm.write { setting.value = .string("no longer a list") }
         try realm.write { setting.value = .fromArray([.int(3)]) }
         #expect(events == ["[0, 1] []"])
-        #expect(token.isInvalidated)
+        #expect(token.internals.isInvalidated)
 
         let other = try #require(setting.value.listValue)
         var deleted: [[Int]] = []
@@ -95,7 +95,7 @@ import Testing
         realm.refresh()
         try realm.write { realm.delete(setting) }
         #expect(deleted == [[0]])
-        #expect(second.isInvalidated)
+        #expect(second.internals.isInvalidated)
     }
 
     @Test func changesOfAnotherThreadArriveOnAQueue() throws {

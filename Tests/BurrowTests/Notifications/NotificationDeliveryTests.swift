@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 @testable import LMDB
 import Foundation
 import Testing
@@ -80,8 +80,8 @@ import Testing
         cancelled.cancel()
         #expect(try await cancelled.value)
         // The queues' realms close once the streams have ended.
-        for _ in 0..<500 where CoordinatorRegistry.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!CoordinatorRegistry.isOpen(configuration))
+        for _ in 0..<500 where Internals.isOpen(configuration) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!Internals.isOpen(configuration))
     }
 
     @Test func aThreadThatRunsItsRunLoopIsNotifiedWithoutRefreshing() throws {

@@ -1,5 +1,5 @@
 import LMDB
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -25,10 +25,10 @@ import Testing
     @Test func deletingAWholeClassWithEmbeddedListsDeletesTheEmbeddedObjects() throws {
         let realm = try directory.realm()
         try realm.write { realm.add(Trail(value: ["name": "t", "stops": [["latitude": 1.0], ["latitude": 2.0]]])) }
-        let geo = try #require(realm.internals.coordinator.catalog.layouts["Geo"])
-        #expect(try geo.count(in: realm.internals.transaction) == 2)
+        let geo = try #require(realm.internals.publishedTable("Geo"))
+        #expect(try geo.count() == 2)
         try realm.write { realm.delete(realm.objects(Trail.self)) }
-        #expect(try geo.count(in: realm.internals.transaction) == 0)
+        #expect(try geo.count() == 0)
     }
 
     @Test func backlinksAreInvisibleToAThreadUntilTheFirstLinkCommits() throws {
@@ -214,31 +214,16 @@ extension LinkConsistencyTests {
         let realm = try directory.realm()
         let ledger = Ledger(value: ["id": 1, "pets": ["a": ["name": "Rex"]]])
         try realm.write { realm.add(ledger) }
-        let core = realm.internals
-        let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
-        let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "pets" })
-        let rex = try #require(ledger.pets["a"]??.management?.key)
-        let position = MapEntries.position(of: "a")
+        let internals = realm.internals
+        let rex = try #require(ledger.pets["a"] ?? nil)
         /// The backlink entries under Rex.
-        func entryCount() throws -> Int {
-            let puppies = try #require(core.bound(ClassInfo.of(Puppy.self))?.layout)
-            var prefix = withUnsafeBytes(of: puppies.classID.bigEndian, Array.init)
-            rex.append(to: &prefix)
-            guard let links = core.coordinator.catalog.links(visibleTo: core.transaction) else { return 0 }
-            let cursor = try core.transaction.openCursor(links)
-            var count = 0
-            var entry = try cursor.seek(atLeast: prefix)
-            while let (key, _) = entry, key.starts(with: prefix) { count += 1; entry = try cursor.next() }
-            return count
-        }
+        func entryCount() throws -> Int { try internals.backlinkEntryCount(to: rex) }
         #expect(try entryCount() == 1)
         // A second entry at the same position (as a key with the same hash would make), then
         // one removal: the backlink stays for the entry that still links.
         try realm.write {
-            let write = try #require(core.writeState)
-            let owner = try #require(ledger.management?.key)
-            try write.tables.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: true)
-            try write.tables.backlink(from: owner, column: column, in: layout, to: rex, position: position, counted: true, adding: false)
+            try internals.changeMapBacklink(from: ledger, property: "pets", atPositionOf: "a", to: rex, adding: true)
+            try internals.changeMapBacklink(from: ledger, property: "pets", atPositionOf: "a", to: rex, adding: false)
         }
         #expect(try entryCount() == 1)
         try realm.write { ledger.pets["a"] = nil as Puppy? }

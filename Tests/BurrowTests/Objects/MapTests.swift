@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -104,18 +104,8 @@ import Testing
         try realm.write { ledger.scores[first] = 1 }
         // Move `first`'s entry under the stored form of `second`, as two long keys with the same
         // hash would share it: lookups must read the key each entry holds.
-        let core = realm.internals
-        let layout = try #require(core.bound(ClassInfo.of(Ledger.self))?.layout)
-        let column = try #require(layout.storedClass.properties.firstIndex { $0.name == "scores" })
-        let database = try #require(layout.lists.first { $0.column == column }?.database)
-        let owner = try #require(ledger.management?.key)
-        try realm.write {
-            let txn = try #require(core.writeState?.transaction)
-            let firstKey = MapEntries.key(owner, first, hashingWith: nil) + FileHeader.encodeUInt64(0)
-            let stored = try #require(try txn.value(for: firstKey, in: database))
-            try txn.delete(firstKey, in: database)
-            try txn.put(MapEntries.key(owner, second, hashingWith: nil) + FileHeader.encodeUInt64(0), stored, in: database)
-        }
+        let internals = realm.internals
+        try realm.write { try internals.moveMapEntry(of: ledger, property: "scores", from: first, to: second) }
         #expect(ledger.scores[second] == nil)
         try realm.write { ledger.scores[second] = 2 }
         #expect(ledger.scores[second] == 2)

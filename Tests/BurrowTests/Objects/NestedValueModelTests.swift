@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -181,8 +181,14 @@ import Testing
         #expect(realm.objects(Dog.self).isEmpty)
     }
 
+    /// One step of a path into a nested value: an index of a list, or a key of a dictionary.
+    enum PathStep {
+        case index(Int)
+        case key(String)
+    }
+
     /// What `steps` reach in `value`, as a query reads it: `nil` where a step does not fit.
-    private static func member(of value: AnyRealmValue, along steps: [NestedStep]) -> AnyRealmValue? {
+    private static func member(of value: AnyRealmValue, along steps: [PathStep]) -> AnyRealmValue? {
         var value = value
         for step in steps {
             switch (step, value) {
@@ -205,7 +211,7 @@ import Testing
         }
         let settings = realm.objects(Setting.self)
         for _ in 0..<60 {
-            var steps: [NestedStep] = []
+            var steps: [PathStep] = []
             for _ in 0..<(1 + random.next(3)) {
                 steps.append(random.next(2) == 0 ? .index(random.next(3)) : .key(["a", "b", "日本"][random.next(3)]))
             }

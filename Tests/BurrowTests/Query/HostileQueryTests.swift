@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -65,7 +65,7 @@ import Testing
     @Test func nestingIsBoundedAndTheBoundFitsASmallStack() throws {
         let directory = TestDirectory()
         _ = try friends(directory)
-        let limit = QueryParser.maximumNesting
+        let limit = Internals.maximumQueryNesting
         // Parentheses and NOT, alternating, as deep as allowed; a chain of ANDs at every level.
         let deepest = String(repeating: "(NOT ", count: limit / 2 - 1) + "score > 3" + String(repeating: ")", count: limit / 2 - 1)
         let chained = String(repeating: "(score >= 0 AND score >= 0 AND ", count: limit - 1) + "score > 3" + String(repeating: ")", count: limit - 1)
@@ -78,13 +78,13 @@ import Testing
             #expect(friends.filter(chained).count == 26)
             // The builder makes trees the parser never sees: a left-deep chain is bounded too.
             let deep = friends.where { friend in
-                (1..<PredicateLimits.maximumDepth).reduce(friend.score >= 0) { chain, _ in chain && friend.score >= 0 }
+                (1..<Internals.maximumPredicateDepth).reduce(friend.score >= 0) { chain, _ in chain && friend.score >= 0 }
             }
             #expect(deep.count == 30)
         }
-        let friend = Query<Friend>(.root(ClassInfo.of(Friend.self)))
-        let tooDeep = (0..<PredicateLimits.maximumDepth).reduce(friend.score >= 0) { chain, _ in chain && friend.score >= 0 }
-        expectError(.invalidQuery) { try PredicateLimits.check(tooDeep.node) }
+        let friend = Internals.rootQuery(of: Friend.self)
+        let tooDeep = (0..<Internals.maximumPredicateDepth).reduce(friend.score >= 0) { chain, _ in chain && friend.score >= 0 }
+        expectError(.invalidQuery) { try Internals.checkLimits(of: tooDeep) }
     }
 
     @Test func nestedSubqueriesCostTheirDataNotTheirDepth() throws {

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -20,7 +20,7 @@ import Testing
     @Test func anObjectOfAnotherClassWithTheSameKeyIsRefused() throws {
         let directory = TestDirectory()
         let (realm, owner, kennel) = try realmWithTwinKeys(directory)
-        #expect(owner.management!.key == kennel.management!.key)
+        #expect(owner.internals.key == kennel.internals.key)
         let puppies = realm.objects(Puppy.self)
         #expect(puppies.filter("owner == %@", owner).count == 1)
         expectError(.invalidQuery) { try puppies.validate(QueryPredicate("owner == %@", kennel)) }

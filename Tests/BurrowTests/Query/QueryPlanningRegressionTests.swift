@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func deepNestingThrowsInsteadOfExhaustingTheStack() throws {
-        let depth = QueryParser.maximumNesting
+        let depth = Internals.maximumQueryNesting
         #expect(throws: Never.self) {
             try QueryPredicate(String(repeating: "(", count: depth - 1) + "a == 1" + String(repeating: ")", count: depth - 1))
         }

@@ -1,5 +1,5 @@
 import LMDB
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -156,7 +156,7 @@ import Testing
         // Writers queue one after the other while the holder keeps the turn.
         let started = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
-        let gate = try holder.run { holding.internals.coordinator.writerGate }
+        let gate = try holder.run { holding.internals.writerQueue }
         for index in 0..<6 {
             done.enter()
             Thread {
@@ -181,7 +181,7 @@ import Testing
     /// released after it returns, so its realm may outlive the moment the test was signalled.
     private func waitUntilReleased(_ configuration: Realm.Configuration, on queue: DispatchQueue) {
         queue.sync {}
-        for _ in 0..<1_000 where CoordinatorRegistry.isOpen(configuration) { usleep(1_000) }
+        for _ in 0..<1_000 where Internals.isOpen(configuration) { usleep(1_000) }
     }
 }
 

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -265,7 +265,7 @@ extension Mood: Codable {}
         let readOnly = directory.configuration("second.realm", objectTypes: [Dog.self], readOnly: true)
         let reader = try Realm(configuration: readOnly)
         #expect(reader.schema["Dog"]?.properties.map(\.name) == ["name", "age"])
-        #expect(reader.internals.catalog.layouts["Dog"] == nil)
+        #expect(reader.internals.table("Dog") == nil)
         #expect(reader.objects(Dog.self).isEmpty)
     }
 }

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -54,7 +54,7 @@ import Testing
             #expect(realm.objects(Dog.self).filter("name == 'Fido'").count >= 1)
             dropped.wait()
         }
-        #expect(!CoordinatorRegistry.isOpen(configuration))
+        #expect(!Internals.isOpen(configuration))
     }
 
     @Test func aRealmInAWriteOutlivesItsValuesUntilTheWriteEnds() throws {
@@ -358,9 +358,9 @@ import Testing
             dog = Dog()
             try realm.write { realm.add(dog!) }
         }
-        #expect(CoordinatorRegistry.isOpen(configuration))  // the managed object keeps its realm alive
+        #expect(Internals.isOpen(configuration))  // the managed object keeps its realm alive
         dog = nil
-        #expect(!CoordinatorRegistry.isOpen(configuration))
+        #expect(!Internals.isOpen(configuration))
     }
 }
 

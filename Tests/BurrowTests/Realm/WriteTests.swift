@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -235,7 +235,7 @@ import Testing
                 for id in 0..<500 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
             }
         }
-        #expect(!CoordinatorRegistry.isOpen(configuration))
+        #expect(!Internals.isOpen(configuration))
         let realm = try Realm(configuration: configuration)
         #expect(realm.objects(Person.self).count == 500)
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 499)?.name == "p499")
@@ -280,26 +280,6 @@ import Testing
     }
 }
 
-/// The values in the index of `column`, in index order (read straight from the index).
-func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String) throws -> [_PersistedValue] {
-    let bound = try #require(realm.internals.bound(ClassInfo.of(type)))
-    let column = try #require(bound.layout.storedClass.properties.firstIndex { $0.name == name })
-    let index = try #require(bound.layout.secondaryIndexes.first { $0.column == column })
-    let cursor = try realm.internals.transaction.openCursor(index.database)
-    var values: [_PersistedValue] = []
-    var entry = try cursor.first()
-    let rows = realm.objects(type)
-    while let (key, _) = entry {
-        let objectKey = ObjectKey(bytes: UnsafeRawBufferPointer(rebasing: key[(key.count - 8)...]))
-        let object = rows.internals.object(for: objectKey) as! Object
-        let value = object[name].flatMap { ($0 as? any _Persistable)?._persistedValue } ?? .null
-        #expect(Array(key[..<(key.count - 8)]) == IndexKeyEncoder.key(for: value), "index key matches the row")
-        values.append(value)
-        entry = try cursor.next()
-    }
-    return values
-}
-
 @Suite struct RowCacheTests {
     @Test func aRowChangedByAnyWritePathIsReadAgain() throws {
         let directory = TestDirectory()
@@ -309,15 +289,7 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
         realm.beginWrite()
         #expect(dog.age == 1)  // the row is now cached
         // A write straight through the transaction, past every Burrow setter.
-        let layout = dog.management!.bound.layout
-        let column = dog.management!.bound.fieldColumns[ClassInfo.of(Dog.self).fields.firstIndex { $0.name == "age" }!]
-        var values = try #require(try realm.internals.writeState!.tables.values(of: dog.management!.key, in: layout))
-        values[column] = .int(7)
-        var row: [UInt8] = []
-        RowCodec.encode(values, into: &row)
-        var key: [UInt8] = []
-        dog.management!.key.append(to: &key)
-        try realm.internals.transaction.put(key, row, in: layout.rows)
+        try realm.internals.overwriteRow(of: dog, setting: "age", to: .int(7))
         #expect(dog.age == 7)
         realm.cancelWrite()
         #expect(dog.age == 1)
@@ -329,7 +301,7 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
         let directory = TestDirectory()
         let realm = try directory.realm()
         let configuration = directory.configuration()
-        let published = { realm.internals.coordinator.catalog.layouts["Dog"] != nil }
+        let published = { realm.internals.publishedTable("Dog") != nil }
         realm.beginWrite()
         realm.add(Dog(value: ["name": "Rex"]))
         // The writer sees its own class; the catalog every other realm reads does not have it.
@@ -354,11 +326,11 @@ func indexEntries<T: Object>(_ realm: Realm, _ type: T.Type, column name: String
         let realm = try directory.realm()
         realm.beginWrite()
         realm.add(Puppy(value: ["name": "Rex", "owner": Owner(value: ["id": 1])]))
-        #expect(realm.internals.coordinator.catalog.links == nil)
+        #expect(realm.internals.publishedLinks == nil)
         realm.cancelWrite()
-        #expect(realm.internals.coordinator.catalog.links == nil)
+        #expect(realm.internals.publishedLinks == nil)
         try realm.write { realm.add(Puppy(value: ["name": "Max", "owner": Owner(value: ["id": 2])])) }
-        #expect(realm.internals.coordinator.catalog.links != nil)
+        #expect(realm.internals.publishedLinks != nil)
         try realm.write { realm.delete(realm.object(ofType: Owner.self, forPrimaryKey: 2)!) }
         #expect(realm.objects(Puppy.self).first?.owner == nil)
     }

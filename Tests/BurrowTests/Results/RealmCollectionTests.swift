@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -261,7 +261,7 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(ledger.scores.min() == 1 && ledger.scores.max() == 7 && ledger.scores.sum() == 8)
         #expect(ledger.scores.average() as Double? == 4)
         #expect(Array(ledger.scores.sorted(ascending: false)) == [7, 1])
-        #expect(Array(ledger.scores) == [SingleMapEntry(key: "b", value: 1), SingleMapEntry(key: "c", value: 7)])
+        #expect(Array(ledger.scores) == [.entry(key: "b", value: 1), .entry(key: "c", value: 7)])
         #expect(Map<String, Int>().sum() == 0 && Map<String, Int>().min() == nil)
         let again = try #require(realm.object(ofType: Ledger.self, forPrimaryKey: 1))
         #expect(ledger.scores == again.scores && Set([ledger.scores, again.scores]).count == 1)

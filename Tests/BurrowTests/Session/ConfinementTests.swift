@@ -1,5 +1,5 @@
 import LMDB
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -78,7 +78,7 @@ import Testing
             let realm = try! Realm(configuration: configuration, queue: queue)
             try! realm.write { realm.add(Dog()) }
         }
-        #expect(!CoordinatorRegistry.isOpen(configuration))
+        #expect(!Internals.isOpen(configuration))
         #expect(try Realm.deleteFiles(for: configuration))
     }
 

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Synchronization
 import Testing
@@ -108,17 +108,17 @@ import Testing
         try realm.write {
             for id in 0..<10_000 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
         }
-        let coordinator = realm.internals.coordinator
-        let readersBefore = coordinator.environment.activeTransactionCount
+        let internals = realm.internals
+        let readersBefore = internals.environment.activeTransactionCount
         var frozen: [Person]? = realm.objects(Person.self).map { $0.freeze() }
         #expect(frozen?.count == 10_000)
-        #expect(coordinator.frozenVersionCount == 1)
-        #expect(coordinator.environment.activeTransactionCount == readersBefore + 1)
+        #expect(internals.frozenVersionCount == 1)
+        #expect(internals.environment.activeTransactionCount == readersBefore + 1)
         #expect(Set(frozen!.map { $0.realm!.internals.identity }).count == 1)
         #expect(frozen?[9_999].name == "p9999")
         frozen = nil
-        #expect(coordinator.frozenVersionCount == 0)
-        #expect(coordinator.environment.activeTransactionCount == readersBefore)
+        #expect(internals.frozenVersionCount == 0)
+        #expect(internals.environment.activeTransactionCount == readersBefore)
     }
 
     @Test func aFrozenRealmIsReadByManyThreadsAtOnce() throws {

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -6,7 +6,7 @@ import Testing
 @Suite struct MapGrowthTests {
     private func configuration(_ directory: TestDirectory) -> Realm.Configuration {
         var configuration = directory.configuration()
-        configuration.initialMapSize = 4 << 20
+        configuration.internals.initialMapSize = 4 << 20
         return configuration
     }
 
@@ -32,7 +32,7 @@ import Testing
     /// person with a 256 KB picture for each of `ids`.
     static func grow(_ path: String, ids: Range<Int>, maximumFileSize: Int? = nil) {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-        configuration.initialMapSize = 4 << 20
+        configuration.internals.initialMapSize = 4 << 20
         configuration.maximumFileSize = maximumFileSize
         let child = try! Realm(configuration: configuration)
         let blob = Data(repeating: 0x33, count: 256 * 1024)
@@ -44,7 +44,7 @@ import Testing
     @MainActor @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func anotherProcesssGrowthIsPickedUp() async throws {
         let directory = TestDirectory()
         var configuration = directory.configuration()
-        configuration.initialMapSize = 4 << 20
+        configuration.internals.initialMapSize = 4 << 20
         // Isolated to the main actor: the test resumes on other threads after awaiting the child.
         let realm = try await Realm.open(configuration: configuration)
         try realm.write { realm.add(Person(value: ["id": -1])) }
@@ -65,7 +65,7 @@ import Testing
     @MainActor @Test(.plainFilesOnly("its child process opens the file with a configuration of its own")) func growthPastTheMapWaitsForOtherSnapshots() async throws {
         let directory = TestDirectory()
         var configuration = directory.configuration()
-        configuration.initialMapSize = 4 << 20
+        configuration.internals.initialMapSize = 4 << 20
         let realm = try await Realm.open(configuration: configuration)
         try realm.write { realm.add(Person(value: ["id": -1, "name": "before"])) }
         var frozen: Realm? = realm.freeze()

@@ -1,22 +1,37 @@
 @testable import Burrow
 import LMDB
 
-// The one place tests reach the engine behind a realm or results (`.core`): everything else
-// goes through these, so that a change inside the engine changes one file of the tests.
-// LayeringTests checks that no other test file names `.core`.
+// Where tests reach Burrow's internals. Tests of behaviour import Burrow plainly and see what
+// the API does not show only through these files: accessors on the API's values
+// (`realm.internals`, `results.internals`, `object.internals`, `configuration.internals`,
+// `token.internals`), and `Internals` for what belongs to no one value. What they hand out is
+// of a public type, or a wrapper declared here, so that a change inside the engine changes
+// these files and not the tests. The files:
+// - Internals.swift: realms, results, objects, configurations, tokens and the process;
+// - Internals+Storage.swift: the records of the file;
+// - Internals+Models.swift: model classes, schemas and queries.
+// LayeringTests checks that no other test file names `.core`, and lists the files that still
+// import Burrow `@testable`.
+
+/// What tests read of the engine that belongs to no one realm or value.
+enum Internals {
+    /// Whether a realm of `configuration`'s file is open anywhere in this process (so that the
+    /// file has a coordinator).
+    static func isOpen(_ configuration: Realm.Configuration) -> Bool { CoordinatorRegistry.isOpen(configuration) }
+}
+
+// MARK: - Realms
 
 extension Realm {
     /// The engine state behind the realm, as tests look at it.
     var internals: RealmInternals { RealmInternals(core: core) }
 }
 
-extension Results {
-    /// The query and keys behind the results, as tests look at them.
-    var internals: ResultsInternals { ResultsInternals(core: core) }
-}
-
-/// The engine state behind a ``Realm``.
+/// The engine state behind a ``Realm``. Members of the engine's own types serve the files that
+/// import Burrow `@testable` (these, and the unit tests of internal types); tests of behaviour
+/// use those of public types, or hand the others on unopened (`===`).
 struct RealmInternals {
+    /// The engine's realm behind the ``Realm``.
     let core: RealmCore
 
     /// The file's coordination, shared by every realm of it in the process.
@@ -36,18 +51,110 @@ struct RealmInternals {
     /// The engine object itself, for identity.
     var identity: ObjectIdentifier { ObjectIdentifier(core) }
 
+    /// The frozen versions of the file the process holds, each pinned by one frozen realm.
+    var frozenVersionCount: Int { core.coordinator.frozenVersionCount }
+    /// The writers of the process waiting for the file's write turn.
+    var writerQueue: WriterQueue { WriterQueue(gate: core.coordinator.writerGate) }
+
     /// `type` resolved against the file.
     func bound(_ type: ObjectBase.Type) -> BoundClass? { core.bound(type) }
     /// `info` resolved against the file.
     func bound(_ info: ClassInfo) -> BoundClass? { core.bound(info) }
 }
 
+/// The queue of a file's writers waiting for their turn, read from any thread.
+struct WriterQueue: Sendable {
+    fileprivate let gate: WriterGate
+
+    /// The writers waiting now.
+    var waitingCount: Int { gate.waitingCount }
+}
+
+// MARK: - Results
+
+extension Results {
+    /// The query and keys behind the results, as tests look at them.
+    var internals: ResultsInternals { ResultsInternals(core: core) }
+}
+
 /// The query and keys behind ``Results``.
 struct ResultsInternals {
+    /// The engine's results behind the ``Results``.
     let core: ResultsCore
 
     /// What the results select.
     var query: ResultsQuery { core.query }
     /// A managed accessor for `key`.
     func object(for key: ObjectKey) -> ObjectBase { core.object(for: key) }
+}
+
+// MARK: - Objects
+
+extension ObjectBase {
+    /// The engine state behind the object, as tests look at it.
+    var internals: ObjectInternals { ObjectInternals(object: self) }
+}
+
+/// The engine state behind an object.
+struct ObjectInternals {
+    /// The object looked at.
+    let object: ObjectBase
+
+    /// The raw value of the managed object's key in its table; traps while unmanaged. Objects
+    /// of two classes may have the same key.
+    var key: UInt64 { object.management!.key.rawValue }
+
+    /// Writes `value` as the stored form of `property` of the managed object, through its
+    /// setter of stored values: a value its property's type may not convert back from.
+    func setStoredValue(_ value: _PersistedValue, of property: String) {
+        object.setManagedValue(value, column: storedColumn(property, of: object))
+    }
+}
+
+// MARK: - Collections
+
+extension SingleMapEntry {
+    /// The entry of `key` and `value`, to compare a map's entries with: the initializer is
+    /// internal, as it is in RealmSwift.
+    static func entry(key: Key, value: Value) -> SingleMapEntry { SingleMapEntry(key: key, value: value) }
+}
+
+// MARK: - Configurations
+
+extension Realm.Configuration {
+    /// The settings of the configuration the API does not show, to read or change.
+    var internals: ConfigurationInternals {
+        get { ConfigurationInternals(configuration: self) }
+        set { self = newValue.configuration }
+    }
+}
+
+/// The settings of a ``Realm/Configuration`` the API does not show.
+struct ConfigurationInternals {
+    /// The configuration read or changed.
+    var configuration: Realm.Configuration
+
+    /// The size of the map the file starts with (`nil`: the engine's default); small, to make
+    /// the map grow many times.
+    var initialMapSize: Int? {
+        get { configuration.initialMapSize }
+        set { configuration.initialMapSize = newValue }
+    }
+}
+
+// MARK: - Notification tokens
+
+extension NotificationToken {
+    /// The state of the observation behind the token, as tests look at it.
+    var internals: NotificationTokenInternals { NotificationTokenInternals(token: self) }
+}
+
+/// The state of the observation behind a ``NotificationToken``.
+struct NotificationTokenInternals {
+    /// The token looked at.
+    let token: NotificationToken
+
+    /// Whether ``NotificationToken/invalidate()`` was called: by the test, or by the
+    /// observation itself when what it observed is gone.
+    var isInvalidated: Bool { token.isInvalidated }
 }

@@ -1,4 +1,4 @@
-@testable import Burrow
+import Burrow
 import Foundation
 import Testing
 
@@ -34,7 +34,7 @@ final class TestDirectory {
         for name in leftovers where name.hasSuffix(".realm") {
             var configuration = Realm.Configuration()
             configuration.fileURL = url.appendingPathComponent(name)
-            #expect(!CoordinatorRegistry.isOpen(configuration), "realm \(name) is still open after the test")
+            #expect(!Internals.isOpen(configuration), "realm \(name) is still open after the test")
         }
         try? FileManager.default.removeItem(at: url)
     }
@@ -86,20 +86,6 @@ func expectError<R>(_ code: Realm.Error.Code, sourceLocation: SourceLocation = #
 func expectMessage(_ result: ExitTest.Result?, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     #expect(output.contains(message), "child process printed: \(output)", sourceLocation: sourceLocation)
-}
-
-/// The row column of property `name` of a managed object, to write a stored form directly.
-func storedColumn(_ name: String, of object: ObjectBase) -> Int {
-    let management = object.management!
-    return management.bound.fieldColumns[management.bound.info.field(named: name)]
-}
-
-extension Realm {
-    /// The rows of a class in the file, embedded classes included (which cannot be queried).
-    func storedCount(of type: ObjectBase.Type) throws -> Int {
-        guard let layout = core.bound(ClassInfo.of(type))?.layout else { return 0 }
-        return try layout.count(in: core.transaction)
-    }
 }
 
 /// The size of the file at `url`, in bytes.
