@@ -42,6 +42,9 @@ public final class PostgresConnection {
             throw PostgresError(Self.kindOfConnectionFailure(message), message)
         }
         handle = connection
+        // Notices (such as "relation already exists, skipping") are not errors: libpq would
+        // print them on standard error.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit { PQfinish(handle) }

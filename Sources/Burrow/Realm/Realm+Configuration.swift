@@ -147,6 +147,14 @@ extension Realm {
         /// ```
         public var fileCreationHook: (@Sendable (URL) throws -> Void)?
 
+        /// How the realm syncs with a PostgreSQL server of record; `nil` (the default) for a
+        /// realm that stays on this machine.
+        ///
+        /// ```swift
+        /// config.syncConfiguration = SyncConfiguration(server: "postgresql://ana@db.internal/tasks")
+        /// ```
+        public var syncConfiguration: SyncConfiguration?
+
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil,
                     inMemoryIdentifier: String? = nil,

@@ -99,6 +99,10 @@ public struct Realm: Equatable {
         RealmInstanceCache.store(core)
         handle = RealmHandle(use)
         try createTables(for: declared)
+        if let sync = configuration.syncConfiguration {
+            coordinator.startJournaling()
+            SyncSessionRegistry.startSession(for: configuration, sync: sync)
+        }
     }
 
     /// Creates the tables of the declared classes the file does not have yet, so that the

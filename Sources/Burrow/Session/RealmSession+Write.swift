@@ -123,6 +123,7 @@ extension RealmSession {
         let committedID = write.transaction.id
         do {
             try coordinator.verifyVersionLimit(options.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
+            try coordinator.journal(write)
             try write.tables.prepareCommit(keys: coordinator.objectKeys)
             try write.transaction.commit()
         } catch {

@@ -24,12 +24,17 @@ final class WriteState {
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
+    /// Whether the write applies changes that came from the sync server: the journal does not
+    /// record them for upload, since the server has them.
+    @exclusivity(unchecked) var appliesServerChanges = false
 
     init(transaction: Transaction, catalogs: CatalogStore, realm: RealmSession) {
         self.transaction = transaction
         use = RealmUse(realm)
         // Writes nobody observes skip the change log (see ObserverPresence).
-        tables = TableWriter(storage: StorageWrite(transaction: transaction, recordingChanges: realm.coordinator.observerPresence.isObserved),
+        let coordinator = realm.coordinator
+        tables = TableWriter(storage: StorageWrite(transaction: transaction, recordingChanges: coordinator.observerPresence.isObserved,
+                                                   capturingDeletions: coordinator.isJournaling),
                              catalogs: catalogs)
     }
 

@@ -16,10 +16,15 @@ final class StorageWrite {
     @exclusivity(unchecked) var nextKeys: [UInt32: UInt64] = [:]
     /// What it did to objects, for the change log; `nil` when nothing records it (a migration).
     let changes: ChangeSet?
+    /// The primary key of every object it deleted, by class id and object key, for a synced
+    /// file's journal (which names objects by primary key, gone from the row by commit time);
+    /// `nil` when nothing needs them.
+    @exclusivity(unchecked) var deletedPrimaryKeys: [UInt32: [UInt64: _PersistedValue]]?
 
-    init(transaction: Transaction, recordingChanges: Bool = false) {
+    init(transaction: Transaction, recordingChanges: Bool = false, capturingDeletions: Bool = false) {
         self.transaction = transaction
-        changes = recordingChanges ? ChangeSet() : nil
+        changes = recordingChanges || capturingDeletions ? ChangeSet() : nil
+        deletedPrimaryKeys = capturingDeletions ? [:] : nil
         rowScratch.reserveCapacity(256)
         keyScratch.reserveCapacity(64)
     }

@@ -93,6 +93,9 @@ final class TableWriter {
         guard let row = try layout.row(key, in: transaction) else { return false }
         var embedded: [(ObjectKey, TableLayout)] = []
         let reader = RowReader(row, key: key)
+        if storage.deletedPrimaryKeys != nil, let column = layout.primaryKeyColumn {
+            storage.deletedPrimaryKeys![layout.classID, default: [:]][key.rawValue] = try reader.checkedValue(column, kind: layout.kinds[column])
+        }
         let mixed = try layout.mixedColumns.map { column throws(StorageError) in (column, try reader.checkedValue(column, kind: .mixed)) }
         let links = try layout.linkColumns.map { column throws(StorageError) in (column, try reader.checkedValue(column, kind: .link)) }
         for (column, value) in mixed {
@@ -116,6 +119,8 @@ final class TableWriter {
     /// Whether `layout`'s table can be emptied at once (``removeAll(in:)``): no row holds a link
     /// that a backlink entry or an embedded object depends on, and nothing links to the class.
     func canEmptyAtOnce(_ layout: TableLayout) -> Bool {
+        // A synced file's journal needs each deleted object's primary key.
+        if storage.deletedPrimaryKeys != nil { return false }
         let holdsLinks = !layout.linkColumns.isEmpty || !layout.mixedColumns.isEmpty
             || layout.lists.contains { [.link, .mixed].contains(layout.kinds[$0.column]) }
         return !holdsLinks && !Self.isLinkTarget(layout.className, in: catalog)
@@ -131,12 +136,28 @@ final class TableWriter {
     /// Empties every table and the backlink index.
     func removeEverything() throws {
         for layout in catalog.layouts.values {
+            try captureDeletions(of: layout)
             try layout.removeAll(in: transaction)
             storage.changes?.cleared(classID: layout.classID)
         }
         if let links = try catalogs.links(in: transaction, changes: storage.catalogChanges, create: false) {
             try transaction.drop(links)
         }
+    }
+
+    /// Keeps the primary key of every object of `layout`'s table before it is emptied at once,
+    /// when the write captures deletions.
+    private func captureDeletions(of layout: TableLayout) throws {
+        guard storage.deletedPrimaryKeys != nil, let column = layout.primaryKeyColumn else { return }
+        var captured = storage.deletedPrimaryKeys![layout.classID] ?? [:]
+        let cursor = try transaction.openCursor(layout.rows)
+        var entry = try cursor.first()
+        while let (keyBytes, row) = entry {
+            let key = try ObjectKey(checking: keyBytes, in: layout.className)
+            captured[key.rawValue] = try RowReader(row, key: key).checkedValue(column, kind: layout.kinds[column])
+            entry = try cursor.next()
+        }
+        storage.deletedPrimaryKeys![layout.classID] = captured
     }
 
     /// Empties every list, set and map of the object `key`.

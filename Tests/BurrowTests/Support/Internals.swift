@@ -158,3 +158,11 @@ struct NotificationTokenInternals {
     /// observation itself when what it observed is gone.
     var isInvalidated: Bool { token.isInvalidated }
 }
+
+extension Realm.Configuration {
+    /// Stops the sync session of the file this configuration opens, so that its thread closes
+    /// the file before the test's folder goes.
+    func stopSyncSession() {
+        SyncSessionRegistry.stopSession(for: self)
+    }
+}

@@ -47,9 +47,15 @@ extension Coordinator {
             try announceCreated(folder: createdFolder, data: dataExisted ? nil : path, lock: lockExisted ? nil : lockPath,
                                 file: file)
             let (metadata, catalog) = try loadCatalog(environment, file: file)
-            return Coordinator(catalogs: CatalogStore(environment: environment, metadata: metadata, catalog: catalog),
-                               isInMemory: isInMemory, isReadOnly: file.readOnly,
-                               mapLimit: file.maximumFileSize, inMemoryIdentifier: file.inMemoryIdentifier)
+            let coordinator = Coordinator(catalogs: CatalogStore(environment: environment, metadata: metadata, catalog: catalog),
+                                          isInMemory: isInMemory, isReadOnly: file.readOnly,
+                                          mapLimit: file.maximumFileSize, inMemoryIdentifier: file.inMemoryIdentifier)
+            do {
+                try coordinator.journalIfSynced()
+            } catch {
+                throw Realm.Error(translating: error, path: path, operation: .open)
+            }
+            return coordinator
         }
         if case .failure = result {
             // Leave a file that is not ours exactly as it was: remove only what we created.

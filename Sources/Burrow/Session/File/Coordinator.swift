@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 /// Everything one process shares about one realm file, whichever threads use it: the LMDB
 /// environment, the catalog of classes and their databases, and the object keys handed out.
@@ -35,6 +36,8 @@ final class Coordinator: @unchecked Sendable {
     let commitWatcher: CommitWatcher
     /// Whether any process observes the file, which decides whether writes log their changes.
     let observerPresence: ObserverPresence
+    /// Whether the file is synced (``isJournaling``).
+    let journaling = Atomic<Bool>(false)
 
     init(catalogs: CatalogStore, isInMemory: Bool, isReadOnly: Bool, mapLimit: Int?, inMemoryIdentifier: String?) {
         self.catalogs = catalogs

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A hybrid logical clock's reading: milliseconds since 1970 in the high 48 bits, a counter in
+/// the low 16. It follows the wall clock, yet never goes back and always moves past any
+/// reading it has seen from another machine, so that a change made after seeing another is
+/// ordered after it even when the two machines' clocks disagree.
+struct HybridTimestamp: Comparable, Hashable, Sendable, CustomStringConvertible {
+    let rawValue: UInt64
+
+    init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// The reading at `milliseconds` since 1970 with counter `0`.
+    init(milliseconds: UInt64) { rawValue = milliseconds << 16 }
+
+    static let zero = HybridTimestamp(rawValue: 0)
+
+    /// The wall clock's reading now.
+    static func wallClock(_ date: Date = Date()) -> HybridTimestamp {
+        HybridTimestamp(milliseconds: UInt64(max(0, date.timeIntervalSince1970 * 1000)))
+    }
+
+    /// The reading after `self`: the wall clock when it is ahead, else one tick later.
+    func next(wallClock: HybridTimestamp = .wallClock()) -> HybridTimestamp {
+        wallClock > self ? wallClock : HybridTimestamp(rawValue: rawValue &+ 1)
+    }
+
+    /// The milliseconds since 1970 this reading stands for.
+    var milliseconds: UInt64 { rawValue >> 16 }
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    var description: String { "\(milliseconds).\(rawValue & 0xFFFF)" }
+}
+
+/// When a change was made and by which client: the order every machine agrees on. Readings
+/// are compared first, and the client id breaks a tie, so two changes are never equal unless
+/// they are the same change.
+struct ChangeClock: Comparable, Hashable, Sendable, CustomStringConvertible {
+    let timestamp: HybridTimestamp
+    let client: UUID
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        if lhs.timestamp != rhs.timestamp { return lhs.timestamp < rhs.timestamp }
+        return lhs.client.uuidString < rhs.client.uuidString
+    }
+
+    /// The text form: 16 hex digits of the reading, `-`, the client's 32 hex digits. Texts
+    /// compare (byte by byte) as the clocks do, so a server orders them with plain SQL.
+    var text: String {
+        let hex = String(timestamp.rawValue, radix: 16)
+        let client = self.client.uuidString.lowercased().filter { $0 != "-" }
+        return String(repeating: "0", count: 16 - hex.count) + hex + "-" + client
+    }
+
+    /// The clock of a ``text`` form; `nil` when `text` is not one.
+    init?(text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 16, parts[1].count == 32,
+              let raw = UInt64(parts[0], radix: 16) else { return nil }
+        let hex = Array(parts[1])
+        let formatted = String(hex[0..<8]) + "-" + String(hex[8..<12]) + "-" + String(hex[12..<16]) + "-"
+            + String(hex[16..<20]) + "-" + String(hex[20..<32])
+        guard let client = UUID(uuidString: formatted) else { return nil }
+        self.init(timestamp: HybridTimestamp(rawValue: raw), client: client)
+    }
+
+    init(timestamp: HybridTimestamp, client: UUID) {
+        self.timestamp = timestamp
+        self.client = client
+    }
+
+    var description: String { text }
+}

@@ -1,0 +1,256 @@
+/// A JSON value as sync sends and receives it. Numbers keep their text, so that a 64-bit
+/// integer, a double's shortest form and a 34-digit decimal all survive the trip exactly.
+/// Parsing trusts nothing: depth and size are bounded, and anything malformed is an error.
+enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number, as its JSON text.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in the order they were written; keys are distinct.
+    case object([(String, JSONValue)])
+
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    /// The member `key` of an object; `nil` for a missing member or a non-object.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    var arrayValue: [JSONValue]? { if case .array(let items) = self { items } else { nil } }
+    var objectValue: [(String, JSONValue)]? { if case .object(let members) = self { members } else { nil } }
+    var isNull: Bool { if case .null = self { true } else { false } }
+
+    // MARK: Writing
+
+    /// The value as compact JSON text.
+    var text: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let text): output += text
+        case .string(let text): Self.writeString(text, to: &output)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(key, to: &output)
+                output += ":"
+                value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    // MARK: Reading
+
+    /// Why a text is not JSON.
+    struct ParseError: Error, CustomStringConvertible {
+        let offset: Int
+        let reason: String
+        var description: String { "malformed JSON at byte \(offset): \(reason)" }
+    }
+
+    /// The value `text` holds.
+    ///
+    /// - Throws: ``ParseError`` for text that is not one JSON value, or nests deeper than
+    ///   `maximumDepth`.
+    init(parsing text: String, maximumDepth: Int = 64) throws(ParseError) {
+        var parser = Parser(bytes: Array(text.utf8), maximumDepth: maximumDepth)
+        parser.skipSpace()
+        self = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.position == parser.bytes.count else { throw parser.error("text after the value") }
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        let maximumDepth: Int
+        var position = 0
+
+        func error(_ reason: String) -> ParseError { ParseError(offset: position, reason: reason) }
+
+        mutating func skipSpace() {
+            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+        }
+
+        mutating func expect(_ literal: String) throws(ParseError) {
+            let expected = Array(literal.utf8)
+            guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected else {
+                throw error("expected \(literal)")
+            }
+            position += expected.count
+        }
+
+        mutating func value(depth: Int) throws(ParseError) -> JSONValue {
+            guard depth <= maximumDepth else { throw error("nested deeper than \(maximumDepth)") }
+            guard position < bytes.count else { throw error("unexpected end") }
+            switch bytes[position] {
+            case UInt8(ascii: "n"): try expect("null"); return .null
+            case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+            case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "["):
+                position += 1
+                var items: [JSONValue] = []
+                skipSpace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
+                while true {
+                    skipSpace()
+                    items.append(try value(depth: depth + 1))
+                    skipSpace()
+                    guard position < bytes.count else { throw error("unterminated array") }
+                    if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                    if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
+                    throw error("expected , or ]")
+                }
+            case UInt8(ascii: "{"):
+                position += 1
+                var members: [(String, JSONValue)] = []
+                var keys = Set<String>()
+                skipSpace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                    let key = try string()
+                    guard keys.insert(key).inserted else { throw error("the member \"\(key)\" appears twice") }
+                    skipSpace()
+                    try expect(":")
+                    skipSpace()
+                    members.append((key, try value(depth: depth + 1)))
+                    skipSpace()
+                    guard position < bytes.count else { throw error("unterminated object") }
+                    if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                    if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+                    throw error("expected , or }")
+                }
+            default:
+                return .number(try number())
+            }
+        }
+
+        mutating func number() throws(ParseError) -> String {
+            let start = position
+            func digits() -> Int {
+                let from = position
+                while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+                return position - from
+            }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digits() > 0 else { throw error("expected a value") }
+            if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+                position += 1
+                guard digits() > 0 else { throw error("expected digits after the decimal point") }
+            }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+                position += 1
+                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+                guard digits() > 0 else { throw error("expected digits in the exponent") }
+            }
+            return String(decoding: bytes[start..<position], as: UTF8.self)
+        }
+
+        mutating func string() throws(ParseError) -> String {
+            position += 1
+            var scalars = String.UnicodeScalarView()
+            var run = position
+            func flush(_ end: Int) { scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars) }
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    flush(position)
+                    position += 1
+                    return String(scalars)
+                }
+                if byte < 0x20 { throw error("a control character in a string") }
+                if byte == UInt8(ascii: "\\") {
+                    flush(position)
+                    position += 1
+                    guard position < bytes.count else { break }
+                    let escape = bytes[position]
+                    position += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{8}")
+                    case UInt8(ascii: "f"): scalars.append("\u{C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        var code = try hex4()
+                        if (0xD800...0xDBFF).contains(code) {
+                            try expect("\\u")
+                            let low = try hex4()
+                            guard (0xDC00...0xDFFF).contains(low) else { throw error("an unpaired surrogate") }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let scalar = Unicode.Scalar(code) else { throw error("an unpaired surrogate") }
+                        scalars.append(scalar)
+                    default: throw error("an unknown escape")
+                    }
+                    run = position
+                    continue
+                }
+                position += 1
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func hex4() throws(ParseError) -> UInt32 {
+            guard bytes.count - position >= 4,
+                  let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
+                throw error("expected four hex digits")
+            }
+            position += 4
+            return code
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LMDB
+
+extension LocalReplica {
+    /// Applies `changes` (pulled from the server, in sequence order) in one write that the
+    /// journal does not record, and records the last sequence number in the same write; a
+    /// change already applied (sequence at or below the pulled one) is skipped. Local changes
+    /// not yet acknowledged win over older ones from the server, as they will on the server.
+    ///
+    /// - Throws: ``SyncError/Code/malformedServerData`` for a value that does not fit its
+    ///   property (nothing of `changes` is then applied); storage errors.
+    func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64) throws {
+        try journaledWriteForDownload { journal, txn in
+            let pulled = try journal.number(.pulled, in: txn) ?? 0
+            let client = try journal.ensureClientID(in: txn)
+            for (sequence, operation) in changes where sequence > pulled {
+                try applyOne(operation, journal: journal, client: client, txn: txn)
+            }
+            try journal.setNumber(.pulled, to: max(pulled, last), in: txn)
+        }
+    }
+
+    private func applyOne(_ operation: SyncOperation, journal: SyncJournal, client: UUID, txn: Transaction) throws {
+        guard let schema = realm.schema[operation.className], let keyProperty = schema.primaryKeyProperty,
+              let layout = realm.core.catalog.layouts[operation.className] else { return }
+        let key: Any
+        do {
+            key = operation.primaryKey.isNull ? NSNull() : try SyncValueCodec.scalar(operation.primaryKey, type: keyProperty.type, name: keyProperty.name)
+        } catch {
+            throw SyncError(.malformedServerData, "a change of '\(operation.className)' has a primary key that does not fit: \(error)")
+        }
+        let storedKey = StoredValueConversion.scalar(key, for: layout.storedClass.properties[layout.primaryKeyColumn!], of: operation.className)
+        var pending = try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn)
+        func local(_ time: HybridTimestamp?) -> String? { time.map { ChangeClock(timestamp: $0, client: client).text } }
+        for clock in [operation.clock].compactMap({ $0 }) + operation.fields.map(\.1.clock) {
+            if let seen = ChangeClock(text: clock) { try journal.witness(seen.timestamp, in: txn) }
+        }
+        let existing = realm.dynamicObject(ofType: operation.className, forPrimaryKey: key)
+        switch operation.kind {
+        case .delete:
+            if let created = local(pending?.created), let clock = operation.clock, created > clock { return }
+            if let existing { realm.delete(existing) }
+            if var remaining = pending {
+                remaining.properties = [:]
+                remaining.created = nil
+                pending = remaining.deleted == nil ? nil : remaining
+                try journal.setPendingObject(pending, classID: layout.classID, primaryKey: storedKey, in: txn)
+            }
+        case .create, .update:
+            if operation.kind == .create, let deleted = local(pending?.deleted), let clock = operation.clock, deleted > clock,
+               !(pending?.existsLocally ?? false) { return }
+            let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+            var values: [String: Any] = [:]
+            for (name, field) in operation.fields {
+                guard let property = schema[name], property.type != .linkingObjects, !property.isPrimary else { continue }
+                let newer = [local(pending?.created), ids[name].flatMap { local(pending?.properties[$0]) }].compactMap { $0 }.max()
+                if let newer, newer > field.clock { continue }
+                do {
+                    values[name] = try SyncValueCodec.decode(field.value, of: property) { className, primaryKey in
+                        guard let target = self.realm.schema[className]?.primaryKeyProperty,
+                              let typed = try? SyncValueCodec.scalar(SyncValueCodec.scalar(primaryKey), type: target.type, name: target.name) else { return nil }
+                        return self.realm.dynamicObject(ofType: className, forPrimaryKey: typed)
+                    } ?? NSNull()
+                } catch {
+                    throw SyncError(.malformedServerData, "a change of '\(operation.className)' does not fit its schema: \(error)")
+                }
+            }
+            if let existing {
+                for (name, value) in values where !Self.same(existing[name], value, property: schema[name]!) {
+                    existing[name] = value is NSNull ? nil : value
+                }
+            } else if operation.kind == .create {
+                values[keyProperty.name] = key
+                _ = realm.dynamicCreate(operation.className, value: values, update: .modified)
+            }
+        }
+    }
+
+    /// Whether `current` already holds `new`, so that setting it would only make a change
+    /// notification.
+    private static func same(_ current: Any?, _ new: Any, property: Property) -> Bool {
+        SyncValueCodec.encode(current, of: property) == SyncValueCodec.encode(new is NSNull ? nil : new, of: property)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import LMDB
+
+/// The synced file as the sync thread sees it, through a realm of its own: forming upload
+/// batches from the journal, acknowledging them, and applying the server's changes in writes
+/// that the journal does not record.
+final class LocalReplica {
+    let realm: Realm
+    private var core: RealmCore { realm.core }
+
+    init(realm: Realm) {
+        self.realm = realm
+    }
+
+    /// A batch being uploaded: its number, its operations, and the pending records it carries.
+    struct Batch {
+        let number: UInt64
+        let operations: [SyncOperation]
+        let sent: [(classID: UInt32, object: PendingObject)]
+    }
+
+    /// Runs `body` in a write whose changes are not journaled, with the journal.
+    func journaledWriteForDownload<Result>(_ body: (SyncJournal, Transaction) throws -> Result) throws -> Result {
+        try journaledWrite(body)
+    }
+
+    /// Runs `body` in a write whose changes are not journaled, with the journal.
+    private func journaledWrite<Result>(_ body: (SyncJournal, Transaction) throws -> Result) throws -> Result {
+        realm.beginWrite()
+        guard let write = core.writeState else { burrowPreconditionFailure("beginWrite left no write open") }
+        write.appliesServerChanges = true
+        do {
+            guard let journal = try SyncJournal.open(in: write.transaction, create: true) else {
+                burrowPreconditionFailure("the sync journal was not created")
+            }
+            let result = try body(journal, write.transaction)
+            try realm.commitWrite()
+            return result
+        } catch {
+            if realm.isInWriteTransaction { realm.cancelWrite() }
+            throw error
+        }
+    }
+
+    /// Reads through a snapshot of the latest version.
+    private func read<Result>(_ body: (SyncJournal?, Transaction) throws -> Result) throws -> Result {
+        realm.refresh()
+        let txn = core.transaction
+        return try body(try SyncJournal.open(in: txn, create: false), txn)
+    }
+
+    /// This file's client id, made the first time.
+    func clientID() throws -> UUID {
+        if let id = try read({ journal, txn in try journal?.clientID(in: txn) }) { return id }
+        return try journaledWrite { journal, txn in try journal.ensureClientID(in: txn) }
+    }
+
+    /// Checks that the file syncs with the server `serverID`, recording it the first time.
+    ///
+    /// - Throws: ``SyncError/Code/schemaMismatch`` when the file synced with another server.
+    func adopt(serverID: String) throws {
+        let known = try read { journal, txn in try journal?.value(.server, in: txn) }
+        if let known {
+            guard String(decoding: known, as: UTF8.self) == serverID else {
+                throw SyncError(.schemaMismatch, "this file synced with another server (id \(String(decoding: known, as: UTF8.self))), not this one (id \(serverID))")
+            }
+            return
+        }
+        try journaledWrite { journal, txn in try journal.set(.server, to: Array(serverID.utf8), in: txn) }
+    }
+
+    /// The sequence number pulled through.
+    func pulledSequence() throws -> UInt64 {
+        try read { journal, txn in try journal?.number(.pulled, in: txn) } ?? 0
+    }
+
+    /// How many objects wait for upload, and when the oldest change was made.
+    func pendingSummary() throws -> (count: Int, oldest: HybridTimestamp?) {
+        try read { journal, txn in
+            guard let journal else { return (0, nil) }
+            var summary = try journal.pendingSummary(in: txn)
+            if try journal.value(.outbox, in: txn) != nil { summary.count = max(summary.count, 1) }
+            return summary
+        }
+    }
+
+    // MARK: Uploading
+
+    /// The batch being uploaded: the one in the outbox, or a new one of up to `limit` pending
+    /// objects, stored in the outbox first so that a retry sends the same batch; `nil` when
+    /// nothing waits.
+    func nextBatch(limit: Int) throws -> Batch? {
+        if let stored = try read({ journal, txn in try journal?.value(.outbox, in: txn) }) {
+            return try Self.decodeBatch(stored)
+        }
+        let waiting = try read { journal, txn in try journal?.pendingObjects(in: txn, limit: 1).isEmpty == false }
+        guard waiting else { return nil }
+        return try journaledWrite { journal, txn -> Batch? in
+            let client = try journal.ensureClientID(in: txn)
+            let pending = try journal.pendingObjects(in: txn, limit: limit)
+            guard !pending.isEmpty else { return nil }
+            let number = try journal.number(.nextBatch, in: txn) ?? 1
+            let uploads = pending.flatMap { entry in self.operations(for: entry.object, classID: entry.classID, client: client) }
+            let batch = Batch(number: number, operations: uploads, sent: pending)
+            try journal.setNumber(.nextBatch, to: number + 1, in: txn)
+            try journal.set(.outbox, to: Self.encode(batch), in: txn)
+            return batch
+        }
+    }
+
+    /// Forgets the batch the server acknowledged, and the changes it carried: changes made
+    /// since stay pending.
+    func acknowledge(_ batch: Batch) throws {
+        try journaledWrite { journal, txn in
+            for (classID, sent) in batch.sent {
+                let current = try journal.pendingObject(classID: classID, primaryKey: sent.primaryKey, in: txn)
+                try journal.setPendingObject(current?.subtracting(sent), classID: classID, primaryKey: sent.primaryKey, in: txn)
+            }
+            try journal.set(.outbox, to: nil, in: txn)
+        }
+    }
+
+    /// The operations that upload `pending`, a pending record of class `classID`.
+    private func operations(for pending: PendingObject, classID: UInt32, client: UUID) -> [SyncOperation] {
+        guard let layout = core.catalog.layouts.values.first(where: { $0.classID == classID }),
+              let keyProperty = layout.storedClass.objectSchema.primaryKeyProperty,
+              let swiftKey = pending.primaryKey.anyValue ?? (pending.primaryKey.isNull ? NSNull() : nil) else { return [] }
+        let className = layout.className
+        let primaryKey = SyncValueCodec.encode(swiftKey, of: keyProperty)
+        func clock(_ time: HybridTimestamp) -> String { ChangeClock(timestamp: time, client: client).text }
+        var result: [SyncOperation] = []
+        if let deleted = pending.deleted {
+            result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .delete, clock: clock(deleted), fields: []))
+        }
+        guard pending.existsLocally, let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey) else { return result }
+        let schema = object.objectSchema
+        let names = Dictionary(layout.storedClass.properties.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        if let created = pending.created {
+            let fields = schema.properties.filter { $0.type != .linkingObjects }.map { property in
+                let id = layout.storedClass.properties.first { $0.name == property.name }?.id
+                let time = id.flatMap { pending.properties[$0] }.map { max($0, created) } ?? created
+                return (property.name, SyncOperation.Field(value: SyncValueCodec.encode(object[property.name], of: property), clock: clock(time)))
+            }
+            result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .create, clock: clock(created), fields: fields))
+        } else if !pending.properties.isEmpty {
+            let fields = pending.properties.sorted { $0.key < $1.key }.compactMap { id, time -> (String, SyncOperation.Field)? in
+                guard let name = names[id], let property = schema[name], !property.isPrimary else { return nil }
+                return (name, SyncOperation.Field(value: SyncValueCodec.encode(object[name], of: property), clock: clock(time)))
+            }
+            if !fields.isEmpty {
+                result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .update, clock: nil, fields: fields))
+            }
+        }
+        return result
+    }
+
+    private static func encode(_ batch: Batch) -> [UInt8] {
+        let sent = batch.sent.map { classID, object in
+            JSONValue.object([("class", .number(String(classID))),
+                              ("record", .string(object.encoded().map { String(format: "%02x", $0) }.joined()))])
+        }
+        let json = JSONValue.object([("batch", .number(String(batch.number))), ("operations", .array(batch.operations.map(\.json))),
+                                     ("sent", .array(sent))])
+        return Array(json.text.utf8)
+    }
+
+    private static func decodeBatch(_ bytes: [UInt8]) throws -> Batch {
+        let json = try JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
+        guard case .number(let numberText)? = json["batch"], let number = UInt64(numberText),
+              let operations = json["operations"]?.arrayValue, let sent = json["sent"]?.arrayValue else {
+            throw StorageError.damaged("the sync outbox does not read")
+        }
+        let records = try sent.map { entry throws -> (UInt32, PendingObject) in
+            guard case .number(let classText)? = entry["class"], let classID = UInt32(classText),
+                  let hex = entry["record"]?.stringValue, hex.count % 2 == 0 else { throw StorageError.damaged("the sync outbox does not read") }
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                guard let byte = UInt8(hex[index..<next], radix: 16) else { throw StorageError.damaged("the sync outbox does not read") }
+                bytes.append(byte)
+                index = next
+            }
+            return (classID, try bytes.withUnsafeBytes { raw throws(StorageError) in try PendingObject(decoding: raw) })
+        }
+        return Batch(number: number, operations: try operations.map { try SyncOperation(json: $0) }, sent: records)
+    }
+}

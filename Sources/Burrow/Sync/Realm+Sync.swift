@@ -1,0 +1,44 @@
+import Foundation
+
+extension Realm {
+    /// The realm's sync session; `nil` when its configuration has no ``Configuration/syncConfiguration``.
+    ///
+    /// ```swift
+    /// try await realm.syncSession!.wait(for: .upload)
+    /// ```
+    public var syncSession: SyncSession? {
+        configuration.syncConfiguration == nil ? nil : SyncSessionRegistry.session(for: configuration)
+    }
+
+    /// The classes the realm downloads; `nil` when it is not synced.
+    public var subscriptions: SyncSubscriptionSet? { syncSession?.subscriptions }
+
+    /// When opening a synced realm waits for the server's data.
+    public enum OpenBehavior: Sendable {
+        /// Opens at once with what the file holds.
+        case never
+        /// Waits for the download the first time the file is opened, when it is new.
+        case once
+        /// Waits for the download at every open.
+        case always
+    }
+
+    /// Opens the realm, first downloading the server's changes as `downloadBeforeOpen` asks.
+    ///
+    /// ```swift
+    /// let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+    /// ```
+    ///
+    /// - Throws: what ``init(configuration:queue:)`` throws; ``SyncError`` when the download
+    ///   cannot finish (the session stopped).
+    @MainActor
+    public init(configuration: Configuration, downloadBeforeOpen: OpenBehavior) async throws {
+        let isNew = configuration.fileURL.map { !FileManager.default.fileExists(atPath: $0.path) } ?? true
+        try self.init(configuration: configuration)
+        let waits = downloadBeforeOpen == .always || (downloadBeforeOpen == .once && isNew)
+        if waits, let session = syncSession {
+            try await session.wait(for: .download)
+            refresh()
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import PostgreSQL
+
+/// Burrow's tables in the server's database: the `burrow` schema of sync's own records, and a
+/// table per synced class, named as the class, with a column per property in its natural
+/// PostgreSQL type, so that any program reads the current data with plain SQL.
+///
+/// - `burrow.meta`: the server's id and the format.
+/// - `burrow.classes`: each synced class's properties and their types.
+/// - `burrow.clients`: each client's last applied upload batch (uploads apply once).
+/// - `burrow.objects`: per object, when it was last created and deleted and when each
+///   property was last set (the clocks that settle conflicts).
+/// - `burrow.changes`: every change that took effect, numbered by a server sequence: what
+///   clients pull.
+enum ServerSchema {
+    /// The channel on which commits announce their last sequence number.
+    static let channel = "burrow_changes"
+    /// The key of the advisory lock that orders uploads: the sequence numbers of changes then
+    /// commit in order, so a client that pulled through one never misses a smaller one.
+    static let uploadLock = 7_362_001
+
+    /// Creates the `burrow` schema and its tables, unless they exist.
+    ///
+    /// - Throws: ``PostgresError``.
+    static func install(on connection: PostgresConnection) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
+            try connection.execute("""
+                CREATE SCHEMA IF NOT EXISTS burrow;
+                CREATE TABLE IF NOT EXISTS burrow.meta (key text PRIMARY KEY, value text NOT NULL);
+                INSERT INTO burrow.meta VALUES ('server', gen_random_uuid()::text), ('format', '1') ON CONFLICT DO NOTHING;
+                CREATE TABLE IF NOT EXISTS burrow.classes (name text PRIMARY KEY, properties jsonb NOT NULL);
+                CREATE TABLE IF NOT EXISTS burrow.clients (client uuid PRIMARY KEY, last_batch bigint NOT NULL,
+                    seen timestamptz NOT NULL DEFAULT now());
+                CREATE TABLE IF NOT EXISTS burrow.objects (class text NOT NULL, pk jsonb NOT NULL, created text COLLATE "C",
+                    deleted text COLLATE "C", clocks jsonb NOT NULL DEFAULT '{}', PRIMARY KEY (class, pk));
+                CREATE TABLE IF NOT EXISTS burrow.changes (seq bigserial PRIMARY KEY, client uuid NOT NULL, class text NOT NULL,
+                    pk jsonb NOT NULL, kind text NOT NULL CHECK (kind IN ('create', 'update', 'delete')), clock text COLLATE "C",
+                    fields jsonb NOT NULL DEFAULT '{}', at timestamptz NOT NULL DEFAULT now());
+                """)
+        }
+    }
+
+    /// The server's id: a file that synced with one server refuses another.
+    static func serverID(on connection: PostgresConnection) throws -> String {
+        let result = try connection.execute("SELECT value FROM burrow.meta WHERE key = 'server'")
+        guard result.rowCount == 1, let id = result[0, 0] else { throw SyncError(.schemaMismatch, "the server's burrow.meta has no id") }
+        return id
+    }
+
+    /// The PostgreSQL type of `property`'s column; `primaryKeyTypes` gives each class's primary
+    /// key column type, for links.
+    static func columnType(of property: Property, primaryKeyTypes: [String: String]) -> String {
+        if property.isArray || property.isSet || property.isMap { return "jsonb" }
+        switch property.type {
+        case .int: return "bigint"
+        case .bool: return "boolean"
+        case .float: return "real"
+        case .double: return "double precision"
+        case .string, .objectId: return "text"
+        case .data: return "bytea"
+        case .date: return "timestamptz"
+        case .decimal128: return "numeric"
+        case .UUID: return "uuid"
+        case .any: return "jsonb"
+        case .object: return property.objectClassName.flatMap { primaryKeyTypes[$0] } ?? "jsonb"
+        case .linkingObjects: return "jsonb"
+        }
+    }
+
+    /// Creates the table of each class of `schemas` (top-level classes with primary keys) that
+    /// the server lacks, and adds the columns of properties it lacks: an additive migration.
+    ///
+    /// - Throws: ``SyncError/Code/schemaMismatch`` when a property has another type on the
+    ///   server (a destructive change, refused); ``PostgresError``.
+    static func migrate(_ schemas: [ObjectSchema], on connection: PostgresConnection) throws {
+        var primaryKeyTypes: [String: String] = [:]
+        for schema in schemas where !schema.isEmbedded {
+            if let key = schema.primaryKeyProperty { primaryKeyTypes[schema.className] = columnType(of: key, primaryKeyTypes: [:]) }
+        }
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
+            for schema in schemas where !schema.isEmbedded {
+                guard let key = schema.primaryKeyProperty else { continue }
+                let properties = schema.properties.filter { $0.type != .linkingObjects }
+                let wanted = properties.map { ($0.name, columnType(of: $0, primaryKeyTypes: primaryKeyTypes)) }
+                let existing = try connection.execute("SELECT properties::text FROM burrow.classes WHERE name = $1", [schema.className])
+                let table = PostgresConnection.quoted(schema.className)
+                if existing.rowCount == 0 {
+                    let columns = wanted.map { name, type in
+                        "\(PostgresConnection.quoted(name)) \(type)\(name == key.name ? " PRIMARY KEY" : "")"
+                    }
+                    try connection.execute("CREATE TABLE IF NOT EXISTS \(table) (\(columns.joined(separator: ", ")))")
+                    try connection.execute("INSERT INTO burrow.classes VALUES ($1, $2::jsonb)",
+                                           [schema.className, JSONValue.object(wanted.map { ($0, .string($1)) }).text])
+                    continue
+                }
+                guard let text = existing[0, 0], let stored = try? JSONValue(parsing: text), let members = stored.objectValue else {
+                    throw SyncError(.malformedServerData, "burrow.classes holds an unreadable entry for '\(schema.className)'")
+                }
+                var merged = members
+                for (name, type) in wanted {
+                    if let serverType = members.first(where: { $0.0 == name })?.1.stringValue {
+                        guard serverType == type else {
+                            throw SyncError(.schemaMismatch, "'\(schema.className).\(name)' is \(serverType) on the server and \(type) in this file: only additive changes are synced")
+                        }
+                        continue
+                    }
+                    try connection.execute("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(PostgresConnection.quoted(name)) \(type)")
+                    merged.append((name, .string(type)))
+                }
+                if merged.count != members.count {
+                    try connection.execute("UPDATE burrow.classes SET properties = $2::jsonb WHERE name = $1",
+                                           [schema.className, JSONValue.object(merged).text])
+                }
+            }
+        }
+    }
+}

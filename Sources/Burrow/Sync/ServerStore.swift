@@ -1,0 +1,176 @@
+import Foundation
+import PostgreSQL
+
+/// Sync's statements against the server of record: applying an upload batch once, in one
+/// transaction, and pulling the changes that took effect since a sequence number.
+struct ServerStore {
+    let connection: PostgresConnection
+    /// Each synced class's primary key property name, by class.
+    let primaryKeys: [String: String]
+
+    /// Applies `operations`, batch `number` of `client`, unless the server applied it already
+    /// (a retry after a lost acknowledgement): settles each against the object's history,
+    /// writes the class tables, the histories and the changes that took effect, and announces
+    /// the new sequence number; all in one transaction, after the uploads before it.
+    ///
+    /// - Throws: ``PostgresError``; ``SyncError`` for a class the server does not know.
+    func apply(_ operations: [SyncOperation], batch number: UInt64, client: UUID) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(ServerSchema.uploadLock))")
+            let last = try connection.execute("SELECT last_batch FROM burrow.clients WHERE client = $1", [client.uuidString])
+            if last.rowCount == 1, let applied = last[0, 0].flatMap(UInt64.init), applied >= number { return }
+            var histories = try loadHistories(of: operations)
+            var rows = try loadRows(of: operations)
+            var effects: [SyncOperation] = []
+            var touched: [HistoryKey] = []
+            for operation in operations {
+                let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
+                guard primaryKeys[operation.className] != nil else {
+                    throw SyncError(.schemaMismatch, "the class '\(operation.className)' is not synced by the server")
+                }
+                var history = histories[key] ?? ObjectHistory()
+                var row = rows[key]
+                if let effect = history.apply(operation, to: &row) { effects.append(effect) }
+                histories[key] = history
+                rows[key] = row
+                if !touched.contains(key) { touched.append(key) }
+            }
+            try storeHistories(touched.map { ($0, histories[$0]!) })
+            try storeRows(touched.map { ($0, rows[$0] ?? nil) })
+            try storeEffects(effects, client: client)
+            try connection.execute("""
+                INSERT INTO burrow.clients (client, last_batch) VALUES ($1, $2)
+                ON CONFLICT (client) DO UPDATE SET last_batch = EXCLUDED.last_batch, seen = now()
+                """, [client.uuidString, String(number)])
+            if !effects.isEmpty {
+                try connection.execute("SELECT pg_notify('\(ServerSchema.channel)', (SELECT max(seq)::text FROM burrow.changes))")
+            }
+        }
+    }
+
+    struct HistoryKey: Hashable {
+        let className: String
+        /// The primary key's wire form as text.
+        let primaryKey: String
+    }
+
+    private func loadHistories(of operations: [SyncOperation]) throws -> [HistoryKey: ObjectHistory] {
+        let keys = JSONValue.array(operations.map { .object([("class", .string($0.className)), ("pk", $0.primaryKey)]) })
+        let result = try connection.execute("""
+            SELECT o.class, o.pk::text, o.created, o.deleted, o.clocks::text FROM burrow.objects o
+            JOIN jsonb_to_recordset($1::jsonb) AS k(class text, pk jsonb) ON o.class = k.class AND o.pk = k.pk
+            """, [keys.text])
+        var histories: [HistoryKey: ObjectHistory] = [:]
+        for row in 0..<result.rowCount {
+            guard let className = result[row, 0], let keyText = result[row, 1], let key = try? JSONValue(parsing: keyText),
+                  let clocks = result[row, 4].flatMap({ try? JSONValue(parsing: $0) })?.objectValue else {
+                throw SyncError(.malformedServerData, "burrow.objects holds an unreadable row")
+            }
+            histories[HistoryKey(className: className, primaryKey: key.text)] = ObjectHistory(
+                created: result[row, 2], deleted: result[row, 3],
+                clocks: Dictionary(clocks.compactMap { name, clock in clock.stringValue.map { (name, $0) } }, uniquingKeysWith: { a, _ in a }))
+        }
+        return histories
+    }
+
+    private func loadRows(of operations: [SyncOperation]) throws -> [HistoryKey: [String: JSONValue]] {
+        var rows: [HistoryKey: [String: JSONValue]] = [:]
+        for (className, classOperations) in Dictionary(grouping: operations, by: \.className) {
+            guard let keyName = primaryKeys[className] else { continue }
+            let table = PostgresConnection.quoted(className), column = PostgresConnection.quoted(keyName)
+            let keys = JSONValue.array(classOperations.map { .object([(keyName, $0.primaryKey)]) })
+            let result = try connection.execute("""
+                SELECT to_jsonb(t)::text FROM \(table) t
+                WHERE t.\(column) IN (SELECT k.\(column) FROM jsonb_populate_recordset(NULL::\(table), $1::jsonb) k)
+                """, [keys.text])
+            for row in 0..<result.rowCount {
+                guard let text = result[row, 0], let members = (try? JSONValue(parsing: text))?.objectValue,
+                      let key = members.first(where: { $0.0 == keyName })?.1 else {
+                    throw SyncError(.malformedServerData, "a row of \(table) does not read")
+                }
+                rows[HistoryKey(className: className, primaryKey: key.text)] = Dictionary(members, uniquingKeysWith: { a, _ in a })
+            }
+        }
+        return rows
+    }
+
+    private func storeHistories(_ histories: [(HistoryKey, ObjectHistory)]) throws {
+        guard !histories.isEmpty else { return }
+        let records = try JSONValue.array(histories.map { key, history in
+            .object([("class", .string(key.className)), ("pk", try JSONValue(parsing: key.primaryKey)),
+                     ("created", history.created.map(JSONValue.string) ?? .null),
+                     ("deleted", history.deleted.map(JSONValue.string) ?? .null),
+                     ("clocks", .object(history.clocks.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))])
+        })
+        try connection.execute("""
+            INSERT INTO burrow.objects (class, pk, created, deleted, clocks)
+            SELECT class, pk, created, deleted, clocks FROM jsonb_to_recordset($1::jsonb)
+                AS r(class text, pk jsonb, created text, deleted text, clocks jsonb)
+            ON CONFLICT (class, pk) DO UPDATE SET created = EXCLUDED.created, deleted = EXCLUDED.deleted, clocks = EXCLUDED.clocks
+            """, [records.text])
+    }
+
+    private func storeRows(_ rows: [(HistoryKey, [String: JSONValue]?)]) throws {
+        for (className, entries) in Dictionary(grouping: rows, by: \.0.className) {
+            guard let keyName = primaryKeys[className] else { continue }
+            let table = PostgresConnection.quoted(className), column = PostgresConnection.quoted(keyName)
+            let alive = entries.compactMap { key, row in row.map { (key, $0) } }
+            let gone = try entries.filter { $0.1 == nil }.map { key, _ in JSONValue.object([(keyName, try JSONValue(parsing: key.primaryKey))]) }
+            if !gone.isEmpty {
+                try connection.execute("""
+                    DELETE FROM \(table) WHERE \(column) IN (SELECT k.\(column) FROM jsonb_populate_recordset(NULL::\(table), $1::jsonb) k)
+                    """, [JSONValue.array(gone).text])
+            }
+            guard !alive.isEmpty else { continue }
+            let columns = Set(alive.flatMap { $0.1.keys }).sorted()
+            let quoted = columns.map(PostgresConnection.quoted)
+            let records = JSONValue.array(alive.map { _, row in .object(row.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) })
+            let updates = quoted.filter { $0 != column }.map { "\($0) = EXCLUDED.\($0)" }
+            try connection.execute("""
+                INSERT INTO \(table) (\(quoted.joined(separator: ", ")))
+                SELECT \(quoted.joined(separator: ", ")) FROM jsonb_populate_recordset(NULL::\(table), $1::jsonb)
+                ON CONFLICT (\(column)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
+                """, [records.text])
+        }
+    }
+
+    private func storeEffects(_ effects: [SyncOperation], client: UUID) throws {
+        guard !effects.isEmpty else { return }
+        let records = JSONValue.array(effects.map { effect in
+            .object([("class", .string(effect.className)), ("pk", effect.primaryKey), ("kind", .string(effect.kind.rawValue)),
+                     ("clock", effect.clock.map(JSONValue.string) ?? .null), ("fields", effect.fieldsJSON)])
+        })
+        try connection.execute("""
+            INSERT INTO burrow.changes (client, class, pk, kind, clock, fields)
+            SELECT $1::uuid, e.value->>'class', e.value->'pk', e.value->>'kind', e.value->>'clock', e.value->'fields'
+            FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, position) ORDER BY e.position
+            """, [client.uuidString, records.text])
+    }
+
+    /// The changes after sequence number `after`, oldest first, at most `limit`, with the
+    /// sequence number of each.
+    ///
+    /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
+    ///   not decode (nothing of the pull is then applied).
+    func changes(after sequence: UInt64, limit: Int) throws -> [(sequence: UInt64, operation: SyncOperation)] {
+        let result = try connection.execute("""
+            SELECT seq, json_build_object('class', class, 'pk', pk, 'kind', kind, 'clock', clock, 'fields', fields)::text
+            FROM burrow.changes WHERE seq > $1 ORDER BY seq LIMIT \(limit)
+            """, [String(sequence)])
+        return try (0..<result.rowCount).map { row in
+            guard let sequence = result[row, 0].flatMap(UInt64.init), let text = result[row, 1] else {
+                throw SyncError(.malformedServerData, "a row of burrow.changes has no sequence number")
+            }
+            let json: JSONValue
+            do { json = try JSONValue(parsing: text) } catch {
+                throw SyncError(.malformedServerData, "change \(sequence) does not parse: \(error)")
+            }
+            return (sequence, try SyncOperation(json: json))
+        }
+    }
+
+    /// The latest sequence number, `0` when nothing changed yet.
+    func latestSequence() throws -> UInt64 {
+        try connection.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0
+    }
+}

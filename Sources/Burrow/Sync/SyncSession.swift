@@ -1,0 +1,186 @@
+import Foundation
+import LMDB
+
+/// The sync of one file with its server: uploads local writes, downloads the server's changes,
+/// and retries with backoff while the server is out of reach. One per file in a process, from
+/// ``Realm/syncSession``; it runs on a thread of its own while the file is open.
+///
+/// ```swift
+/// try await realm.syncSession!.wait(for: .upload)
+/// realm.syncSession!.pause()
+/// ```
+public final class SyncSession: @unchecked Sendable {
+    /// Whether the session works.
+    public enum State: Equatable, Sendable {
+        /// Syncing, or trying to reach the server.
+        case active
+        /// Paused by ``pause()``.
+        case paused
+        /// Stopped: the file was closed.
+        case inactive
+    }
+
+    /// Whether the session is connected to the server.
+    public enum ConnectionState: Equatable, Sendable {
+        case disconnected
+        case connecting
+        case connected
+    }
+
+    /// Which way data moves.
+    public enum ProgressDirection: Sendable {
+        case upload
+        case download
+    }
+
+    private struct Status {
+        var state: State = .active
+        var connection: ConnectionState = .disconnected
+        var stateContinuations: [UUID: AsyncStream<State>.Continuation] = [:]
+        var connectionContinuations: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
+        var uploadWaiters: [CheckedContinuation<Void, Error>] = []
+        var downloadWaiters: [(target: UInt64?, continuation: CheckedContinuation<Void, Error>)] = []
+        var lastError: SyncError?
+    }
+
+    private let status = Locked(Status())
+    let configuration: Realm.Configuration
+    let sync: SyncConfiguration
+    private var worker: SyncWorker!
+
+    /// The classes the session downloads.
+    let subscriptions = SyncSubscriptionSet()
+
+    init(configuration: Realm.Configuration, sync: SyncConfiguration) {
+        self.configuration = configuration
+        self.sync = sync
+        sync.initialSubscriptions?(subscriptions)
+        worker = SyncWorker(session: self)
+    }
+
+    func start() { worker.start() }
+
+    /// The session's state.
+    public var state: State { status.withLock { $0.state } }
+    /// Whether the session is connected.
+    public var connectionState: ConnectionState { status.withLock { $0.connection } }
+
+    /// The state, now and at each change.
+    public var stateChanges: AsyncStream<State> {
+        AsyncStream { continuation in
+            let id = UUID()
+            status.withLock { status in
+                continuation.yield(status.state)
+                status.stateContinuations[id] = continuation
+            }
+            continuation.onTermination = { [weak self] _ in self?.status.withLock { _ = $0.stateContinuations.removeValue(forKey: id) } }
+        }
+    }
+
+    /// The connection state, now and at each change.
+    public var connectionStateChanges: AsyncStream<ConnectionState> {
+        AsyncStream { continuation in
+            let id = UUID()
+            status.withLock { status in
+                continuation.yield(status.connection)
+                status.connectionContinuations[id] = continuation
+            }
+            continuation.onTermination = { [weak self] _ in self?.status.withLock { _ = $0.connectionContinuations.removeValue(forKey: id) } }
+        }
+    }
+
+    /// Stops syncing until ``resume()``; local writes go on and wait for upload.
+    public func pause() {
+        set(state: .paused)
+        worker.wake()
+    }
+
+    /// Syncs again after ``pause()``.
+    public func resume() {
+        set(state: .active)
+        worker.wake()
+    }
+
+    /// Returns once every local write made before the call is uploaded (`.upload`), or once
+    /// every change the server had when called is applied here (`.download`).
+    ///
+    /// - Throws: ``SyncError`` when the session stops first.
+    public func wait(for direction: ProgressDirection) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            status.withLock { status in
+                switch direction {
+                case .upload: status.uploadWaiters.append(continuation)
+                case .download: status.downloadWaiters.append((nil, continuation))
+                }
+            }
+            worker.wake()
+        }
+    }
+
+    // MARK: The worker's reports
+
+    func set(state: State) {
+        status.withLock { status in
+            guard status.state != state, status.state != .inactive else { return }
+            status.state = state
+            for continuation in status.stateContinuations.values { continuation.yield(state) }
+        }
+    }
+
+    func set(connection: ConnectionState) {
+        status.withLock { status in
+            guard status.connection != connection else { return }
+            status.connection = connection
+            for continuation in status.connectionContinuations.values { continuation.yield(connection) }
+        }
+    }
+
+    func report(_ error: SyncError) {
+        status.withLock { $0.lastError = error }
+        sync.errorHandler?(error, self)
+    }
+
+    /// Called by the worker when nothing waits for upload.
+    func uploadsDone() {
+        let waiters = status.withLock { status in
+            defer { status.uploadWaiters = [] }
+            return status.uploadWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// The download waiters that have no target yet get `latest`; those whose target is at or
+    /// below `pulled` are resumed.
+    func downloads(latest: UInt64, pulled: UInt64) {
+        let ready = status.withLock { status -> [CheckedContinuation<Void, Error>] in
+            var ready: [CheckedContinuation<Void, Error>] = []
+            status.downloadWaiters = status.downloadWaiters.compactMap { waiter in
+                let target = waiter.target ?? latest
+                if pulled >= target { ready.append(waiter.continuation); return nil }
+                return (target, waiter.continuation)
+            }
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    var hasDownloadWaiters: Bool { status.withLock { !$0.downloadWaiters.isEmpty } }
+
+    /// Stops the worker; waiters get an error.
+    func stop() {
+        worker.stop()
+        let (uploads, downloads) = status.withLock { status in
+            defer {
+                status.uploadWaiters = []
+                status.downloadWaiters = []
+                status.state = .inactive
+                for continuation in status.stateContinuations.values { continuation.yield(.inactive); continuation.finish() }
+                for continuation in status.connectionContinuations.values { continuation.finish() }
+            }
+            return (status.uploadWaiters, status.downloadWaiters.map(\.continuation))
+        }
+        let error = SyncError(.connectionLost, "the sync session stopped")
+        uploads.forEach { $0.resume(throwing: error) }
+        downloads.forEach { $0.resume(throwing: error) }
+    }
+}

@@ -1,0 +1,31 @@
+import LMDB
+
+/// The sync session of each synced file in this process: one per file, started by the first
+/// realm opened with a sync configuration, and running while the process does.
+enum SyncSessionRegistry {
+    private static let sessions = Locked<[String: SyncSession]>([:])
+
+    /// Starts the session of `configuration`'s file, unless it runs.
+    static func startSession(for configuration: Realm.Configuration, sync: SyncConfiguration) {
+        let started = sessions.withLock { sessions -> SyncSession? in
+            guard sessions[configuration.identity] == nil else { return nil }
+            let session = SyncSession(configuration: configuration, sync: sync)
+            sessions[configuration.identity] = session
+            return session
+        }
+        started?.start()
+    }
+
+    /// The session of the file `configuration` opens.
+    static func session(for configuration: Realm.Configuration) -> SyncSession? {
+        sessions.withLock { $0[configuration.identity] }
+    }
+}
+
+extension SyncSessionRegistry {
+    /// Stops the session of `configuration`'s file and forgets it: its thread closes the file.
+    static func stopSession(for configuration: Realm.Configuration) {
+        let session = sessions.withLock { $0.removeValue(forKey: configuration.identity) }
+        session?.stop()
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PostgreSQL
+import Synchronization
+
+/// The thread that syncs one file: connects, makes the server's tables fit the schema, then
+/// uploads what the journal holds and pulls what the server announces, until paused or
+/// stopped; a lost connection is retried with backoff (0.1 s doubling to 5 s).
+final class SyncWorker: @unchecked Sendable {
+    private unowned let session: SyncSession
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private var wakeDescriptors: [Int32] = [-1, -1]
+    /// How many objects an upload batch carries at most.
+    static let batchLimit = 500
+
+    init(session: SyncSession) {
+        self.session = session
+        _ = pipe(&wakeDescriptors)
+        _ = fcntl(wakeDescriptors[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(wakeDescriptors[1], F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(wakeDescriptors[0])
+        close(wakeDescriptors[1])
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "burrow.sync"
+        thread.start()
+    }
+
+    /// Makes the worker look at its state and the journal now.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeDescriptors[1], &byte, 1)
+    }
+
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake()
+        finished.wait()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    private func drainWakes() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeDescriptors[0], &buffer, buffer.count) > 0 {}
+    }
+
+    private func sleep(_ seconds: Double) {
+        var descriptor = pollfd(fd: wakeDescriptors[0], events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(seconds * 1000))
+        drainWakes()
+    }
+
+    private func run() {
+        let replica: LocalReplica
+        do {
+            replica = LocalReplica(realm: try Realm(configuration: session.configuration))
+        } catch {
+            session.report(SyncError(.invalidServer, "the sync thread could not open the file: \(error)"))
+            return
+        }
+        var backoff = 0.1
+        while !isStopped {
+            if session.state == .paused {
+                session.set(connection: .disconnected)
+                sleep(1)
+                continue
+            }
+            session.set(connection: .connecting)
+            do {
+                try syncWhileConnected(replica) { backoff = 0.1 }
+            } catch let error as PostgresError {
+                session.report(Self.syncError(error))
+                backoff = error.kind == .authenticationFailed || error.kind == .missingDatabase ? 5 : backoff
+            } catch let error as SyncError {
+                session.report(error)
+                backoff = 5
+            } catch {
+                session.report(SyncError(.malformedServerData, "\(error)"))
+                backoff = 5
+            }
+            session.set(connection: .disconnected)
+            if isStopped { break }
+            sleep(backoff)
+            backoff = min(backoff * 2, 5)
+        }
+        session.set(connection: .disconnected)
+    }
+
+    static func syncError(_ error: PostgresError) -> SyncError {
+        switch error.kind {
+        case .authenticationFailed: SyncError(.authenticationFailed, error.description)
+        case .missingDatabase: SyncError(.missingDatabase, error.description)
+        case .invalidConnectionString: SyncError(.invalidServer, error.description)
+        case .unreachable, .connectionLost: SyncError(.connectionLost, error.description)
+        case .server: SyncError(error.isTransient ? .connectionLost : .writeRejected, error.description)
+        }
+    }
+
+    private func syncWhileConnected(_ replica: LocalReplica, connected: () -> Void) throws {
+        let connection = try PostgresConnection(session.sync.server)
+        try connection.execute("SET TIME ZONE 'UTC'")
+        try ServerSchema.install(on: connection)
+        try replica.adopt(serverID: try ServerSchema.serverID(on: connection))
+        let schemas = replica.realm.schema.objectSchema.filter { !$0.isEmbedded }
+        if let keyless = schemas.first(where: { $0.primaryKeyProperty == nil }) {
+            throw SyncError(.missingPrimaryKey, "the synced class '\(keyless.className)' has no primary key")
+        }
+        try ServerSchema.migrate(replica.realm.schema.objectSchema, on: connection)
+        try connection.execute("LISTEN \(ServerSchema.channel)")
+        let store = ServerStore(connection: connection,
+                                primaryKeys: Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.name) }, uniquingKeysWith: { a, _ in a }))
+        let client = try replica.clientID()
+        session.set(connection: .connected)
+        connected()
+        var needsPull = true
+        while !isStopped && session.state == .active {
+            while let batch = try replica.nextBatch(limit: Self.batchLimit) {
+                try store.apply(batch.operations, batch: batch.number, client: client)
+                try replica.acknowledge(batch)
+            }
+            session.uploadsDone()
+            if needsPull || session.hasDownloadWaiters {
+                try pull(store, into: replica)
+                needsPull = false
+            }
+            let notifications = try connection.waitForNotifications(timeout: 0.05, wakeDescriptor: wakeDescriptors[0])
+            drainWakes()
+            if !notifications.isEmpty { needsPull = true }
+        }
+    }
+
+    /// Pulls and applies every change the server has, in pages.
+    private func pull(_ store: ServerStore, into replica: LocalReplica) throws {
+        let latest = try store.latestSequence()
+        var pulled = try replica.pulledSequence()
+        let subscribed = Set(session.subscriptions.subscribedClassNames)
+        while pulled < latest {
+            let changes = try store.changes(after: pulled, limit: 1000)
+            guard let last = changes.last?.sequence else { break }
+            try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
+            pulled = last
+        }
+        session.downloads(latest: latest, pulled: pulled)
+    }
+}

@@ -1,0 +1,139 @@
+import Burrow
+import Foundation
+import PostgreSQL
+import TemporaryPostgres
+import Testing
+
+final class SyncedTask: Object {
+    @Persisted(primaryKey: true) var id: String = ""
+    @Persisted var title: String = ""
+    @Persisted var priority: Int = 0
+    @Persisted var done: Bool = false
+    @Persisted var due: Date?
+    @Persisted var score: Double = 0
+}
+
+/// Two files synced through one PostgreSQL server converge, and conflicts resolve by the rules.
+@Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
+       .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
+@MainActor
+final class SyncConvergenceTests {
+    let server: TemporaryPostgres
+    let directory = TestDirectory()
+    var configurations: [Realm.Configuration] = []
+
+    init() throws {
+        server = try TemporaryPostgres.start()
+    }
+
+    deinit {
+        for configuration in configurations { configuration.stopSyncSession() }
+        server.stop()
+    }
+
+    func configuration(_ name: String) -> Realm.Configuration {
+        var configuration = Realm.Configuration(fileURL: directory.url.appendingPathComponent("\(name).realm"), objectTypes: [SyncedTask.self])
+        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,
+                                                            initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) },
+                                                            errorHandler: { error, _ in print("sync error: \(error)") })
+        configurations.append(configuration)
+        return configuration
+    }
+
+    func synced(_ realm: Realm) async throws {
+        try await realm.syncSession!.wait(for: .upload)
+        try await realm.syncSession!.wait(for: .download)
+        realm.refresh()
+    }
+
+    @Test func aWriteOnOneFileReachesTheOtherAndTheServerTable() async throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        try a.write {
+            a.create(SyncedTask.self, value: ["id": "t1", "title": "Write the note ✍️", "priority": 3,
+                                              "due": Date(timeIntervalSince1970: 1_800_000_000.25), "score": 0.1])
+        }
+        try await synced(a)
+        try await synced(b)
+        let task = try #require(b.object(ofType: SyncedTask.self, forPrimaryKey: "t1"))
+        #expect(task.title == "Write the note ✍️" && task.priority == 3 && task.score == 0.1)
+        #expect(task.due == Date(timeIntervalSince1970: 1_800_000_000.25))
+        let row = try PostgresConnection(server.connectionString).execute("SELECT title, priority, done FROM \"SyncedTask\" WHERE id = 't1'")
+        #expect(row.rowCount == 1 && row[0, 0] == "Write the note ✍️" && row[0, 1] == "3" && row[0, 2] == "f")
+
+        try b.write { task.done = true }
+        try await synced(b)
+        try await synced(a)
+        #expect(a.object(ofType: SyncedTask.self, forPrimaryKey: "t1")?.done == true)
+    }
+
+    @Test func theLastWriterOfAPropertyWinsAndOtherPropertiesMerge() async throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        try a.write { a.create(SyncedTask.self, value: ["id": "t", "title": "first"]) }
+        try await synced(a)
+        try await synced(b)
+        a.syncSession!.pause()
+        b.syncSession!.pause()
+        let onA = try #require(a.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
+        let onB = try #require(b.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
+        try a.write { onA.title = "from a"; onA.priority = 1 }
+        try await Task.sleep(for: .milliseconds(5))
+        try b.write { onB.title = "from b, later" }
+        a.syncSession!.resume()
+        b.syncSession!.resume()
+        for _ in 0..<2 {
+            try await synced(a)
+            try await synced(b)
+        }
+        for realm in [a, b] {
+            let task = try #require(realm.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
+            #expect(task.title == "from b, later")
+            #expect(task.priority == 1)
+        }
+    }
+
+    @Test func aDeleteWinsOverAConcurrentUpdate() async throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        try a.write { a.create(SyncedTask.self, value: ["id": "gone", "title": "x"]) }
+        try await synced(a)
+        try await synced(b)
+        a.syncSession!.pause()
+        b.syncSession!.pause()
+        try a.write { a.delete(a.object(ofType: SyncedTask.self, forPrimaryKey: "gone")!) }
+        try await Task.sleep(for: .milliseconds(5))
+        try b.write { b.object(ofType: SyncedTask.self, forPrimaryKey: "gone")!.title = "updated later" }
+        b.syncSession!.resume()
+        try await synced(b)
+        a.syncSession!.resume()
+        for _ in 0..<2 {
+            try await synced(a)
+            try await synced(b)
+        }
+        #expect(a.object(ofType: SyncedTask.self, forPrimaryKey: "gone") == nil)
+        #expect(b.object(ofType: SyncedTask.self, forPrimaryKey: "gone") == nil)
+        let rows = try PostgresConnection(server.connectionString).execute("SELECT count(*) FROM \"SyncedTask\" WHERE id = 'gone'")
+        #expect(rows[0, 0] == "0")
+    }
+
+    @Test func theSamePrimaryKeyCreatedOnTwoMachinesIsOneObject() async throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        a.syncSession!.pause()
+        b.syncSession!.pause()
+        try a.write { a.create(SyncedTask.self, value: ["id": "same", "title": "a's", "priority": 7]) }
+        try await Task.sleep(for: .milliseconds(5))
+        try b.write { b.create(SyncedTask.self, value: ["id": "same", "title": "b's"]) }
+        a.syncSession!.resume()
+        b.syncSession!.resume()
+        for _ in 0..<2 {
+            try await synced(a)
+            try await synced(b)
+        }
+        for realm in [a, b] {
+            #expect(realm.objects(SyncedTask.self).count == 1)
+            #expect(realm.object(ofType: SyncedTask.self, forPrimaryKey: "same")?.title == "b's")
+        }
+    }
+}
