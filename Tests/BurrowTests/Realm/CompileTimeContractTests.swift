@@ -10,8 +10,10 @@ enum BuiltModule {
             return nil
         }
         // The system libraries' module maps, which the Burrow module imports.
-        let moduleMaps = ["CLMDB", "CSodium"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
-        return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path] + moduleMaps)
+        let moduleMaps = ["CLMDB", "CSodium", "CLibPQ"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
+        // libpq's header lives in its own folder (`pkg-config --cflags libpq` on Debian).
+        let headers = ["-Xcc", "-I/usr/include/postgresql"]
+        return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path] + moduleMaps + headers)
     }()
 }
 
