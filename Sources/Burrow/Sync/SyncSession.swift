@@ -38,10 +38,13 @@ public final class SyncSession: @unchecked Sendable {
         var connection: ConnectionState = .disconnected
         var stateContinuations: [UUID: AsyncStream<State>.Continuation] = [:]
         var connectionContinuations: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
-        var uploadWaiters: [CheckedContinuation<Void, Error>] = []
-        var downloadWaiters: [(target: UInt64?, continuation: CheckedContinuation<Void, Error>)] = []
+        var uploadWaiters: [Waiter] = []
+        var downloadWaiters: [(target: UInt64?, waiter: Waiter)] = []
         var lastError: SyncError?
     }
+
+    /// Called once when what it waits for happened (`nil`) or the session stopped (an error).
+    typealias Waiter = @Sendable (SyncError?) -> Void
 
     private let status = Locked(Status())
     let configuration: Realm.Configuration
@@ -107,14 +110,39 @@ public final class SyncSession: @unchecked Sendable {
     /// - Throws: ``SyncError`` when the session stops first.
     public func wait(for direction: ProgressDirection) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            status.withLock { status in
-                switch direction {
-                case .upload: status.uploadWaiters.append(continuation)
-                case .download: status.downloadWaiters.append((nil, continuation))
-                }
+            enqueue(direction) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
-            worker.wake()
         }
+    }
+
+    /// ``wait(for:)`` blocking the calling thread, at most `timeout` seconds.
+    ///
+    /// - Throws: ``SyncError`` when the session stops first or the time runs out.
+    func waitBlocking(for direction: ProgressDirection, timeout: Double) throws(SyncError) {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<SyncError?>(nil)
+        enqueue(direction) { error in
+            outcome.withLock { $0 = error }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            throw SyncError(.connectionLost, "waiting for the \(direction) timed out after \(timeout) s")
+        }
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    private func enqueue(_ direction: ProgressDirection, _ waiter: @escaping Waiter) {
+        let stopped = status.withLock { status -> Bool in
+            guard status.state != .inactive else { return true }
+            switch direction {
+            case .upload: status.uploadWaiters.append(waiter)
+            case .download: status.downloadWaiters.append((nil, waiter))
+            }
+            return false
+        }
+        if stopped { waiter(SyncError(.connectionLost, "the sync session stopped")) }
+        worker.wake()
     }
 
     // MARK: The worker's reports
@@ -146,22 +174,22 @@ public final class SyncSession: @unchecked Sendable {
             defer { status.uploadWaiters = [] }
             return status.uploadWaiters
         }
-        waiters.forEach { $0.resume() }
+        waiters.forEach { $0(nil) }
     }
 
     /// The download waiters that have no target yet get `latest`; those whose target is at or
     /// below `pulled` are resumed.
     func downloads(latest: UInt64, pulled: UInt64) {
-        let ready = status.withLock { status -> [CheckedContinuation<Void, Error>] in
-            var ready: [CheckedContinuation<Void, Error>] = []
-            status.downloadWaiters = status.downloadWaiters.compactMap { waiter in
-                let target = waiter.target ?? latest
-                if pulled >= target { ready.append(waiter.continuation); return nil }
-                return (target, waiter.continuation)
+        let ready = status.withLock { status -> [Waiter] in
+            var ready: [Waiter] = []
+            status.downloadWaiters = status.downloadWaiters.compactMap { entry in
+                let target = entry.target ?? latest
+                if pulled >= target { ready.append(entry.waiter); return nil }
+                return (target, entry.waiter)
             }
             return ready
         }
-        ready.forEach { $0.resume() }
+        ready.forEach { $0(nil) }
     }
 
     var hasDownloadWaiters: Bool { status.withLock { !$0.downloadWaiters.isEmpty } }
@@ -177,10 +205,10 @@ public final class SyncSession: @unchecked Sendable {
                 for continuation in status.stateContinuations.values { continuation.yield(.inactive); continuation.finish() }
                 for continuation in status.connectionContinuations.values { continuation.finish() }
             }
-            return (status.uploadWaiters, status.downloadWaiters.map(\.continuation))
+            return (status.uploadWaiters, status.downloadWaiters.map(\.waiter))
         }
         let error = SyncError(.connectionLost, "the sync session stopped")
-        uploads.forEach { $0.resume(throwing: error) }
-        downloads.forEach { $0.resume(throwing: error) }
+        uploads.forEach { $0(error) }
+        downloads.forEach { $0(error) }
     }
 }

@@ -166,3 +166,12 @@ extension Realm.Configuration {
         SyncSessionRegistry.stopSession(for: self)
     }
 }
+
+extension SyncSession {
+    /// Blocks until every local write is uploaded and everything the server had is applied
+    /// here, at most `timeout` seconds each.
+    func waitUntilSynced(timeout: Double = 30) throws {
+        try waitBlocking(for: .upload, timeout: timeout)
+        try waitBlocking(for: .download, timeout: timeout)
+    }
+}

@@ -16,7 +16,6 @@ final class SyncedTask: Object {
 /// Two files synced through one PostgreSQL server converge, and conflicts resolve by the rules.
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
-@MainActor
 final class SyncConvergenceTests {
     let server: TemporaryPostgres
     let directory = TestDirectory()
@@ -40,21 +39,20 @@ final class SyncConvergenceTests {
         return configuration
     }
 
-    func synced(_ realm: Realm) async throws {
-        try await realm.syncSession!.wait(for: .upload)
-        try await realm.syncSession!.wait(for: .download)
+    func synced(_ realm: Realm) throws {
+        try realm.syncSession!.waitUntilSynced()
         realm.refresh()
     }
 
-    @Test func aWriteOnOneFileReachesTheOtherAndTheServerTable() async throws {
+    @Test func aWriteOnOneFileReachesTheOtherAndTheServerTable() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
         try a.write {
             a.create(SyncedTask.self, value: ["id": "t1", "title": "Write the note ✍️", "priority": 3,
                                               "due": Date(timeIntervalSince1970: 1_800_000_000.25), "score": 0.1])
         }
-        try await synced(a)
-        try await synced(b)
+        try synced(a)
+        try synced(b)
         let task = try #require(b.object(ofType: SyncedTask.self, forPrimaryKey: "t1"))
         #expect(task.title == "Write the note ✍️" && task.priority == 3 && task.score == 0.1)
         #expect(task.due == Date(timeIntervalSince1970: 1_800_000_000.25))
@@ -62,29 +60,29 @@ final class SyncConvergenceTests {
         #expect(row.rowCount == 1 && row[0, 0] == "Write the note ✍️" && row[0, 1] == "3" && row[0, 2] == "f")
 
         try b.write { task.done = true }
-        try await synced(b)
-        try await synced(a)
+        try synced(b)
+        try synced(a)
         #expect(a.object(ofType: SyncedTask.self, forPrimaryKey: "t1")?.done == true)
     }
 
-    @Test func theLastWriterOfAPropertyWinsAndOtherPropertiesMerge() async throws {
+    @Test func theLastWriterOfAPropertyWinsAndOtherPropertiesMerge() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
         try a.write { a.create(SyncedTask.self, value: ["id": "t", "title": "first"]) }
-        try await synced(a)
-        try await synced(b)
+        try synced(a)
+        try synced(b)
         a.syncSession!.pause()
         b.syncSession!.pause()
         let onA = try #require(a.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
         let onB = try #require(b.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
         try a.write { onA.title = "from a"; onA.priority = 1 }
-        try await Task.sleep(for: .milliseconds(5))
+        usleep(5_000)
         try b.write { onB.title = "from b, later" }
         a.syncSession!.resume()
         b.syncSession!.resume()
         for _ in 0..<2 {
-            try await synced(a)
-            try await synced(b)
+            try synced(a)
+            try synced(b)
         }
         for realm in [a, b] {
             let task = try #require(realm.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
@@ -93,23 +91,23 @@ final class SyncConvergenceTests {
         }
     }
 
-    @Test func aDeleteWinsOverAConcurrentUpdate() async throws {
+    @Test func aDeleteWinsOverAConcurrentUpdate() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
         try a.write { a.create(SyncedTask.self, value: ["id": "gone", "title": "x"]) }
-        try await synced(a)
-        try await synced(b)
+        try synced(a)
+        try synced(b)
         a.syncSession!.pause()
         b.syncSession!.pause()
         try a.write { a.delete(a.object(ofType: SyncedTask.self, forPrimaryKey: "gone")!) }
-        try await Task.sleep(for: .milliseconds(5))
+        usleep(5_000)
         try b.write { b.object(ofType: SyncedTask.self, forPrimaryKey: "gone")!.title = "updated later" }
         b.syncSession!.resume()
-        try await synced(b)
+        try synced(b)
         a.syncSession!.resume()
         for _ in 0..<2 {
-            try await synced(a)
-            try await synced(b)
+            try synced(a)
+            try synced(b)
         }
         #expect(a.object(ofType: SyncedTask.self, forPrimaryKey: "gone") == nil)
         #expect(b.object(ofType: SyncedTask.self, forPrimaryKey: "gone") == nil)
@@ -117,23 +115,37 @@ final class SyncConvergenceTests {
         #expect(rows[0, 0] == "0")
     }
 
-    @Test func theSamePrimaryKeyCreatedOnTwoMachinesIsOneObject() async throws {
+    @Test func theSamePrimaryKeyCreatedOnTwoMachinesIsOneObject() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
         a.syncSession!.pause()
         b.syncSession!.pause()
         try a.write { a.create(SyncedTask.self, value: ["id": "same", "title": "a's", "priority": 7]) }
-        try await Task.sleep(for: .milliseconds(5))
+        usleep(5_000)
         try b.write { b.create(SyncedTask.self, value: ["id": "same", "title": "b's"]) }
         a.syncSession!.resume()
         b.syncSession!.resume()
         for _ in 0..<2 {
-            try await synced(a)
-            try await synced(b)
+            try synced(a)
+            try synced(b)
         }
         for realm in [a, b] {
             #expect(realm.objects(SyncedTask.self).count == 1)
             #expect(realm.object(ofType: SyncedTask.self, forPrimaryKey: "same")?.title == "b's")
         }
+    }
+
+    @Test func waitingForUploadAsynchronouslyReturnsOnceTheServerHasTheWrite() async throws {
+        let configuration = configuration("a")
+        let session: SyncSession = try {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.create(SyncedTask.self, value: ["id": "async", "title": "awaited"]) }
+            return realm.syncSession!
+        }()
+        #expect(session.state == .active)
+        try await session.wait(for: .upload)
+        let rows = try PostgresConnection(server.connectionString).execute("SELECT title FROM \"SyncedTask\" WHERE id = 'async'")
+        #expect(rows.rowCount == 1 && rows[0, 0] == "awaited")
+        #expect(session.connectionState == .connected)
     }
 }
