@@ -174,4 +174,9 @@ extension SyncSession {
         try waitBlocking(for: .upload, timeout: timeout)
         try waitBlocking(for: .download, timeout: timeout)
     }
+
+    /// Blocks until every local write is uploaded, at most `timeout` seconds.
+    func waitUntilUploaded(timeout: Double = 30) throws {
+        try waitBlocking(for: .upload, timeout: timeout)
+    }
 }
