@@ -148,4 +148,61 @@ final class SyncConvergenceTests {
         #expect(rows.rowCount == 1 && rows[0, 0] == "awaited")
         #expect(session.connectionState == .connected)
     }
+
+    @Test func writesGoOnWhileTheServerIsDownAndSyncWhenItReturns() throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        try a.write { a.create(SyncedTask.self, value: ["id": "before", "title": "x"]) }
+        try synced(a)
+        try server.pause()
+        for index in 0..<30 {
+            try a.write { a.create(SyncedTask.self, value: ["id": "a\(index)", "title": "offline a", "priority": index]) }
+            try b.write { b.create(SyncedTask.self, value: ["id": "b\(index)", "title": "offline b", "priority": index]) }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while a.syncSession!.connectionState == .connected && Date() < deadline { usleep(20_000) }
+        #expect(a.syncSession!.connectionState != .connected, "the session did not notice the server stopped")
+        try server.resume()
+        for _ in 0..<2 {
+            try synced(a)
+            try synced(b)
+        }
+        #expect(a.objects(SyncedTask.self).count == 61)
+        #expect(b.objects(SyncedTask.self).count == 61)
+        let rows = try PostgresConnection(server.connectionString).execute("SELECT count(*) FROM \"SyncedTask\"")
+        #expect(rows[0, 0] == "61")
+    }
+
+    @Test func aWrongPasswordOrAMissingDatabaseIsReportedByName() throws {
+        try server.createRole("ana", password: "right")
+        let errors = SyncErrorLog()
+        for (name, connection, code) in [("wrongPassword", server.connectionString(user: "ana", password: "wrong"), SyncError.Code.authenticationFailed),
+                                         ("missingDatabase", server.connectionString(database: "no_such_db"), SyncError.Code.missingDatabase)] {
+            var configuration = configuration(name)
+            configuration.syncConfiguration = SyncConfiguration(server: connection,
+                                                                initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) },
+                                                                errorHandler: { error, _ in errors.append(error) })
+            configurations.append(configuration)
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.create(SyncedTask.self, value: ["id": name]) }
+            let deadline = Date().addingTimeInterval(10)
+            while !errors.codes.contains(code) && Date() < deadline { usleep(20_000) }
+            #expect(errors.codes.contains(code), "\(name): \(errors.all)")
+            // The write stays, waiting for a server it can reach.
+            #expect(realm.object(ofType: SyncedTask.self, forPrimaryKey: name) != nil)
+            #expect(realm.syncSession!.connectionState != .connected)
+        }
+        #expect(errors.all.contains { $0.message.contains("password authentication failed") })
+        #expect(errors.all.contains { $0.message.contains("no_such_db") })
+    }
+}
+
+/// The errors a sync error handler received, from any thread.
+final class SyncErrorLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [SyncError] = []
+
+    func append(_ error: SyncError) { lock.withLock { errors.append(error) } }
+    var all: [SyncError] { lock.withLock { errors } }
+    var codes: [SyncError.Code] { all.map(\.code) }
 }
