@@ -17,6 +17,12 @@ enum BurrowTool {
                               links, collections, the change log), in a child process so
                               that damage LMDB trips over is reported, not fatal; exit
                               status 0 intact, 1 damaged
+          sync setup CONNECTION FILE
+                              create Burrow's tables in a PostgreSQL database (libpq
+                              connection string) for the classes of FILE
+          sync status FILE [--json]
+                              the server, the last sequence pulled, the uploads waiting
+                              (count and oldest) and the connection state of a synced file
           stress [options]    run threads in processes against one file, killing some, and
                               check every invariant (burrow stress --help)
           help                print this text
@@ -32,6 +38,7 @@ enum BurrowTool {
         case "compact": return compact(rest)
         case "verify": return VerifyCommand.run(rest)
         case "dump": return DumpCommand.run(rest)
+        case "sync": return SyncCommand.run(rest)
         case "stress": return StressCommand.run(rest)
         case "stress-worker": return StressCommand.runWorker(rest)
         case "help", "--help", "-h":

@@ -69,6 +69,16 @@ final class LocalReplica {
         try journaledWrite { journal, txn in try journal.set(.server, to: Array(serverID.utf8), in: txn) }
     }
 
+    /// Records the sync thread's connection state, and the server it connects to, for
+    /// ``Realm/syncStatus(ofFileAt:encryptionKey:)``.
+    func record(connection: SyncSession.ConnectionState, server: String) throws {
+        let state = "\(connection)@\(Date().timeIntervalSince1970)"
+        try journaledWrite { journal, txn in
+            try journal.set(.connection, to: Array(state.utf8), in: txn)
+            try journal.set(.serverAddress, to: Array(server.utf8), in: txn)
+        }
+    }
+
     /// The sequence number pulled through.
     func pulledSequence() throws -> UInt64 {
         try read { journal, txn in try journal?.number(.pulled, in: txn) } ?? 0

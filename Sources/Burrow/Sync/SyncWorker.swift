@@ -88,6 +88,7 @@ final class SyncWorker: @unchecked Sendable {
                 backoff = 5
             }
             session.set(connection: .disconnected)
+            try? replica.record(connection: .disconnected, server: PostgresConnection.redacted(session.sync.server))
             if isStopped { break }
             sleep(backoff)
             backoff = min(backoff * 2, 5)
@@ -120,6 +121,7 @@ final class SyncWorker: @unchecked Sendable {
                                 primaryKeys: Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.name) }, uniquingKeysWith: { a, _ in a }))
         let client = try replica.clientID()
         session.set(connection: .connected)
+        try replica.record(connection: .connected, server: PostgresConnection.redacted(session.sync.server))
         connected()
         var needsPull = true
         while !isStopped && session.state == .active {

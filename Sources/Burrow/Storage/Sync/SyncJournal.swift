@@ -44,8 +44,12 @@ struct SyncJournal {
         case pulled
         /// The number of the next upload batch: 8 bytes.
         case nextBatch
-        /// The batch being uploaded (``OutboxBatch``), until the server acknowledges it.
+        /// The batch being uploaded, until the server acknowledges it.
         case outbox
+        /// The server's connection string without its password, as last connected to.
+        case serverAddress
+        /// The sync thread's last connection state and when it was reached: `state@seconds`.
+        case connection
     }
 
     func value(_ key: StateKey, in txn: Transaction) throws -> [UInt8]? {

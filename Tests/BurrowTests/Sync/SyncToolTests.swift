@@ -1,0 +1,66 @@
+import Burrow
+import Foundation
+import PostgreSQL
+import TemporaryPostgres
+import Testing
+
+/// `burrow sync setup` and `burrow sync status`, run as a user runs them.
+@Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
+       .plainFilesOnly("the tool reads keys from the environment; its encrypted runs are covered by the tool tests"))
+final class SyncToolTests {
+    let server: TemporaryPostgres
+    let directory = TestDirectory()
+
+    init() throws {
+        server = try TemporaryPostgres.start()
+    }
+
+    deinit { server.stop() }
+
+    @Test func setupCreatesATablePerClassWithAColumnPerProperty() throws {
+        let file = directory.file("models.realm")
+        _ = try Realm(configuration: Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self]))
+        for _ in 0..<2 {
+            let run = try BurrowToolRun(["sync", "setup", server.connectionString, file.path])
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        let columns = try PostgresConnection(server.connectionString).execute("""
+            SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'SyncedTask' ORDER BY column_name
+            """)
+        let types = Dictionary(uniqueKeysWithValues: (0..<columns.rowCount).map { (columns[$0, 0]!, columns[$0, 1]!) })
+        #expect(types == ["id": "text", "title": "text", "priority": "bigint", "done": "boolean",
+                          "due": "timestamp with time zone", "score": "double precision"])
+    }
+
+    @Test func statusSaysWhatWaitsAndWhereItSyncs() throws {
+        let file = directory.file("status.realm")
+        let plain = try BurrowToolRun(["sync", "status", file.path + ".missing"])
+        #expect(plain.status == 1)
+        _ = try Realm(configuration: Realm.Configuration(fileURL: directory.file("never.realm"), objectTypes: [SyncedTask.self]))
+        let never = try BurrowToolRun(["sync", "status", directory.file("never.realm").path, "--json"])
+        #expect(never.status == 0 && never.output.contains("\"synced\":false"))
+
+        var configuration = Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self])
+        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,
+                                                            initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) })
+        defer { configuration.stopSyncSession() }
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.create(SyncedTask.self, value: ["id": "one"]) }
+        try realm.syncSession!.waitUntilSynced()
+        realm.syncSession!.pause()
+        try realm.write { realm.create(SyncedTask.self, value: ["id": "two"]) }
+
+        let json = try BurrowToolRun(["sync", "status", file.path, "--json"])
+        #expect(json.status == 0, "\(json.errors)")
+        #expect(json.output.contains("\"pendingObjects\":1"), "\(json.output)")
+        #expect(json.output.contains("\"pulledSequence\":1"), "\(json.output)")
+        #expect(json.output.contains("\"connectionState\":\"connected\"") || json.output.contains("\"connectionState\":\"disconnected\""))
+        #expect(!json.output.contains("password"))
+        let text = try BurrowToolRun(["sync", "status", file.path])
+        #expect(text.output.contains("pending uploads:  1 objects"), "\(text.output)")
+        #expect(text.output.contains("host=\(server.folder.path)"), "\(text.output)")
+
+        let misuse = try BurrowToolRun(["sync", "status"])
+        #expect(misuse.status == 2)
+    }
+}
