@@ -14,6 +14,15 @@ import PostgreSQL
 enum ServerSchema {
     /// The channel on which commits announce their last sequence number.
     static let channel = "burrow_changes"
+    /// The schema of the class tables. Named outright: a search path that starts with the
+    /// role's own schema would put them elsewhere for a role named like one (`burrow`).
+    static let tableSchema = "public"
+
+    /// The qualified name of `className`'s table: `public."Task"`.
+    static func table(_ className: String) -> String {
+        PostgresConnection.quoted(tableSchema) + "." + PostgresConnection.quoted(className)
+    }
+
     /// The key of the advisory lock that orders uploads: the sequence numbers of changes then
     /// commit in order, so a client that pulled through one never misses a smaller one.
     static let uploadLock = 7_362_001
@@ -22,6 +31,9 @@ enum ServerSchema {
     ///
     /// - Throws: ``PostgresError``.
     static func install(on connection: PostgresConnection) throws {
+        // A database an operator set up needs nothing, and its clients' roles may not create.
+        let installed = try connection.execute("SELECT to_regclass('burrow.changes') IS NOT NULL")
+        if installed[0, 0] == "t" { return }
         try connection.transaction {
             try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
             try connection.execute("""
@@ -84,7 +96,7 @@ enum ServerSchema {
                 let properties = schema.properties.filter { $0.type != .linkingObjects }
                 let wanted = properties.map { ($0.name, columnType(of: $0, primaryKeyTypes: primaryKeyTypes)) }
                 let existing = try connection.execute("SELECT properties::text FROM burrow.classes WHERE name = $1", [schema.className])
-                let table = PostgresConnection.quoted(schema.className)
+                let table = table(schema.className)
                 if existing.rowCount == 0 {
                     let columns = wanted.map { name, type in
                         "\(PostgresConnection.quoted(name)) \(type)\(name == key.name ? " PRIMARY KEY" : "")"

@@ -77,7 +77,7 @@ struct ServerStore {
         var rows: [HistoryKey: [String: JSONValue]] = [:]
         for (className, classOperations) in Dictionary(grouping: operations, by: \.className) {
             guard let keyName = primaryKeys[className] else { continue }
-            let table = PostgresConnection.quoted(className), column = PostgresConnection.quoted(keyName)
+            let table = ServerSchema.table(className), column = PostgresConnection.quoted(keyName)
             let keys = JSONValue.array(classOperations.map { .object([(keyName, $0.primaryKey)]) })
             let result = try connection.execute("""
                 SELECT to_jsonb(t)::text FROM \(table) t
@@ -113,7 +113,7 @@ struct ServerStore {
     private func storeRows(_ rows: [(HistoryKey, [String: JSONValue]?)]) throws {
         for (className, entries) in Dictionary(grouping: rows, by: \.0.className) {
             guard let keyName = primaryKeys[className] else { continue }
-            let table = PostgresConnection.quoted(className), column = PostgresConnection.quoted(keyName)
+            let table = ServerSchema.table(className), column = PostgresConnection.quoted(keyName)
             let alive = entries.compactMap { key, row in row.map { (key, $0) } }
             let gone = try entries.filter { $0.1 == nil }.map { key, _ in JSONValue.object([(keyName, try JSONValue(parsing: key.primaryKey))]) }
             if !gone.isEmpty {

@@ -25,11 +25,34 @@ final class SyncToolTests {
             #expect(run.status == 0, "\(run.errors)")
         }
         let columns = try PostgresConnection(server.connectionString).execute("""
-            SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'SyncedTask' ORDER BY column_name
+            SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'SyncedTask' ORDER BY column_name
             """)
         let types = Dictionary(uniqueKeysWithValues: (0..<columns.rowCount).map { (columns[$0, 0]!, columns[$0, 1]!) })
         #expect(types == ["id": "text", "title": "text", "priority": "bigint", "done": "boolean",
                           "due": "timestamp with time zone", "score": "double precision"])
+    }
+
+    @Test func aRoleGrantedOnlyDataAccessSyncsOnceAnOperatorSetUpTheServer() throws {
+        let file = directory.file("models.realm")
+        _ = try Realm(configuration: Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self]))
+        #expect(try BurrowToolRun(["sync", "setup", server.connectionString, file.path]).status == 0)
+        let admin = try PostgresConnection(server.connectionString)
+        try admin.execute("""
+            CREATE ROLE service LOGIN PASSWORD 'secret';
+            GRANT USAGE ON SCHEMA burrow TO service;
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA burrow, public TO service;
+            GRANT USAGE ON ALL SEQUENCES IN SCHEMA burrow TO service;
+            REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+            """)
+        var configuration = Realm.Configuration(fileURL: directory.file("service.realm"), objectTypes: [SyncedTask.self])
+        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString(user: "service", password: "secret"),
+                                                            initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) },
+                                                            errorHandler: { error, _ in print("sync error: \(error)") })
+        defer { configuration.stopSyncSession() }
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.create(SyncedTask.self, value: ["id": "by service", "title": "granted"]) }
+        try realm.syncSession!.waitUntilSynced()
+        #expect(try admin.execute("SELECT title FROM \"SyncedTask\" WHERE id = 'by service'")[0, 0] == "granted")
     }
 
     @Test func statusSaysWhatWaitsAndWhereItSyncs() throws {
