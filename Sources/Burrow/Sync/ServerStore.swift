@@ -173,4 +173,38 @@ struct ServerStore {
     func latestSequence() throws -> UInt64 {
         try connection.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0
     }
+
+    /// Reads the current rows of `classes` and the sequence number they are current at, from
+    /// one consistent snapshot (`REPEATABLE READ`), handing them to `page` a page at a time as
+    /// creations; returns that sequence number. What a new client starts from, instead of
+    /// replaying every change ever made.
+    ///
+    /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
+    ///   not read; what `page` throws.
+    func snapshot(of classes: [String], pageSize: Int, _ page: ([SyncOperation]) throws -> Void) throws -> UInt64 {
+        let origin = ChangeClock(timestamp: .zero, client: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))).text
+        return try connection.transaction(isolation: "REPEATABLE READ") {
+            let sequence = try latestSequence()
+            guard sequence > 0 else { return 0 }
+            for className in classes {
+                guard let keyName = primaryKeys[className] else { continue }
+                try connection.execute("DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text FROM \(ServerSchema.table(className)) t")
+                while true {
+                    let rows = try connection.execute("FETCH \(pageSize) FROM burrow_snapshot")
+                    if rows.rowCount == 0 { break }
+                    let operations = try (0..<rows.rowCount).map { row throws -> SyncOperation in
+                        guard let text = rows[row, 0], let members = (try? JSONValue(parsing: text))?.objectValue,
+                              let key = members.first(where: { $0.0 == keyName })?.1 else {
+                            throw SyncError(.malformedServerData, "a row of \(ServerSchema.table(className)) does not read")
+                        }
+                        return SyncOperation(className: className, primaryKey: key, kind: .create, clock: origin,
+                                             fields: members.map { ($0.0, SyncOperation.Field(value: $0.1, clock: origin)) })
+                    }
+                    try page(operations)
+                }
+                try connection.execute("CLOSE burrow_snapshot")
+            }
+            return sequence
+        }
+    }
 }

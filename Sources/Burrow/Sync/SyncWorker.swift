@@ -12,6 +12,8 @@ final class SyncWorker: @unchecked Sendable {
     private var wakeDescriptors: [Int32] = [-1, -1]
     /// How many objects an upload batch carries at most.
     static let batchLimit = 500
+    /// How many rows a first download applies in one write.
+    static let snapshotPageSize = 5000
 
     init(session: SyncSession) {
         self.session = session
@@ -142,9 +144,19 @@ final class SyncWorker: @unchecked Sendable {
 
     /// Pulls and applies every change the server has, in pages.
     private func pull(_ store: ServerStore, into replica: LocalReplica) throws {
-        let latest = try store.latestSequence()
         var pulled = try replica.pulledSequence()
         let subscribed = Set(session.subscriptions.subscribedClassNames)
+        // A file that never pulled and has nothing to upload starts from the server's tables.
+        if pulled == 0, try replica.pendingSummary().count == 0 {
+            let through = try store.snapshot(of: subscribed.sorted(), pageSize: Self.snapshotPageSize) { operations in
+                try replica.apply(operations.map { (1, $0) }, through: 0)
+            }
+            if through > 0 {
+                try replica.apply([], through: through)
+                pulled = through
+            }
+        }
+        let latest = try store.latestSequence()
         while pulled < latest {
             let changes = try store.changes(after: pulled, limit: 1000)
             guard let last = changes.last?.sequence else { break }

@@ -149,6 +149,29 @@ final class SyncConvergenceTests {
         #expect(session.connectionState == .connected)
     }
 
+    @Test func aNewClientStartsFromTheServersTablesAndThenFollowsTheLog() throws {
+        let a = try Realm(configuration: configuration("a"))
+        try a.write {
+            for index in 0..<6_000 { a.create(SyncedTask.self, value: ["id": "n\(index)", "priority": index]) }
+        }
+        try a.write {
+            a.delete(a.objects(SyncedTask.self).filter("priority < 100"))
+            for task in a.objects(SyncedTask.self).filter("priority >= 5900") { task.title = "renamed" }
+        }
+        try synced(a)
+        let b = try Realm(configuration: configuration("b"))
+        try synced(b)
+        #expect(b.objects(SyncedTask.self).count == 5_900)
+        #expect(b.objects(SyncedTask.self).filter("title == 'renamed'").count == 100)
+        let latest = try PostgresConnection(server.connectionString).execute("SELECT max(seq) FROM burrow.changes")[0, 0]
+        #expect(try Realm.syncStatus(ofFileAt: b.configuration.fileURL!)?.pulledSequence == latest.flatMap(UInt64.init))
+        // Changes after the snapshot arrive through the log.
+        try a.write { a.object(ofType: SyncedTask.self, forPrimaryKey: "n500")!.title = "after" }
+        try synced(a)
+        try synced(b)
+        #expect(b.object(ofType: SyncedTask.self, forPrimaryKey: "n500")?.title == "after")
+    }
+
     @Test func writesGoOnWhileTheServerIsDownAndSyncWhenItReturns() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
