@@ -49,6 +49,10 @@ enum BenchmarkCommand {
                 let growth = try FileGrowthRun.measure(gigabytes: gigabytes, in: workspace.directory)
                 print(FileGrowthRun.summary(growth))
                 agree = growth.bytesRead == growth.bytesWritten
+            } else if let server = options.syncServer {
+                let measurement = try SyncStep.measure(count: options.objectCount, server: server, in: workspace.directory)
+                print(SyncStep.summary(measurement))
+                agree = measurement.serverRows == options.objectCount && measurement.downloadedObjects == options.objectCount
             } else if options.notificationsOnly {
                 print(NotificationStep.summary(try NotificationStep.measure(count: options.objectCount, in: workspace.directory),
                                                count: options.objectCount))

@@ -19,6 +19,9 @@ struct BenchmarkOptions {
                       run only the concurrent-reads step (R trials of each engine)
           --notifications
                       run only the notifications step
+          --sync CONNECTION
+                      run only the sync step against the PostgreSQL server CONNECTION
+                      (a libpq connection string; Scripts/bench.sh --sync starts one)
           --file-growth GIB
                       write GIB GiB into one realm with the default configuration, then
                       reopen it and read every value back
@@ -35,6 +38,7 @@ struct BenchmarkOptions {
     var notificationsOnly = false
     /// GiB to write in the file-growth run instead of the workload.
     var fileGrowthGigabytes: Int?
+    var syncServer: String?
 
     /// Whether the usage was asked for (`-h`, `--help`) instead of a run.
     var wantsHelp = false
@@ -56,6 +60,11 @@ struct BenchmarkOptions {
                 throw BenchmarkError("--file-growth needs a positive number of GiB.\n\n" + Self.usage)
             }
             fileGrowthGigabytes = gigabytes
+            remaining.removeSubrange(flag...(flag + 1))
+        }
+        if let flag = remaining.firstIndex(of: "--sync") {
+            guard flag + 1 < remaining.count else { throw BenchmarkError("--sync needs a connection string.\n\n" + Self.usage) }
+            syncServer = remaining[flag + 1]
             remaining.removeSubrange(flag...(flag + 1))
         }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {
