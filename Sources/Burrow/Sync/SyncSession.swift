@@ -69,26 +69,22 @@ public final class SyncSession: @unchecked Sendable {
     public var connectionState: ConnectionState { status.withLock { $0.connection } }
 
     /// The state, now and at each change.
-    public var stateChanges: AsyncStream<State> {
-        AsyncStream { continuation in
-            let id = UUID()
-            status.withLock { status in
-                continuation.yield(status.state)
-                status.stateContinuations[id] = continuation
-            }
-            continuation.onTermination = { [weak self] _ in self?.status.withLock { _ = $0.stateContinuations.removeValue(forKey: id) } }
-        }
-    }
+    public var stateChanges: AsyncStream<State> { changes(of: \.state, to: \.stateContinuations) }
 
     /// The connection state, now and at each change.
-    public var connectionStateChanges: AsyncStream<ConnectionState> {
+    public var connectionStateChanges: AsyncStream<ConnectionState> { changes(of: \.connection, to: \.connectionContinuations) }
+
+    /// A stream of `value` now and at each change, whose continuation is kept in `listeners`
+    /// until the stream ends.
+    private func changes<Value>(of value: KeyPath<Status, Value> & Sendable,
+                                to listeners: WritableKeyPath<Status, [UUID: AsyncStream<Value>.Continuation]> & Sendable) -> AsyncStream<Value> {
         AsyncStream { continuation in
             let id = UUID()
             status.withLock { status in
-                continuation.yield(status.connection)
-                status.connectionContinuations[id] = continuation
+                continuation.yield(status[keyPath: value])
+                status[keyPath: listeners][id] = continuation
             }
-            continuation.onTermination = { [weak self] _ in self?.status.withLock { _ = $0.connectionContinuations.removeValue(forKey: id) } }
+            continuation.onTermination = { [weak self] _ in self?.status.withLock { _ = $0[keyPath: listeners].removeValue(forKey: id) } }
         }
     }
 

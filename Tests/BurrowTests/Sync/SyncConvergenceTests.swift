@@ -44,6 +44,23 @@ final class SyncConvergenceTests {
         realm.refresh()
     }
 
+    /// Syncs each of `realms` in turn, twice: the second round brings each what the others
+    /// uploaded after it last pulled.
+    func converge(_ realms: Realm...) throws {
+        for _ in 0..<2 {
+            for realm in realms { try synced(realm) }
+        }
+    }
+
+    /// Pauses the sessions of `realms`: their writes wait, as on machines apart.
+    func disconnect(_ realms: Realm...) {
+        for realm in realms { realm.syncSession!.pause() }
+    }
+
+    func reconnect(_ realms: Realm...) {
+        for realm in realms { realm.syncSession!.resume() }
+    }
+
     @Test func aWriteOnOneFileReachesTheOtherAndTheServerTable() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
@@ -71,19 +88,14 @@ final class SyncConvergenceTests {
         try a.write { a.create(SyncedTask.self, value: ["id": "t", "title": "first"]) }
         try synced(a)
         try synced(b)
-        a.syncSession!.pause()
-        b.syncSession!.pause()
+        disconnect(a, b)
         let onA = try #require(a.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
         let onB = try #require(b.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
         try a.write { onA.title = "from a"; onA.priority = 1 }
         usleep(5_000)
         try b.write { onB.title = "from b, later" }
-        a.syncSession!.resume()
-        b.syncSession!.resume()
-        for _ in 0..<2 {
-            try synced(a)
-            try synced(b)
-        }
+        reconnect(a, b)
+        try converge(a, b)
         for realm in [a, b] {
             let task = try #require(realm.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
             #expect(task.title == "from b, later")
@@ -97,18 +109,14 @@ final class SyncConvergenceTests {
         try a.write { a.create(SyncedTask.self, value: ["id": "gone", "title": "x"]) }
         try synced(a)
         try synced(b)
-        a.syncSession!.pause()
-        b.syncSession!.pause()
+        disconnect(a, b)
         try a.write { a.delete(a.object(ofType: SyncedTask.self, forPrimaryKey: "gone")!) }
         usleep(5_000)
         try b.write { b.object(ofType: SyncedTask.self, forPrimaryKey: "gone")!.title = "updated later" }
         b.syncSession!.resume()
         try synced(b)
         a.syncSession!.resume()
-        for _ in 0..<2 {
-            try synced(a)
-            try synced(b)
-        }
+        try converge(a, b)
         #expect(a.object(ofType: SyncedTask.self, forPrimaryKey: "gone") == nil)
         #expect(b.object(ofType: SyncedTask.self, forPrimaryKey: "gone") == nil)
         let rows = try PostgresConnection(server.connectionString).execute("SELECT count(*) FROM \"SyncedTask\" WHERE id = 'gone'")
@@ -118,17 +126,12 @@ final class SyncConvergenceTests {
     @Test func theSamePrimaryKeyCreatedOnTwoMachinesIsOneObject() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
-        a.syncSession!.pause()
-        b.syncSession!.pause()
+        disconnect(a, b)
         try a.write { a.create(SyncedTask.self, value: ["id": "same", "title": "a's", "priority": 7]) }
         usleep(5_000)
         try b.write { b.create(SyncedTask.self, value: ["id": "same", "title": "b's"]) }
-        a.syncSession!.resume()
-        b.syncSession!.resume()
-        for _ in 0..<2 {
-            try synced(a)
-            try synced(b)
-        }
+        reconnect(a, b)
+        try converge(a, b)
         for realm in [a, b] {
             #expect(realm.objects(SyncedTask.self).count == 1)
             #expect(realm.object(ofType: SyncedTask.self, forPrimaryKey: "same")?.title == "b's")
@@ -172,6 +175,28 @@ final class SyncConvergenceTests {
         #expect(b.object(ofType: SyncedTask.self, forPrimaryKey: "n500")?.title == "after")
     }
 
+    @Test(.timeLimit(.minutes(1))) func theStateAndTheConnectionStateAreObservable() async throws {
+        let configuration = configuration("a")
+        let session: SyncSession = try { try Realm(configuration: configuration).syncSession! }()
+        var connections: [SyncSession.ConnectionState] = []
+        for await state in session.connectionStateChanges {
+            connections.append(state)
+            if state == .connected { break }
+        }
+        #expect(connections.last == .connected)
+        session.pause()
+        var states: [SyncSession.State] = []
+        for await state in session.stateChanges {
+            states.append(state)
+            if state == .paused { break }
+        }
+        #expect(states == [.paused])
+        for await state in session.connectionStateChanges where state == .disconnected { break }
+        #expect(session.connectionState == .disconnected)
+        session.resume()
+        #expect(session.state == .active)
+    }
+
     @Test func writesGoOnWhileTheServerIsDownAndSyncWhenItReturns() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
@@ -186,10 +211,7 @@ final class SyncConvergenceTests {
         while a.syncSession!.connectionState == .connected && Date() < deadline { usleep(20_000) }
         #expect(a.syncSession!.connectionState != .connected, "the session did not notice the server stopped")
         try server.resume()
-        for _ in 0..<2 {
-            try synced(a)
-            try synced(b)
-        }
+        try converge(a, b)
         #expect(a.objects(SyncedTask.self).count == 61)
         #expect(b.objects(SyncedTask.self).count == 61)
         let rows = try PostgresConnection(server.connectionString).execute("SELECT count(*) FROM \"SyncedTask\"")
