@@ -100,6 +100,7 @@ public struct Realm: Equatable {
         handle = RealmHandle(use)
         try createTables(for: declared)
         if let sync = configuration.syncConfiguration {
+            try SyncSessionRegistry.checkSyncable(schema)
             coordinator.startJournaling()
             SyncSessionRegistry.startSession(for: configuration, sync: sync)
         }

@@ -5,6 +5,17 @@ import LMDB
 enum SyncSessionRegistry {
     private static let sessions = Locked<[String: SyncSession]>([:])
 
+    /// Checks that every top-level class of `schema` can sync: each needs a primary key, which
+    /// names its objects on every machine.
+    ///
+    /// - Throws: ``SyncError/Code/missingPrimaryKey`` naming the first class without one.
+    static func checkSyncable(_ schema: Schema) throws {
+        let keyless = schema.objectSchema.filter { !$0.isEmbedded && $0.primaryKeyProperty == nil }.map(\.className).sorted()
+        if let first = keyless.first {
+            throw SyncError(.missingPrimaryKey, "the class '\(first)' has no primary key: a synced class needs one, which names its objects on every machine")
+        }
+    }
+
     /// Starts the session of `configuration`'s file, unless it runs.
     static func startSession(for configuration: Realm.Configuration, sync: SyncConfiguration) {
         let started = sessions.withLock { sessions -> SyncSession? in

@@ -197,6 +197,16 @@ final class SyncConvergenceTests {
         #expect(session.state == .active)
     }
 
+    @Test func aClassWithoutAPrimaryKeyIsRefusedAtOpen() throws {
+        var configuration = configuration("keyless")
+        configuration.objectTypes = [SyncedTask.self, Dog.self]
+        #expect { try Realm(configuration: configuration) } throws: { error in
+            guard let error = error as? SyncError else { return false }
+            return error.code == .missingPrimaryKey && error.message.contains("'Dog'")
+        }
+        #expect(configuration.syncConfiguration != nil)
+    }
+
     @Test func writesGoOnWhileTheServerIsDownAndSyncWhenItReturns() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
