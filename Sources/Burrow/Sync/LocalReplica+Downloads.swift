@@ -13,15 +13,18 @@ extension LocalReplica {
         try journaledWriteForDownload { journal, txn in
             let pulled = try journal.number(.pulled, in: txn) ?? 0
             let client = try journal.ensureClientID(in: txn)
+            // The schema is read once: building it costs more than applying a change.
+            let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
             for (sequence, operation) in changes where sequence > pulled {
-                try applyOne(operation, journal: journal, client: client, txn: txn)
+                try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn)
             }
             try journal.setNumber(.pulled, to: max(pulled, last), in: txn)
         }
     }
 
-    private func applyOne(_ operation: SyncOperation, journal: SyncJournal, client: UUID, txn: Transaction) throws {
-        guard let schema = realm.schema[operation.className], let keyProperty = schema.primaryKeyProperty,
+    private func applyOne(_ operation: SyncOperation, schemas: [String: ObjectSchema], journal: SyncJournal, client: UUID,
+                          txn: Transaction) throws {
+        guard let schema = schemas[operation.className], let keyProperty = schema.primaryKeyProperty,
               let layout = realm.core.catalog.layouts[operation.className] else { return }
         let key: Any
         do {
@@ -57,7 +60,7 @@ extension LocalReplica {
                 if let newer, newer > field.clock { continue }
                 do {
                     values[name] = try SyncValueCodec.decode(field.value, of: property) { className, primaryKey in
-                        guard let target = self.realm.schema[className]?.primaryKeyProperty,
+                        guard let target = schemas[className]?.primaryKeyProperty,
                               let typed = try? SyncValueCodec.scalar(SyncValueCodec.scalar(primaryKey), type: target.type, name: target.name) else { return nil }
                         return self.realm.dynamicObject(ofType: className, forPrimaryKey: typed)
                     } ?? NSNull()

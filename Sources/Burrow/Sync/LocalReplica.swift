@@ -167,11 +167,22 @@ final class LocalReplica {
     private static func encode(_ batch: Batch) -> [UInt8] {
         let sent = batch.sent.map { classID, object in
             JSONValue.object([("class", .number(String(classID))),
-                              ("record", .string(object.encoded().map { String(format: "%02x", $0) }.joined()))])
+                              ("record", .string(hex(object.encoded())))])
         }
         let json = JSONValue.object([("batch", .number(String(batch.number))), ("operations", .array(batch.operations.map(\.json))),
                                      ("sent", .array(sent))])
         return Array(json.text.utf8)
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func decodeBatch(_ bytes: [UInt8]) throws -> Batch {

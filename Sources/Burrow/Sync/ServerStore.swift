@@ -23,6 +23,7 @@ struct ServerStore {
             var rows = try loadRows(of: operations)
             var effects: [SyncOperation] = []
             var touched: [HistoryKey] = []
+            var seen = Set<HistoryKey>()
             for operation in operations {
                 let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
                 guard primaryKeys[operation.className] != nil else {
@@ -33,7 +34,7 @@ struct ServerStore {
                 if let effect = history.apply(operation, to: &row) { effects.append(effect) }
                 histories[key] = history
                 rows[key] = row
-                if !touched.contains(key) { touched.append(key) }
+                if seen.insert(key).inserted { touched.append(key) }
             }
             try storeHistories(touched.map { ($0, histories[$0]!) })
             try storeRows(touched.map { ($0, rows[$0] ?? nil) })

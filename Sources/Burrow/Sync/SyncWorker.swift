@@ -11,7 +11,7 @@ final class SyncWorker: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var wakeDescriptors: [Int32] = [-1, -1]
     /// How many objects an upload batch carries at most.
-    static let batchLimit = 500
+    static let batchLimit = 5000
     /// How many rows a first download applies in one write.
     static let snapshotPageSize = 5000
 

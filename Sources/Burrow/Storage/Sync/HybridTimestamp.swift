@@ -47,9 +47,17 @@ struct ChangeClock: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The text form: 16 hex digits of the reading, `-`, the client's 32 hex digits. Texts
     /// compare (byte by byte) as the clocks do, so a server orders them with plain SQL.
     var text: String {
-        let hex = String(timestamp.rawValue, radix: 16)
-        let client = self.client.uuidString.lowercased().filter { $0 != "-" }
-        return String(repeating: "0", count: 16 - hex.count) + hex + "-" + client
+        // Written byte by byte: clocks are formatted for every property of every upload.
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 49)
+        let digits = Array("0123456789abcdef".utf8)
+        for index in 0..<16 { bytes[index] = digits[Int(timestamp.rawValue >> (60 - 4 * UInt64(index)) & 0xF)] }
+        withUnsafeBytes(of: client.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                bytes[17 + 2 * index] = digits[Int(byte >> 4)]
+                bytes[18 + 2 * index] = digits[Int(byte & 0xF)]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The clock of a ``text`` form; `nil` when `text` is not one.
