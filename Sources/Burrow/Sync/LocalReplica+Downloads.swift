@@ -7,18 +7,29 @@ extension LocalReplica {
     /// change already applied (sequence at or below the pulled one) is skipped. Local changes
     /// not yet acknowledged win over older ones from the server, as they will on the server.
     ///
-    /// - Throws: ``SyncError/Code/malformedServerData`` for a value that does not fit its
-    ///   property (nothing of `changes` is then applied); storage errors.
-    func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64) throws {
+    /// Returns the errors of the changes that did not decode (a value that does not fit its
+    /// property): those are skipped, the others applied.
+    ///
+    /// - Throws: storage errors.
+    @discardableResult
+    func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64) throws -> [SyncError] {
         try journaledWriteForDownload { journal, txn in
+            var rejected: [SyncError] = []
             let pulled = try journal.number(.pulled, in: txn) ?? 0
             let client = try journal.ensureClientID(in: txn)
             // The schema is read once: building it costs more than applying a change.
             let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
             for (sequence, operation) in changes where sequence > pulled {
-                try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn)
+                do {
+                    try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn)
+                } catch let error as SyncError where error.code == .malformedServerData {
+                    // A change that does not decode is checked before it touches anything:
+                    // it is skipped and reported, and the changes after it still apply.
+                    rejected.append(SyncError(.malformedServerData, "change \(sequence) was not applied: \(error.message)"))
+                }
             }
             try journal.setNumber(.pulled, to: max(pulled, last), in: txn)
+            return rejected
         }
     }
 

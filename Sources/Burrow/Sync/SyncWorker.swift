@@ -160,7 +160,8 @@ final class SyncWorker: @unchecked Sendable {
         while pulled < latest {
             let changes = try store.changes(after: pulled, limit: 1000)
             guard let last = changes.last?.sequence else { break }
-            try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
+            let rejected = try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
+            rejected.forEach(session.report)
             pulled = last
         }
         session.downloads(latest: latest, pulled: pulled)

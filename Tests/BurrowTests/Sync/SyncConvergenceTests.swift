@@ -197,6 +197,33 @@ final class SyncConvergenceTests {
         #expect(session.state == .active)
     }
 
+    @Test func aChangeFromTheServerThatDoesNotDecodeIsReportedAndSkipped() throws {
+        let errors = SyncErrorLog()
+        var configuration = configuration("a")
+        configuration.syncConfiguration?.errorHandler = { error, _ in errors.append(error) }
+        let a = try Realm(configuration: configuration)
+        try a.write { a.create(SyncedTask.self, value: ["id": "t", "title": "fine", "priority": 1]) }
+        try synced(a)
+        let clock = "00000fffffffffff-00000000000000000000000000000001"
+        let server = try PostgresConnection(self.server.connectionString)
+        for fields in [#"{"priority": {"v": "not a number", "c": "\#(clock)"}}"#, #"{"title": {"v": null, "c": "\#(clock)"}}"#,
+                       #"{"due": {"v": "yesterday", "c": "\#(clock)"}}"#] {
+            try server.execute("""
+                INSERT INTO burrow.changes (client, class, pk, kind, fields)
+                VALUES ('00000000-0000-0000-0000-000000000001', 'SyncedTask', '"t"', 'update', $1::jsonb)
+                """, [fields])
+        }
+        try server.execute("""
+            INSERT INTO burrow.changes (client, class, pk, kind, fields) VALUES ('00000000-0000-0000-0000-000000000001',
+            'SyncedTask', '"t"', 'update', '{"title": {"v": "after the bad rows", "c": "\(clock)"}}')
+            """)
+        try synced(a)
+        #expect(errors.codes.filter { $0 == .malformedServerData }.count == 3, "\(errors.all)")
+        let task = try #require(a.object(ofType: SyncedTask.self, forPrimaryKey: "t"))
+        #expect(task.priority == 1 && task.due == nil)
+        #expect(task.title == "after the bad rows")
+    }
+
     @Test func aClassWithoutAPrimaryKeyIsRefusedAtOpen() throws {
         var configuration = configuration("keyless")
         configuration.objectTypes = [SyncedTask.self, Dog.self]
