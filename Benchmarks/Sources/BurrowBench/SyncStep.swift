@@ -22,6 +22,8 @@ enum SyncStep {
         let copyTo: Double
         let serverRows: Int
         let downloadedObjects: Int
+        /// Seconds from a commit on one file to the notification on another, sorted.
+        let latencies: [Double]
     }
 
     static func configuration(_ url: URL, server: String?) -> Realm.Configuration {
@@ -95,7 +97,37 @@ enum SyncStep {
             downloaded = fresh.objects(SyncItem.self).count
         }.seconds
         return Measurement(count: count, localInsert: localInsert, localRead: localRead, upload: upload, copyFrom: copyFrom,
-                           download: download, copyTo: copyTo, serverRows: serverRows, downloadedObjects: downloaded)
+                           download: download, copyTo: copyTo, serverRows: serverRows, downloadedObjects: downloaded,
+                           latencies: try latencies(server: server, in: directory))
+    }
+
+    static let latencySamples = 200
+
+    /// Commits on one synced file at 100 a second, each timed to the object notification it
+    /// fires on another synced file of this process (observed on a queue).
+    static func latencies(server: String, in directory: URL) throws -> [Double] {
+        let writer = try Realm(configuration: configuration(directory.appendingPathComponent("latency-writer.realm"), server: server))
+        let reader = try Realm(configuration: configuration(directory.appendingPathComponent("latency-reader.realm"), server: server))
+        try writer.write { writer.create(SyncItem.self, value: ["id": -1, "name": "probe"]) }
+        try wait(writer.syncSession!, for: .upload)
+        try wait(reader.syncSession!, for: .download)
+        reader.refresh()
+        guard let probe = reader.object(ofType: SyncItem.self, forPrimaryKey: -1) else { throw BenchmarkError("the probe did not arrive") }
+        let arrivals = Locked([Int: Double]())
+        let token = probe.observe(on: DispatchQueue(label: "sync observer")) { (change: ObjectChange<SyncItem>) in
+            if case .change(let item, _) = change { arrivals.update { $0[Int(item.value)] = NotificationStep.now() } }
+        }
+        defer { token.invalidate() }
+        let item = writer.object(ofType: SyncItem.self, forPrimaryKey: -1)!
+        var sent: [Int: Double] = [:]
+        for sample in 1...latencySamples {
+            try writer.write { item.value = Double(sample) }
+            sent[sample] = NotificationStep.now()
+            usleep(10_000)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let arrived = arrivals.get()
+        return sent.compactMap { sample, time in arrived[sample].map { max(0, $0 - time) } }.sorted()
     }
 
     @discardableResult
@@ -119,6 +151,15 @@ enum SyncStep {
             sync, \(m.count) objects (server rows \(m.serverRows), downloaded \(m.downloadedObjects))
               first download    \(s(m.download))   floor \(s(downloadFloor)) (COPY TO \(s(m.copyTo)) + Burrow insert \(s(m.localInsert)))   \(String(format: "%.1fx", m.download / downloadFloor)) (bar 1.5x)
               upload            \(s(m.upload))   floor \(s(uploadFloor)) (COPY FROM \(s(m.copyFrom)) + Burrow read \(s(m.localRead)))   \(String(format: "%.1fx", m.upload / uploadFloor)) (bar 1.5x)
+              commit to notification on another file, \(m.latencies.count) of \(latencySamples) commits at 100/s: \(percentiles(m.latencies))
             """
+    }
+
+    static func percentiles(_ sorted: [Double]) -> String {
+        guard !sorted.isEmpty else { return "none arrived" }
+        func at(_ fraction: Double) -> String {
+            String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] * 1000)
+        }
+        return "p50 \(at(0.5)), p99 \(at(0.99)) (goal: p99 under 100 ms)"
     }
 }
