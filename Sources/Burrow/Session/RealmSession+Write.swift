@@ -153,7 +153,10 @@ extension RealmSession {
         resumeReading(after: committedID)
         write.tables.finish(committed: committed, keys: coordinator.objectKeys)
         passWriterTurn()
-        if committed { coordinator.commitWatcher.committed() }
+        if committed {
+            coordinator.commitWatcher.committed()
+            coordinator.journaledWriteDidCommit(write)
+        }
         writeDidEnd()
     }
 }

@@ -69,6 +69,11 @@ final class SyncWorker: @unchecked Sendable {
             session.report(SyncError(.invalidServer, "the sync thread could not open the file: \(error)"))
             return
         }
+        // A local commit wakes the worker at once; commits of other processes are seen by the
+        // wait's timeout.
+        let coordinator = replica.realm.core.coordinator
+        coordinator.addJournalListener(ObjectIdentifier(self)) { [weak self] in self?.wake() }
+        defer { coordinator.removeJournalListener(ObjectIdentifier(self)) }
         var backoff = 0.1
         while !isStopped {
             if session.state == .paused {

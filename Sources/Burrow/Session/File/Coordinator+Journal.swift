@@ -22,6 +22,22 @@ extension Coordinator {
         if try SyncJournal.open(in: txn, create: false) != nil { startJournaling() }
     }
 
+    /// Calls `listener` after every local commit the journal recorded in this process (not
+    /// those applying the server's changes), until ``removeJournalListener(_:)`` with `key`.
+    func addJournalListener(_ key: ObjectIdentifier, _ listener: @escaping @Sendable () -> Void) {
+        journalListeners.withLock { $0[key] = listener }
+    }
+
+    func removeJournalListener(_ key: ObjectIdentifier) {
+        journalListeners.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// Tells the listeners that `write`, just committed, recorded changes for upload.
+    func journaledWriteDidCommit(_ write: WriteState) {
+        guard isJournaling, !write.appliesServerChanges else { return }
+        for listener in journalListeners.withLock({ Array($0.values) }) { listener() }
+    }
+
     /// Records `write`'s changes in the journal when the file is synced and the write is not
     /// one applying the server's changes; called just before it commits.
     ///

@@ -38,6 +38,8 @@ final class Coordinator: @unchecked Sendable {
     let observerPresence: ObserverPresence
     /// Whether the file is synced (``isJournaling``).
     let journaling = Atomic<Bool>(false)
+    /// Who is told of each journaled commit of this process: the file's sync thread.
+    let journalListeners = Locked<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
     init(catalogs: CatalogStore, isInMemory: Bool, isReadOnly: Bool, mapLimit: Int?, inMemoryIdentifier: String?) {
         self.catalogs = catalogs
