@@ -82,6 +82,32 @@ final class SyncConvergenceTests {
         #expect(a.object(ofType: SyncedTask.self, forPrimaryKey: "t1")?.done == true)
     }
 
+    @Test func edgeValuesTravelExactly() throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        let text = String(repeating: "quote \" backslash \\ newline \n tab \t nul-free ✍️ 名前 \u{1}", count: 2000)
+        let values: [[String: Any]] = [
+            ["id": "past", "title": "", "priority": Int.min, "score": -0.5, "due": Date(timeIntervalSince1970: -14_182_940.25)],
+            ["id": "future", "title": text, "priority": Int.max, "score": Double.infinity, "due": Date(timeIntervalSince1970: 32_503_680_000.000001)],
+            ["id": "nan", "title": "🙂", "priority": 0, "score": Double.nan],
+            ["id": "", "title": "empty primary key"],
+        ]
+        try a.write { for value in values { a.create(SyncedTask.self, value: value) } }
+        try converge(a, b)
+        for value in values {
+            let id = value["id"] as! String
+            let task = try #require(b.object(ofType: SyncedTask.self, forPrimaryKey: id), "\(id) did not arrive")
+            let original = try #require(a.object(ofType: SyncedTask.self, forPrimaryKey: id))
+            #expect(task.title == original.title, "\(id)")
+            #expect(task.priority == original.priority, "\(id)")
+            #expect(task.score == original.score || (task.score.isNaN && original.score.isNaN), "\(id)")
+            #expect(task.due == original.due, "\(id): \(String(describing: task.due)) vs \(String(describing: original.due))")
+        }
+        let row = try PostgresConnection(server.connectionString).execute("SELECT length(title), score::text FROM \"SyncedTask\" WHERE id = 'future'")
+        // PostgreSQL counts code points, as `unicodeScalars` does.
+        #expect(row[0, 0] == String(text.unicodeScalars.count) && row[0, 1] == "Infinity")
+    }
+
     @Test func theLastWriterOfAPropertyWinsAndOtherPropertiesMerge() throws {
         let a = try Realm(configuration: configuration("a"))
         let b = try Realm(configuration: configuration("b"))
