@@ -5,30 +5,23 @@ set -euo pipefail
 packages=(liblmdb-dev lmdb-utils libsodium-dev libsqlite3-dev libpq-dev pkg-config)
 # The server the sync tests start for themselves: without it they are skipped, with the reason.
 optional=(postgresql)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+
+# Installs those of the packages named that are missing; returns apt-get's status.
+install_missing() {
+    local missing=()
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
     echo "Installing: ${missing[*]}"
-    sudo_cmd=""
+    local sudo_cmd=""
     if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+    $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+install_missing "${packages[@]}"
 if ! command -v swift >/dev/null 2>&1; then
     echo "Swift is not on PATH; install the Swift 6.3 toolchain first." >&2
     exit 1
 fi
-missing_optional=()
-for package in "${optional[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing_optional+=("$package")
-done
-if [ ${#missing_optional[@]} -gt 0 ]; then
-    echo "Installing: ${missing_optional[*]}"
-    sudo_cmd=""
-    if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
-    if ! { $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing_optional[@]}" >/dev/null; }; then
-        echo "Could not install ${missing_optional[*]}: the tests that need it will be skipped." >&2
-    fi
-fi
+install_missing "${optional[@]}" || echo "Could not install ${optional[*]}: the tests that need it will be skipped." >&2

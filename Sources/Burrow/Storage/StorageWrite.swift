@@ -20,6 +20,9 @@ final class StorageWrite {
     /// file's journal (which names objects by primary key, gone from the row by commit time);
     /// `nil` when nothing needs them.
     @exclusivity(unchecked) var deletedPrimaryKeys: [UInt32: [UInt64: _PersistedValue]]?
+    /// The net change of each class, reduced once when the write commits (for the change log
+    /// and a synced file's journal alike); read only after the write's last change.
+    lazy var reducedChanges: [UInt32: ChangeRuns] = changes?.reduced() ?? [:]
 
     init(transaction: Transaction, recordingChanges: Bool = false, capturingDeletions: Bool = false) {
         self.transaction = transaction

@@ -17,8 +17,8 @@ extension TableWriter {
         // A write that changed nothing commits no version, and stays so.
         guard transaction.mutationCount > 0 else { return }
         let metadata = catalogs.metadata
-        if let changes = storage.changes {
-            try metadata.appendChanges(changes, in: transaction)
+        if storage.changes != nil {
+            try metadata.appendChanges(storage.reducedChanges, in: transaction)
         } else {
             try metadata.markUnlogged(transaction)
         }

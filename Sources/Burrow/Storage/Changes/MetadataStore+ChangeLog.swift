@@ -16,9 +16,9 @@ extension MetadataStore {
         changeRecordPrefix + FileHeader.encodeUInt64(UInt64(id))
     }
 
-    /// Stores the record of the commit `txn` makes, unless it changed no object.
-    func appendChanges(_ changes: ChangeSet, in txn: Transaction) throws {
-        let reduced = changes.reduced()
+    /// Stores the record of the commit `txn` makes (`reduced`, its net change by class),
+    /// unless it changed no object.
+    func appendChanges(_ reduced: [UInt32: ChangeRuns], in txn: Transaction) throws {
         guard !reduced.isEmpty else { return }
         try txn.put(Self.recordKey(txn.id), ChangeLogRecord.encode(reduced), in: sealedDatabase)
     }

@@ -8,8 +8,8 @@ extension SyncJournal {
     ///
     /// - Throws: ``StorageError`` for a row or record that does not read; LMDB's errors.
     func record(_ tables: TableWriter) throws {
-        guard let changes = tables.storage.changes else { return }
-        let reduced = changes.reduced()
+        guard tables.storage.changes != nil else { return }
+        let reduced = tables.storage.reducedChanges
         let deletedKeys = tables.storage.deletedPrimaryKeys ?? [:]
         guard !reduced.isEmpty || !deletedKeys.isEmpty else { return }
         let txn = tables.transaction
