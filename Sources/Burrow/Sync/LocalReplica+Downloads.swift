@@ -54,6 +54,7 @@ extension LocalReplica {
         case .delete:
             if let created = local(pending?.created), let clock = operation.clock, created > clock { return }
             if let existing { realm.delete(existing) }
+            try journal.removeShadows(classID: layout.classID, primaryKey: storedKey, in: txn)
             if var remaining = pending {
                 remaining.properties = [:]
                 remaining.created = nil
@@ -65,10 +66,23 @@ extension LocalReplica {
                !(pending?.existsLocally ?? false) { return }
             let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
             var values: [String: Any] = [:]
+            var shadows: [ShadowUpdate] = []
             for (name, field) in operation.fields {
                 guard let property = schema[name], property.type != .linkingObjects, !property.isPrimary else { continue }
-                let newer = [local(pending?.created), ids[name].flatMap { local(pending?.properties[$0]) }].compactMap { $0 }.max()
-                if let newer, newer > field.clock { continue }
+                if let kind = CollectionKind(of: property), let id = ids[name] {
+                    // A collection edited here keeps its edits: their upload merges them with
+                    // this on the server, which then sends what they became.
+                    if pending?.created != nil || pending?.properties[id] != nil { continue }
+                    do {
+                        let elements = try KeyedElements(kind: kind, value: field.value, keys: field.keys)
+                        shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
+                    } catch {
+                        throw SyncError(.malformedServerData, "a change of '\(operation.className)' does not fit its schema: \(error)")
+                    }
+                } else {
+                    let newer = [local(pending?.created), ids[name].flatMap { local(pending?.properties[$0]) }].compactMap { $0 }.max()
+                    if let newer, newer > field.clock { continue }
+                }
                 do {
                     values[name] = try SyncValueCodec.decode(field.value, of: property) { className, primaryKey in
                         guard let target = schemas[className]?.primaryKeyProperty,
@@ -86,7 +100,10 @@ extension LocalReplica {
             } else if operation.kind == .create {
                 values[keyProperty.name] = key
                 _ = realm.dynamicCreate(operation.className, value: values, update: .modified)
+            } else {
+                return
             }
+            try store(shadows, in: journal, txn: txn)
         }
     }
 

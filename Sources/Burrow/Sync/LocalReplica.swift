@@ -12,11 +12,13 @@ final class LocalReplica {
         self.realm = realm
     }
 
-    /// A batch being uploaded: its number, its operations, and the pending records it carries.
+    /// A batch being uploaded: its number, its operations, the pending records it carries, and
+    /// the collection shadows to store once the server has it.
     struct Batch {
         let number: UInt64
         let operations: [SyncOperation]
         let sent: [(classID: UInt32, object: PendingObject)]
+        var shadows: [ShadowUpdate] = []
     }
 
     /// Runs `body` in a write whose changes are not journaled, with the journal.
@@ -110,8 +112,11 @@ final class LocalReplica {
             let pending = try journal.pendingObjects(in: txn, limit: limit)
             guard !pending.isEmpty else { return nil }
             let number = try journal.number(.nextBatch, in: txn) ?? 1
-            let uploads = pending.flatMap { entry in self.operations(for: entry.object, classID: entry.classID, client: client) }
-            let batch = Batch(number: number, operations: uploads, sent: pending)
+            var shadows: [ShadowUpdate] = []
+            let uploads = try pending.flatMap { entry in
+                try self.operations(for: entry.object, classID: entry.classID, client: client, journal: journal, txn: txn, shadows: &shadows)
+            }
+            let batch = Batch(number: number, operations: uploads, sent: pending, shadows: shadows)
             try journal.setNumber(.nextBatch, to: number + 1, in: txn)
             try journal.set(.outbox, to: Self.encode(batch), in: txn)
             return batch
@@ -126,12 +131,15 @@ final class LocalReplica {
                 let current = try journal.pendingObject(classID: classID, primaryKey: sent.primaryKey, in: txn)
                 try journal.setPendingObject(current?.subtracting(sent), classID: classID, primaryKey: sent.primaryKey, in: txn)
             }
+            try store(batch.shadows, in: journal, txn: txn)
             try journal.set(.outbox, to: nil, in: txn)
         }
     }
 
-    /// The operations that upload `pending`, a pending record of class `classID`.
-    private func operations(for pending: PendingObject, classID: UInt32, client: UUID) -> [SyncOperation] {
+    /// The operations that upload `pending`, a pending record of class `classID`; adds to
+    /// `shadows` what the file's collection shadows become once the server has them.
+    private func operations(for pending: PendingObject, classID: UInt32, client: UUID, journal: SyncJournal, txn: Transaction,
+                            shadows: inout [ShadowUpdate]) throws -> [SyncOperation] {
         guard let layout = core.catalog.layouts.values.first(where: { $0.classID == classID }),
               let keyProperty = layout.storedClass.objectSchema.primaryKeyProperty,
               let swiftKey = pending.primaryKey.anyValue ?? (pending.primaryKey.isNull ? NSNull() : nil) else { return [] }
@@ -141,21 +149,35 @@ final class LocalReplica {
         var result: [SyncOperation] = []
         if let deleted = pending.deleted {
             result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .delete, clock: clock(deleted), fields: []))
+            shadows.append(ShadowUpdate(classID: classID, primaryKey: pending.primaryKey, property: nil, elements: nil))
         }
         guard pending.existsLocally, let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey) else { return result }
         let schema = object.objectSchema
+        let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         let names = Dictionary(layout.storedClass.properties.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        func field(_ property: Property, at time: HybridTimestamp) throws -> SyncOperation.Field {
+            let value = SyncValueCodec.encode(object[property.name], of: property)
+            guard let kind = CollectionKind(of: property), let id = ids[property.name] else {
+                return SyncOperation.Field(value: value, clock: clock(time))
+            }
+            // A collection uploads its edits since the server last had it (from nothing after
+            // a deletion: a new life starts empty).
+            let base = pending.deleted != nil ? nil : try shadow(classID: classID, primaryKey: pending.primaryKey, property: id, journal: journal, txn: txn)
+            let elements = base ?? KeyedElements(kind: kind, entries: [])
+            let edits = elements.edits(to: value, clock: clock(time))
+            shadows.append(ShadowUpdate(classID: classID, primaryKey: pending.primaryKey, property: id, elements: elements.applying(edits)))
+            return SyncOperation.Field(value: .null, clock: clock(time), edits: edits)
+        }
         if let created = pending.created {
-            let fields = schema.properties.filter { $0.type != .linkingObjects }.map { property in
-                let id = layout.storedClass.properties.first { $0.name == property.name }?.id
-                let time = id.flatMap { pending.properties[$0] }.map { max($0, created) } ?? created
-                return (property.name, SyncOperation.Field(value: SyncValueCodec.encode(object[property.name], of: property), clock: clock(time)))
+            let fields = try schema.properties.filter { $0.type != .linkingObjects }.map { property in
+                let time = ids[property.name].flatMap { pending.properties[$0] }.map { max($0, created) } ?? created
+                return (property.name, try field(property, at: time))
             }
             result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .create, clock: clock(created), fields: fields))
         } else if !pending.properties.isEmpty {
-            let fields = pending.properties.sorted { $0.key < $1.key }.compactMap { id, time -> (String, SyncOperation.Field)? in
+            let fields = try pending.properties.sorted { $0.key < $1.key }.compactMap { id, time -> (String, SyncOperation.Field)? in
                 guard let name = names[id], let property = schema[name], !property.isPrimary else { return nil }
-                return (name, SyncOperation.Field(value: SyncValueCodec.encode(object[name], of: property), clock: clock(time)))
+                return (name, try field(property, at: time))
             }
             if !fields.isEmpty {
                 result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .update, clock: nil, fields: fields))
@@ -170,11 +192,11 @@ final class LocalReplica {
                               ("record", .string(hex(object.encoded())))])
         }
         let json = JSONValue.object([("batch", .number(String(batch.number))), ("operations", .array(batch.operations.map(\.json))),
-                                     ("sent", .array(sent))])
+                                     ("sent", .array(sent)), ("shadows", .array(batch.shadows.map(\.json)))])
         return Array(json.text.utf8)
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
@@ -185,6 +207,19 @@ final class LocalReplica {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The bytes `text` spells in hex, or `nil` when it does not.
+    static func unhex(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
     private static func decodeBatch(_ bytes: [UInt8]) throws -> Batch {
         let json = try JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
         guard case .number(let numberText)? = json["batch"], let number = UInt64(numberText),
@@ -193,17 +228,10 @@ final class LocalReplica {
         }
         let records = try sent.map { entry throws -> (UInt32, PendingObject) in
             guard case .number(let classText)? = entry["class"], let classID = UInt32(classText),
-                  let hex = entry["record"]?.stringValue, hex.count % 2 == 0 else { throw StorageError.damaged("the sync outbox does not read") }
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                guard let byte = UInt8(hex[index..<next], radix: 16) else { throw StorageError.damaged("the sync outbox does not read") }
-                bytes.append(byte)
-                index = next
-            }
+                  let bytes = entry["record"]?.stringValue.flatMap(unhex) else { throw StorageError.damaged("the sync outbox does not read") }
             return (classID, try bytes.withUnsafeBytes { raw throws(StorageError) in try PendingObject(decoding: raw) })
         }
-        return Batch(number: number, operations: try operations.map { try SyncOperation(json: $0) }, sent: records)
+        let shadows = try (json["shadows"]?.arrayValue ?? []).map { try ShadowUpdate(json: $0) }
+        return Batch(number: number, operations: try operations.map { try SyncOperation(json: $0) }, sent: records, shadows: shadows)
     }
 }

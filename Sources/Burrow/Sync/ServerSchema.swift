@@ -7,8 +7,9 @@ import PostgreSQL
 /// - `burrow.meta`: the server's id and the format.
 /// - `burrow.classes`: each synced class's properties and their types.
 /// - `burrow.clients`: each client's last applied upload batch (uploads apply once).
-/// - `burrow.objects`: per object, when it was last created and deleted and when each
-///   property was last set (the clocks that settle conflicts).
+/// - `burrow.objects`: per object, when it was last created and deleted, when each
+///   property was last set (the clocks that settle conflicts), and each collection element
+///   by element (``CollectionState``).
 /// - `burrow.changes`: every change that took effect, numbered by a server sequence: what
 ///   clients pull.
 enum ServerSchema {
@@ -44,7 +45,8 @@ enum ServerSchema {
                 CREATE TABLE IF NOT EXISTS burrow.clients (client uuid PRIMARY KEY, last_batch bigint NOT NULL,
                     seen timestamptz NOT NULL DEFAULT now());
                 CREATE TABLE IF NOT EXISTS burrow.objects (class text NOT NULL, pk jsonb NOT NULL, created text COLLATE "C",
-                    deleted text COLLATE "C", clocks jsonb NOT NULL DEFAULT '{}', PRIMARY KEY (class, pk));
+                    deleted text COLLATE "C", clocks jsonb NOT NULL DEFAULT '{}', collections jsonb NOT NULL DEFAULT '{}',
+                    PRIMARY KEY (class, pk));
                 CREATE TABLE IF NOT EXISTS burrow.changes (seq bigserial PRIMARY KEY, client uuid NOT NULL, class text NOT NULL,
                     pk jsonb NOT NULL, kind text NOT NULL CHECK (kind IN ('create', 'update', 'delete')), clock text COLLATE "C",
                     fields jsonb NOT NULL DEFAULT '{}', at timestamptz NOT NULL DEFAULT now());

@@ -7,6 +7,9 @@ struct ServerStore {
     let connection: PostgresConnection
     /// Each synced class's primary key property name, by class.
     let primaryKeys: [String: String]
+    /// The list properties of each synced class that has any, whose elements' position keys a
+    /// first download reads from `burrow.objects`.
+    var listProperties: [String: [String]] = [:]
 
     /// Applies `operations`, batch `number` of `client`, unless the server applied it already
     /// (a retry after a lost acknowledgement): settles each against the object's history,
@@ -58,18 +61,21 @@ struct ServerStore {
     private func loadHistories(of operations: [SyncOperation]) throws -> [HistoryKey: ObjectHistory] {
         let keys = JSONValue.array(operations.map { .object([("class", .string($0.className)), ("pk", $0.primaryKey)]) })
         let result = try connection.execute("""
-            SELECT o.class, o.pk::text, o.created, o.deleted, o.clocks::text FROM burrow.objects o
+            SELECT o.class, o.pk::text, o.created, o.deleted, o.clocks::text, o.collections::text FROM burrow.objects o
             JOIN jsonb_to_recordset($1::jsonb) AS k(class text, pk jsonb) ON o.class = k.class AND o.pk = k.pk
             """, [keys.text])
         var histories: [HistoryKey: ObjectHistory] = [:]
         for row in 0..<result.rowCount {
             guard let className = result[row, 0], let keyText = result[row, 1], let key = try? JSONValue(parsing: keyText),
-                  let clocks = result[row, 4].flatMap({ try? JSONValue(parsing: $0) })?.objectValue else {
+                  let clocks = result[row, 4].flatMap({ try? JSONValue(parsing: $0) })?.objectValue,
+                  let collections = result[row, 5].flatMap({ try? JSONValue(parsing: $0) })?.objectValue else {
                 throw SyncError(.malformedServerData, "burrow.objects holds an unreadable row")
             }
             histories[HistoryKey(className: className, primaryKey: key.text)] = ObjectHistory(
                 created: result[row, 2], deleted: result[row, 3],
-                clocks: Dictionary(clocks.compactMap { name, clock in clock.stringValue.map { (name, $0) } }, uniquingKeysWith: { a, _ in a }))
+                clocks: Dictionary(clocks.compactMap { name, clock in clock.stringValue.map { (name, $0) } }, uniquingKeysWith: { a, _ in a }),
+                collections: try Dictionary(collections.map { name, state throws(SyncError) in (name, try CollectionState(json: state)) },
+                                            uniquingKeysWith: { a, _ in a }))
         }
         return histories
     }
@@ -101,13 +107,15 @@ struct ServerStore {
             .object([("class", .string(key.className)), ("pk", try JSONValue(parsing: key.primaryKey)),
                      ("created", history.created.map(JSONValue.string) ?? .null),
                      ("deleted", history.deleted.map(JSONValue.string) ?? .null),
-                     ("clocks", .object(history.clocks.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))])
+                     ("clocks", .object(history.clocks.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                     ("collections", .object(history.collections.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))])
         })
         try connection.execute("""
-            INSERT INTO burrow.objects (class, pk, created, deleted, clocks)
-            SELECT class, pk, created, deleted, clocks FROM jsonb_to_recordset($1::jsonb)
-                AS r(class text, pk jsonb, created text, deleted text, clocks jsonb)
-            ON CONFLICT (class, pk) DO UPDATE SET created = EXCLUDED.created, deleted = EXCLUDED.deleted, clocks = EXCLUDED.clocks
+            INSERT INTO burrow.objects (class, pk, created, deleted, clocks, collections)
+            SELECT class, pk, created, deleted, clocks, collections FROM jsonb_to_recordset($1::jsonb)
+                AS r(class text, pk jsonb, created text, deleted text, clocks jsonb, collections jsonb)
+            ON CONFLICT (class, pk) DO UPDATE SET created = EXCLUDED.created, deleted = EXCLUDED.deleted, clocks = EXCLUDED.clocks,
+                collections = EXCLUDED.collections
             """, [records.text])
     }
 
@@ -189,17 +197,30 @@ struct ServerStore {
             guard sequence > 0 else { return 0 }
             for className in classes {
                 guard let keyName = primaryKeys[className] else { continue }
-                try connection.execute("DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text FROM \(ServerSchema.table(className)) t")
+                let table = ServerSchema.table(className), lists = listProperties[className] ?? []
+                // A list's elements have position keys, which only `burrow.objects` holds.
+                try connection.execute(lists.isEmpty
+                    ? "DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text, NULL FROM \(table) t"
+                    : """
+                      DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text, o.collections::text FROM \(table) t
+                      LEFT JOIN burrow.objects o ON o.class = \(PostgresConnection.literal(className))
+                          AND o.pk = to_jsonb(t.\(PostgresConnection.quoted(keyName)))
+                      """)
                 while true {
                     let rows = try connection.execute("FETCH \(pageSize) FROM burrow_snapshot")
                     if rows.rowCount == 0 { break }
                     let operations = try (0..<rows.rowCount).map { row throws -> SyncOperation in
                         guard let text = rows[row, 0], let members = (try? JSONValue(parsing: text))?.objectValue,
                               let key = members.first(where: { $0.0 == keyName })?.1 else {
-                            throw SyncError(.malformedServerData, "a row of \(ServerSchema.table(className)) does not read")
+                            throw SyncError(.malformedServerData, "a row of \(table) does not read")
                         }
+                        let states = rows[row, 1].flatMap { try? JSONValue(parsing: $0) }
                         return SyncOperation(className: className, primaryKey: key, kind: .create, clock: origin,
-                                             fields: members.map { ($0.0, SyncOperation.Field(value: $0.1, clock: origin)) })
+                                             fields: members.map { name, value in
+                                                 var field = SyncOperation.Field(value: value, clock: origin)
+                                                 if lists.contains(name), let state = states?[name] { field.keys = Self.positionKeys(of: state, for: value) }
+                                                 return (name, field)
+                                             })
                     }
                     try page(operations)
                 }
@@ -207,5 +228,15 @@ struct ServerStore {
             }
             return sequence
         }
+    }
+
+    /// The position keys of the elements of the list `value`, from its collection state, or
+    /// `nil` (the keys every machine gives a list without them) when the state does not hold
+    /// that list: a value written by something else than a sync upload.
+    private static func positionKeys(of state: JSONValue, for value: JSONValue) -> [String]? {
+        guard let visible = (try? CollectionState(json: state))?.visible, visible.kind == .list,
+              let items = value.arrayValue, visible.entries.count == items.count,
+              zip(visible.entries, items).allSatisfy({ $0.value.canonical == $1.canonical }) else { return nil }
+        return visible.keys
     }
 }

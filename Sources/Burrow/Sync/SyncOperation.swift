@@ -10,10 +10,29 @@ struct SyncOperation: Equatable {
         case delete
     }
 
-    /// A property's new value and when it was set.
+    /// A property's new value and when it was set. A collection's upload carries its edits
+    /// (the value is then not read); a list's value from the server carries the position key
+    /// of each element.
     struct Field: Equatable {
         let value: JSONValue
         let clock: String
+        var edits: CollectionEdits?
+        var keys: [String]?
+
+        init(value: JSONValue, clock: String, edits: CollectionEdits? = nil, keys: [String]? = nil) {
+            self.value = value
+            self.clock = clock
+            self.edits = edits
+            self.keys = keys
+        }
+
+        /// `{"v": value, "c": clock}`, with `"e": edits` and `"k": keys` when there are any.
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [("v", value), ("c", .string(clock))]
+            if let edits { members.append(("e", edits.json)) }
+            if let keys { members.append(("k", .array(keys.map(JSONValue.string)))) }
+            return .object(members)
+        }
     }
 
     let className: String
@@ -30,9 +49,9 @@ struct SyncOperation: Equatable {
             && lhs.fields.count == rhs.fields.count && zip(lhs.fields, rhs.fields).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
-    /// The fields as one JSON object: `{"name": {"v": value, "c": clock}}`.
+    /// The fields as one JSON object: `{"name": {"v": value, "c": clock}}` (``Field/json``).
     var fieldsJSON: JSONValue {
-        .object(fields.map { ($0.0, .object([("v", $0.1.value), ("c", .string($0.1.clock))])) })
+        .object(fields.map { ($0.0, $0.1.json) })
     }
 
     /// The operation as JSON, for the outbox.
@@ -66,19 +85,29 @@ struct SyncOperation: Equatable {
             guard let value = field["v"], let fieldClock = field["c"]?.stringValue, ChangeClock(text: fieldClock) != nil else {
                 throw SyncError(.malformedServerData, "the field '\(name)' of a change of '\(className)' has no value or no valid clock")
             }
-            fields.append((name, Field(value: value, clock: fieldClock)))
+            var parsed = Field(value: value, clock: fieldClock)
+            if let edits = field["e"] { parsed.edits = try CollectionEdits(json: edits) }
+            if let keys = field["k"] {
+                guard let texts = keys.arrayValue?.compactMap(\.stringValue), texts.count == keys.arrayValue?.count else {
+                    throw SyncError(.malformedServerData, "the field '\(name)' of a change of '\(className)' has position keys that are not strings")
+                }
+                parsed.keys = texts
+            }
+            fields.append((name, parsed))
         }
         self.init(className: className, primaryKey: primaryKey, kind: kind, clock: clock, fields: fields)
     }
 }
 
 /// What the server knows of one object's history, to settle conflicts: the latest creation and
-/// deletion, and when each property was last set. An object exists while it was created
-/// after it was last deleted; clock texts compare as the clocks do.
+/// deletion, when each property was last set, and each collection element by element. An
+/// object exists while it was created after it was last deleted; clock texts compare as the
+/// clocks do.
 struct ObjectHistory: Equatable {
     var created: String?
     var deleted: String?
     var clocks: [String: String] = [:]
+    var collections: [String: CollectionState] = [:]
 
     var exists: Bool {
         guard let created else { return false }
@@ -90,6 +119,8 @@ struct ObjectHistory: Equatable {
     /// property, when it exists), and returns what took effect, or `nil` when nothing did:
     ///
     /// - the last writer of a property wins, by clock;
+    /// - a collection's edits merge element by element (``CollectionState``), and what took
+    ///   effect holds the whole collection after them;
     /// - a deletion wins over updates, whatever their clocks: an update of an object that does
     ///   not exist is dropped;
     /// - a creation after the last deletion brings the object back with the created values;
@@ -109,9 +140,13 @@ struct ObjectHistory: Equatable {
             if created == nil || clock > created! { created = clock }
             guard exists else { return nil }
             if !existed {
-                row = Dictionary(operation.fields.map { ($0.0, $0.1.value) }, uniquingKeysWith: { _, last in last })
-                clocks = Dictionary(operation.fields.map { ($0.0, $0.1.clock) }, uniquingKeysWith: { _, last in last })
-                return operation
+                // A new life: nothing of an earlier one is kept.
+                row = [:]
+                clocks = [:]
+                collections = [:]
+                let fields = operation.fields.map { name, field in (name, set(name, to: field, in: &row)) }
+                return SyncOperation(className: operation.className, primaryKey: operation.primaryKey, kind: .create,
+                                     clock: operation.clock, fields: fields)
             }
             return mergeFields(operation, into: &row)
         case .update:
@@ -122,12 +157,32 @@ struct ObjectHistory: Equatable {
 
     private mutating func mergeFields(_ operation: SyncOperation, into row: inout [String: JSONValue]?) -> SyncOperation? {
         var won: [(String, SyncOperation.Field)] = []
-        for (name, field) in operation.fields where clocks[name] == nil || field.clock > clocks[name]! {
-            clocks[name] = field.clock
-            row?[name] = field.value
-            won.append((name, field))
+        for (name, field) in operation.fields {
+            // A collection's edits always tell what the collection became, so that the machine
+            // that made them learns what they merged with.
+            guard field.edits != nil || clocks[name] == nil || field.clock > clocks[name]! else { continue }
+            won.append((name, set(name, to: field, in: &row)))
         }
         guard !won.isEmpty else { return nil }
         return SyncOperation(className: operation.className, primaryKey: operation.primaryKey, kind: .update, clock: nil, fields: won)
+    }
+
+    /// Sets the property `name` of `row` as `field` says: to its value, or for a collection to
+    /// the collection after its edits; returns the field as it took effect.
+    private mutating func set(_ name: String, to field: SyncOperation.Field, in row: inout [String: JSONValue]?) -> SyncOperation.Field {
+        if clocks[name].map({ field.clock > $0 }) ?? true { clocks[name] = field.clock }
+        guard let edits = field.edits else {
+            // A value without edits replaces the collection, if it is one, whole.
+            collections[name] = nil
+            row?[name] = field.value
+            return field
+        }
+        var state = collections[name] ?? CollectionState(adopting: (try? KeyedElements(
+            kind: edits.kind, value: row?[name] ?? .null, keys: nil)) ?? KeyedElements(kind: edits.kind, entries: []))
+        state.apply(edits, clock: field.clock)
+        collections[name] = state
+        let elements = state.visible
+        row?[name] = elements.value
+        return SyncOperation.Field(value: elements.value, clock: clocks[name] ?? field.clock, keys: edits.kind == .list ? elements.keys : nil)
     }
 }

@@ -124,8 +124,12 @@ final class SyncWorker: @unchecked Sendable {
         }
         try ServerSchema.migrate(replica.realm.schema.objectSchema, on: connection)
         try connection.execute("LISTEN \(ServerSchema.channel)")
-        let store = ServerStore(connection: connection,
+        var store = ServerStore(connection: connection,
                                 primaryKeys: Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.name) }, uniquingKeysWith: { a, _ in a }))
+        for schema in schemas {
+            let lists = schema.properties.filter { CollectionKind(of: $0) == .list }.map(\.name)
+            if !lists.isEmpty { store.listProperties[schema.className] = lists }
+        }
         let client = try replica.clientID()
         session.set(connection: .connected)
         try replica.record(connection: .connected, server: PostgresConnection.redacted(session.sync.server))

@@ -7,15 +7,19 @@ import LMDB
 /// (``PendingObject``). A write records its changes here in its own transaction, so a process
 /// killed at any moment loses no change and uploads none twice.
 ///
-/// Two named databases: `sync.state` (records by name) and `sync.pending` (a record per
-/// changed object, by class id and primary key). Both are sealed in an encrypted file, and
-/// pending keys are then keyed hashes, as primary-key index entries are.
+/// Three named databases: `sync.state` (records by name), `sync.pending` (a record per
+/// changed object, by class id and primary key) and `sync.shadow` (each synced collection as
+/// the server last had it, by object and property). All are sealed in an encrypted file, and
+/// object keys are then keyed hashes, as primary-key index entries are.
 struct SyncJournal {
     static let stateName = "sync.state"
     static let pendingName = "sync.pending"
+    static let shadowName = "sync.shadow"
 
     let state: Database
     let pending: Database
+    /// `nil` in a read of a file whose journal has none yet.
+    let shadow: Database?
 
     /// The journal of the file `txn` reads, or `nil` when the file is not synced (a read) or
     /// `create` is false and the file has no journal yet.
@@ -25,7 +29,9 @@ struct SyncJournal {
         do {
             let state = try txn.openDatabase(named: stateName, create: create, sealed: true)
             let pending = try txn.openDatabase(named: pendingName, create: create, sealed: true)
-            return SyncJournal(state: state, pending: pending)
+            let shadow: Database?
+            do { shadow = try txn.openDatabase(named: shadowName, create: create, sealed: true) } catch LMDBError.notFound { shadow = nil }
+            return SyncJournal(state: state, pending: pending, shadow: shadow)
         } catch LMDBError.notFound {
             return nil
         }
@@ -147,5 +153,46 @@ struct SyncJournal {
     func pendingSummary(in txn: Transaction) throws -> (count: Int, oldest: HybridTimestamp?) {
         let all = try pendingObjects(in: txn)
         return (all.count, all.map(\.object.since).min())
+    }
+
+    // MARK: Collection shadows
+
+    private static func shadowKey(classID: UInt32, primaryKey: _PersistedValue, property: UInt32, cipher: FileCipher?) -> [UInt8] {
+        var key = pendingKey(classID: classID, primaryKey: primaryKey, cipher: cipher)
+        TableWriter.appendBigEndian(UInt64(property), width: 4, to: &key)
+        return key
+    }
+
+    /// The stored shadow of the collection `property` of an object: the bytes the sync layer
+    /// stored with ``setShadow(_:classID:primaryKey:property:in:)``.
+    func shadow(classID: UInt32, primaryKey: _PersistedValue, property: UInt32, in txn: Transaction) throws -> [UInt8]? {
+        guard let shadow else { return nil }
+        return try txn.value(for: Self.shadowKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn)), in: shadow)
+    }
+
+    /// Stores (or with `nil` removes) the shadow of the collection `property` of an object.
+    func setShadow(_ bytes: [UInt8]?, classID: UInt32, primaryKey: _PersistedValue, property: UInt32, in txn: Transaction) throws {
+        guard let shadow else {
+            guard bytes == nil else { burrowPreconditionFailure("a collection shadow stored in a read") }
+            return
+        }
+        let key = Self.shadowKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn))
+        if let bytes {
+            try txn.put(key, bytes, in: shadow)
+        } else {
+            _ = try txn.delete(key, in: shadow)
+        }
+    }
+
+    /// Removes the shadows of every collection of an object: it was deleted.
+    func removeShadows(classID: UInt32, primaryKey: _PersistedValue, in txn: Transaction) throws {
+        guard let shadow else { return }
+        let prefix = Self.pendingKey(classID: classID, primaryKey: primaryKey, cipher: FileCipher.of(txn))
+        let cursor = try txn.openCursor(shadow)
+        var entry = try cursor.seek(atLeast: prefix)
+        while let (key, _) = entry, key.count == prefix.count + 4, key.starts(with: prefix) {
+            try cursor.deleteCurrent()
+            entry = try cursor.seek(atLeast: prefix)
+        }
     }
 }

@@ -1,0 +1,201 @@
+import Burrow
+import Foundation
+import PostgreSQL
+import TemporaryPostgres
+import Testing
+
+final class FuzzNote: Object {
+    @Persisted(primaryKey: true) var id: String = ""
+    @Persisted var title: String = ""
+    @Persisted var priority: Int = 0
+    @Persisted var lines: List<String>
+    @Persisted var labels: MutableSet<String>
+    @Persisted var counts: Map<String, Int>
+}
+
+/// Three client processes write at random for a minute (objects created, changed and
+/// deleted; list, set and map elements inserted, replaced, moved and removed), pausing their
+/// sessions at random while the server cuts every connection now and then; afterwards every
+/// client and the server's table hold exactly the same data, and every file verifies clean.
+@Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
+       .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
+final class SyncFuzzTests {
+    let server: TemporaryPostgres
+    let directory = TestDirectory()
+    var opened: [Realm.Configuration] = []
+    static let seconds = 60.0
+
+    init() throws {
+        server = try TemporaryPostgres.start()
+    }
+
+    deinit {
+        for configuration in opened { configuration.stopSyncSession() }
+        server.stop()
+    }
+
+    static func configuration(path: String, server: String) -> Realm.Configuration {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [FuzzNote.self])
+        configuration.syncConfiguration = SyncConfiguration(server: server,
+                                                            initialSubscriptions: { $0.append(QuerySubscription<FuzzNote>()) })
+        return configuration
+    }
+
+    /// One line per note, sorted: what two holders of the same data print alike.
+    static func dump(_ notes: [(id: String, title: String, priority: Int, lines: [String], labels: Set<String>, counts: [String: Int])]) -> [String] {
+        notes.map { note in
+            let counts = note.counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return "\(note.id)|\(note.title)|\(note.priority)|\(note.lines)|\(note.labels.sorted())|\(counts)"
+        }.sorted()
+    }
+
+    func clientDump(_ name: String) throws -> [String] {
+        let configuration = Self.configuration(path: directory.file(name).path, server: server.connectionString)
+        opened.append(configuration)
+        let realm = try Realm(configuration: configuration)
+        try realm.syncSession!.waitUntilSynced(timeout: 120)
+        realm.refresh()
+        return Self.dump(realm.objects(FuzzNote.self).map {
+            ($0.id, $0.title, $0.priority, Array($0.lines), Set($0.labels), Dictionary(uniqueKeysWithValues: $0.counts.map { ($0.key, $0.value) }))
+        })
+    }
+
+    func serverDump() throws -> [String] {
+        let rows = try PostgresConnection(server.connectionString).execute(
+            "SELECT id, title, priority, lines::text, labels::text, counts::text FROM \"FuzzNote\"")
+        return try Self.dump((0..<rows.rowCount).map { row in
+            func json(_ column: Int) throws -> Any { try JSONSerialization.jsonObject(with: Data(rows[row, column]!.utf8)) }
+            return (rows[row, 0]!, rows[row, 1]!, Int(rows[row, 2]!)!, try json(3) as! [String], Set(try json(4) as! [String]),
+                    try json(5) as! [String: Int])
+        })
+    }
+
+    @Test func threeClientsWritingAtRandomWithDisconnectsConverge() async throws {
+        let url = server.connectionString
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("sync fuzz seed \(seed)")
+        let cutting = Task.detached { [url] in
+            // The server cuts every client connection every second or two.
+            var cuts = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 700...2_000)))
+                let admin = try? PostgresConnection(url)
+                _ = try? admin?.execute("""
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                    """)
+                cuts += 1
+            }
+            return cuts
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for client in 0..<3 {
+                let path = directory.file("client\(client).realm").path
+                group.addTask {
+                    await #expect(processExitsWith: .success) { [path = path as String, url = url as String, client = client as Int,
+                                                                seed = seed as UInt64] in
+                        var random = SplitMix64(seed: seed &+ UInt64(client) &* 0x9E37_79B9)
+                        let realm = try! Realm(configuration: SyncFuzzTests.configuration(path: path, server: url))
+                        let writer = FuzzWriter(realm: realm, client: client)
+                        let deadline = Date().addingTimeInterval(SyncFuzzTests.seconds)
+                        var writes = 0
+                        while Date() < deadline {
+                            if random.next(below: 100) < 2 {
+                                // Offline for a while: writes go on.
+                                realm.syncSession!.pause()
+                                let offline = Date().addingTimeInterval(Double(random.next(below: 1500)) / 1000)
+                                while Date() < offline {
+                                    try! writer.randomWrite(&random)
+                                    writes += 1
+                                    usleep(useconds_t(random.next(below: 20_000)))
+                                }
+                                realm.syncSession!.resume()
+                            }
+                            try! writer.randomWrite(&random)
+                            writes += 1
+                            usleep(useconds_t(random.next(below: 20_000)))
+                        }
+                        try! realm.syncSession!.waitUntilSynced(timeout: 120)
+                        print("fuzz client \(client): \(writes) writes")
+                    }
+                }
+            }
+        }
+        cutting.cancel()
+        print("sync fuzz: the server cut the connections \(await cutting.value) times")
+        let expected = try serverDump()
+        #expect(expected.count > 5, "the clients left too little to compare")
+        for client in 0..<3 {
+            let dump = try clientDump("client\(client).realm")
+            #expect(dump == expected, "client \(client) differs from the server (seed \(seed)): \(Set(dump).symmetricDifference(expected).sorted().prefix(6))")
+        }
+        #expect(try clientDump("late.realm") == expected, "a new client differs from the server (seed \(seed))")
+        for configuration in opened { configuration.stopSyncSession() }
+        for name in ["client0", "client1", "client2", "late"] {
+            expectIntact(directory.file("\(name).realm"), encryptionKey: nil)
+        }
+    }
+}
+
+/// A small, seeded random number generator, so that a failing run can be repeated.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}
+
+/// One random write of a fuzz client: over a few notes, so that clients often meet.
+struct FuzzWriter {
+    let realm: Realm
+    let client: Int
+
+    func randomWrite(_ random: inout SplitMix64) throws {
+        let id = "note\(random.next(below: 12))"
+        let words = ["alpha", "beta", "gamma", "delta", "ε", "名前", "", "🙂"]
+        func word() -> String { words[random.next(below: words.count)] + "\(random.next(below: 5))" }
+        try realm.write {
+            guard let note = realm.object(ofType: FuzzNote.self, forPrimaryKey: id) else {
+                if random.next(below: 3) > 0 {
+                    realm.create(FuzzNote.self, value: ["id": id, "title": "made by \(client)", "priority": random.next(below: 100),
+                                                        "lines": [word(), word()], "labels": [word()], "counts": [word(): 1]])
+                }
+                return
+            }
+            switch random.next(below: 14) {
+            case 0: realm.delete(note)
+            case 1: note.title = "\(word()) by \(client)"
+            case 2: note.priority = random.next(below: 1000)
+            case 3, 4: note.lines.insert(word(), at: random.next(below: note.lines.count + 1))
+            case 5: note.lines.append(word())
+            case 6: if !note.lines.isEmpty { note.lines.remove(at: random.next(below: note.lines.count)) }
+            case 7: if !note.lines.isEmpty { note.lines[random.next(below: note.lines.count)] = word() }
+            case 8:
+                if note.lines.count > 1 {
+                    note.lines.move(from: random.next(below: note.lines.count), to: random.next(below: note.lines.count))
+                }
+            case 9: note.labels.insert(word())
+            case 10: if let label = note.labels.randomElement(using: &random) { note.labels.remove(label) }
+            case 11: note.counts[word()] = random.next(below: 50)
+            case 12: if let key = note.counts.keys.randomElement(using: &random) { note.counts.removeObject(for: key) }
+            default:
+                note.title = "both \(client)"
+                note.lines.append("\(client)")
+                note.labels.insert("\(client)")
+            }
+        }
+    }
+}
