@@ -1,5 +1,6 @@
 import Burrow
 import Foundation
+import Synchronization
 import PostgreSQL
 import TemporaryPostgres
 import Testing
@@ -74,20 +75,10 @@ final class SyncFuzzTests {
         let url = server.connectionString
         let seed = UInt64.random(in: 1...UInt64.max)
         print("sync fuzz seed \(seed)")
-        let cutting = Task.detached { [url] in
-            // The server cuts every client connection every second or two.
-            var cuts = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 700...2_000)))
-                let admin = try? PostgresConnection(url)
-                _ = try? admin?.execute("""
-                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
-                    """)
-                cuts += 1
-            }
-            return cuts
-        }
+        // The server cuts every client connection every second or two, from a thread of its
+        // own: the test's tasks wait on the child processes.
+        let cutter = ConnectionCutter(server: url)
+        cutter.start()
         await withTaskGroup(of: Void.self) { group in
             for client in 0..<3 {
                 let path = directory.file("client\(client).realm").path
@@ -116,13 +107,15 @@ final class SyncFuzzTests {
                             usleep(useconds_t(random.next(below: 20_000)))
                         }
                         try! realm.syncSession!.waitUntilSynced(timeout: 120)
-                        print("fuzz client \(client): \(writes) writes")
+                        try! String(writes).write(toFile: path.replacingOccurrences(of: ".realm", with: ".writes"), atomically: true, encoding: .utf8)
                     }
                 }
             }
         }
-        cutting.cancel()
-        print("sync fuzz: the server cut the connections \(await cutting.value) times")
+        let cuts = cutter.stop()
+        let writes = (0..<3).map { (try? String(contentsOf: directory.file("client\($0).writes"), encoding: .utf8)) ?? "?" }
+        print("sync fuzz: \(writes.joined(separator: ", ")) writes by the clients; the server cut the connections \(cuts) times")
+        #expect(cuts > 10, "the server cut the connections too seldom to test anything")
         let expected = try serverDump()
         #expect(expected.count > 5, "the clients left too little to compare")
         for client in 0..<3 {
@@ -137,24 +130,43 @@ final class SyncFuzzTests {
     }
 }
 
-/// A small, seeded random number generator, so that a failing run can be repeated.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+/// A thread that has the server cut every client connection every second or two.
+final class ConnectionCutter: @unchecked Sendable {
+    private let server: String
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private var cuts = 0
 
-    init(seed: UInt64) {
-        state = seed
+    init(server: String) {
+        self.server = server
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    func start() {
+        Thread { [self] in
+            while !stopped.load(ordering: .acquiring) {
+                usleep(useconds_t.random(in: 700_000...2_000_000))
+                let admin = try? PostgresConnection(server)
+                if (try? admin?.execute("""
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                    """)) != nil { cuts += 1 }
+            }
+            finished.signal()
+        }.start()
     }
 
+    /// Stops cutting; returns how many times it cut.
+    func stop() -> Int {
+        stopped.store(true, ordering: .releasing)
+        finished.wait()
+        return cuts
+    }
+}
+
+extension SplitMix64 {
+    /// A number in `0..<bound`.
     mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(bound))
+        Int.random(in: 0..<bound, using: &self)
     }
 }
 
