@@ -19,6 +19,8 @@ final class LocalReplica {
         let operations: [SyncOperation]
         let sent: [(classID: UInt32, object: PendingObject)]
         var shadows: [ShadowUpdate] = []
+        /// The size of the batch's text.
+        var bytes = 0
     }
 
     /// Runs `body` in a write whose changes are not journaled, with the journal.
@@ -86,6 +88,11 @@ final class LocalReplica {
         try read { journal, txn in try journal?.number(.pulled, in: txn) } ?? 0
     }
 
+    /// How many objects wait for upload (read in constant time).
+    func pendingCount() throws -> Int {
+        try read { journal, txn in try journal?.pendingCount(in: txn) } ?? 0
+    }
+
     /// How many objects wait for upload, and when the oldest change was made.
     func pendingSummary() throws -> (count: Int, oldest: HybridTimestamp?) {
         try read { journal, txn in
@@ -103,7 +110,9 @@ final class LocalReplica {
     /// nothing waits.
     func nextBatch(limit: Int) throws -> Batch? {
         if let stored = try read({ journal, txn in try journal?.value(.outbox, in: txn) }) {
-            return try Self.decodeBatch(stored)
+            var batch = try Self.decodeBatch(stored)
+            batch.bytes = stored.count
+            return batch
         }
         let waiting = try read { journal, txn in try journal?.pendingObjects(in: txn, limit: 1).isEmpty == false }
         guard waiting else { return nil }
@@ -116,9 +125,11 @@ final class LocalReplica {
             let uploads = try pending.flatMap { entry in
                 try self.operations(for: entry.object, classID: entry.classID, client: client, journal: journal, txn: txn, shadows: &shadows)
             }
-            let batch = Batch(number: number, operations: uploads, sent: pending, shadows: shadows)
+            var batch = Batch(number: number, operations: uploads, sent: pending, shadows: shadows)
+            let stored = Self.encode(batch)
+            batch.bytes = stored.count
             try journal.setNumber(.nextBatch, to: number + 1, in: txn)
-            try journal.set(.outbox, to: Self.encode(batch), in: txn)
+            try journal.set(.outbox, to: stored, in: txn)
             return batch
         }
     }

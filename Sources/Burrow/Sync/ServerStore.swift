@@ -157,16 +157,17 @@ struct ServerStore {
     }
 
     /// The changes after sequence number `after`, oldest first, at most `limit`, with the
-    /// sequence number of each.
+    /// sequence number of each, and the size of their text.
     ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not decode (nothing of the pull is then applied).
-    func changes(after sequence: UInt64, limit: Int) throws -> [(sequence: UInt64, operation: SyncOperation)] {
+    func changes(after sequence: UInt64, limit: Int) throws -> (changes: [(sequence: UInt64, operation: SyncOperation)], bytes: Int) {
         let result = try connection.execute("""
             SELECT seq, json_build_object('class', class, 'pk', pk, 'kind', kind, 'clock', clock, 'fields', fields)::text
             FROM burrow.changes WHERE seq > $1 ORDER BY seq LIMIT \(limit)
             """, [String(sequence)])
-        return try (0..<result.rowCount).map { row in
+        var bytes = 0
+        let changes = try (0..<result.rowCount).map { row in
             guard let sequence = result[row, 0].flatMap(UInt64.init), let text = result[row, 1] else {
                 throw SyncError(.malformedServerData, "a row of burrow.changes has no sequence number")
             }
@@ -174,8 +175,10 @@ struct ServerStore {
             do { json = try JSONValue(parsing: text) } catch {
                 throw SyncError(.malformedServerData, "change \(sequence) does not parse: \(error)")
             }
+            bytes += text.utf8.count
             return (sequence, try SyncOperation(json: json))
         }
+        return (changes, bytes)
     }
 
     /// The latest sequence number, `0` when nothing changed yet.
@@ -190,11 +193,16 @@ struct ServerStore {
     ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not read; what `page` throws.
-    func snapshot(of classes: [String], pageSize: Int, _ page: ([SyncOperation]) throws -> Void) throws -> UInt64 {
+    func snapshot(of classes: [String], pageSize: Int,
+                  _ page: (_ operations: [SyncOperation], _ bytes: Int, _ rowsLeft: UInt64) throws -> Void) throws -> UInt64 {
         let origin = ChangeClock(timestamp: .zero, client: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))).text
         return try connection.transaction(isolation: "REPEATABLE READ") {
             let sequence = try latestSequence()
             guard sequence > 0 else { return 0 }
+            var rowsLeft: UInt64 = 0
+            for className in classes where primaryKeys[className] != nil {
+                rowsLeft += try connection.execute("SELECT count(*) FROM \(ServerSchema.table(className))")[0, 0].flatMap(UInt64.init) ?? 0
+            }
             for className in classes {
                 guard let keyName = primaryKeys[className] else { continue }
                 let table = ServerSchema.table(className), lists = listProperties[className] ?? []
@@ -209,7 +217,9 @@ struct ServerStore {
                 while true {
                     let rows = try connection.execute("FETCH \(pageSize) FROM burrow_snapshot")
                     if rows.rowCount == 0 { break }
+                    var bytes = 0
                     let operations = try (0..<rows.rowCount).map { row throws -> SyncOperation in
+                        bytes += (rows[row, 0]?.utf8.count ?? 0) + (rows[row, 1]?.utf8.count ?? 0)
                         guard let text = rows[row, 0], let members = (try? JSONValue(parsing: text))?.objectValue,
                               let key = members.first(where: { $0.0 == keyName })?.1 else {
                             throw SyncError(.malformedServerData, "a row of \(table) does not read")
@@ -222,7 +232,8 @@ struct ServerStore {
                                                  return (name, field)
                                              })
                     }
-                    try page(operations)
+                    rowsLeft -= min(rowsLeft, UInt64(operations.count))
+                    try page(operations, bytes, rowsLeft)
                 }
                 try connection.execute("CLOSE burrow_snapshot")
             }

@@ -49,7 +49,9 @@ public final class SyncSession: @unchecked Sendable {
     private let status = Locked(Status())
     let configuration: Realm.Configuration
     let sync: SyncConfiguration
-    private var worker: SyncWorker!
+    private(set) var worker: SyncWorker!
+    /// What moved each way, and who observes it.
+    let progress = SyncProgressTracker()
 
     /// The classes the session downloads.
     let subscriptions = SyncSubscriptionSet()

@@ -136,12 +136,17 @@ final class SyncWorker: @unchecked Sendable {
         connected()
         var needsPull = true
         while !isStopped && session.state == .active {
+            let progress = session.progress
+            if progress.isObserved(.upload) { progress.report(.upload, units: 0, bytes: 0, remaining: UInt64(try replica.pendingCount())) }
             while let batch = try replica.nextBatch(limit: Self.batchLimit) {
                 try store.apply(batch.operations, batch: batch.number, client: client)
                 try replica.acknowledge(batch)
+                if progress.isObserved(.upload) {
+                    progress.report(.upload, units: UInt64(batch.sent.count), bytes: batch.bytes, remaining: UInt64(try replica.pendingCount()))
+                }
             }
             session.uploadsDone()
-            if needsPull || session.hasDownloadWaiters {
+            if needsPull || session.hasDownloadWaiters || progress.awaitsOutstandingWork(.download) {
                 try pull(store, into: replica)
                 needsPull = false
             }
@@ -156,9 +161,10 @@ final class SyncWorker: @unchecked Sendable {
         var pulled = try replica.pulledSequence()
         let subscribed = Set(session.subscriptions.subscribedClassNames)
         // A file that never pulled and has nothing to upload starts from the server's tables.
-        if pulled == 0, try replica.pendingSummary().count == 0 {
-            let through = try store.snapshot(of: subscribed.sorted(), pageSize: Self.snapshotPageSize) { operations in
+        if pulled == 0, try replica.pendingCount() == 0 {
+            let through = try store.snapshot(of: subscribed.sorted(), pageSize: Self.snapshotPageSize) { operations, bytes, rowsLeft in
                 try replica.apply(operations.map { (1, $0) }, through: 0)
+                session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
             }
             if through > 0 {
                 try replica.apply([], through: through)
@@ -166,11 +172,13 @@ final class SyncWorker: @unchecked Sendable {
             }
         }
         let latest = try store.latestSequence()
+        session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)
         while pulled < latest {
-            let changes = try store.changes(after: pulled, limit: 1000)
+            let (changes, bytes) = try store.changes(after: pulled, limit: 1000)
             guard let last = changes.last?.sequence else { break }
             let rejected = try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
             rejected.forEach(session.report)
+            session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)
             pulled = last
         }
         session.downloads(latest: latest, pulled: pulled)

@@ -149,6 +149,11 @@ struct SyncJournal {
         return found
     }
 
+    /// How many objects have changes waiting for upload, read from the database's header.
+    func pendingCount(in txn: Transaction) throws -> Int {
+        try txn.count(in: pending)
+    }
+
     /// How many objects have changes waiting for upload, and when the oldest was made.
     func pendingSummary(in txn: Transaction) throws -> (count: Int, oldest: HybridTimestamp?) {
         let all = try pendingObjects(in: txn)
