@@ -13,19 +13,34 @@ extension LocalReplica {
     /// - Throws: storage errors.
     @discardableResult
     func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64) throws -> [SyncError] {
+        try apply(changes, through: last, skippingPulled: true)
+    }
+
+    /// Applies `rows`, the current rows of a server table as creations, in one write that the
+    /// journal does not record; returns the errors of those that did not decode.
+    ///
+    /// - Throws: storage errors.
+    @discardableResult
+    func apply(rows: [SyncOperation]) throws -> [SyncError] {
+        try apply(rows.map { (0, $0) }, through: 0, skippingPulled: false)
+    }
+
+    private func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64,
+                       skippingPulled: Bool) throws -> [SyncError] {
         try journaledWriteForDownload { journal, txn in
             var rejected: [SyncError] = []
             let pulled = try journal.number(.pulled, in: txn) ?? 0
             let client = try journal.ensureClientID(in: txn)
             // The schema is read once: building it costs more than applying a change.
             let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
-            for (sequence, operation) in changes where sequence > pulled {
+            for (sequence, operation) in changes where !skippingPulled || sequence > pulled {
                 do {
                     try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn)
                 } catch let error as SyncError where error.code == .malformedServerData {
                     // A change that does not decode is checked before it touches anything:
                     // it is skipped and reported, and the changes after it still apply.
-                    rejected.append(SyncError(.malformedServerData, "change \(sequence) was not applied: \(error.message)"))
+                    let what = skippingPulled ? "change \(sequence)" : "a row of '\(operation.className)'"
+                    rejected.append(SyncError(.malformedServerData, "\(what) was not applied: \(error.message)"))
                 }
             }
             try journal.setNumber(.pulled, to: max(pulled, last), in: txn)

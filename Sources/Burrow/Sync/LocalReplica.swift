@@ -47,7 +47,7 @@ final class LocalReplica {
     }
 
     /// Reads through a snapshot of the latest version.
-    private func read<Result>(_ body: (SyncJournal?, Transaction) throws -> Result) throws -> Result {
+    func read<Result>(_ body: (SyncJournal?, Transaction) throws -> Result) throws -> Result {
         realm.refresh()
         let txn = core.transaction
         return try body(try SyncJournal.open(in: txn, create: false), txn)

@@ -49,27 +49,55 @@ public struct QuerySubscription<T: Object>: Sendable {
     var className: String { ClassInfo.of(T.self).className }
 }
 
-/// The classes a synced realm downloads.
+/// The classes a synced realm downloads. Adding a class downloads the objects the server
+/// has of it; removing one removes its objects from the file (not from the server), but for
+/// those with local changes still to upload.
+///
+/// ```swift
+/// realm.subscriptions!.append(QuerySubscription<Task>())
+/// realm.subscriptions!.remove(ofType: Draft.self)
+/// ```
 public final class SyncSubscriptionSet: Sendable {
-    private let classNames = Locked<[String]>([])
+    private let classNames = Locked<(names: [String], version: UInt64)>(([], 0))
+    /// Called after each change, to wake the session.
+    private let changed = Locked<(@Sendable () -> Void)?>(nil)
 
     init() {}
 
     /// Adds `subscription`; adding a class twice keeps one.
     public func append<T: Object>(_ subscription: QuerySubscription<T>) {
         let name = subscription.className
-        classNames.withLock { names in if !names.contains(name) { names.append(name) } }
+        update { names in if !names.contains(name) { names.append(name) } }
     }
 
     /// Removes the subscription to `T`'s objects.
     public func remove<T: Object>(ofType type: T.Type) {
         let name = ClassInfo.of(T.self).className
-        classNames.withLock { names in names.removeAll { $0 == name } }
+        update { names in names.removeAll { $0 == name } }
+    }
+
+    private func update(_ change: (inout [String]) -> Void) {
+        let didChange = classNames.withLock { state -> Bool in
+            let before = state.names
+            change(&state.names)
+            guard state.names != before else { return false }
+            state.version += 1
+            return true
+        }
+        if didChange { changed.withLock { $0 }?() }
     }
 
     /// How many subscriptions there are.
-    public var count: Int { classNames.withLock { $0.count } }
+    public var count: Int { classNames.withLock { $0.names.count } }
+
+    /// The names of the subscribed classes, and a number that changes with them.
+    var subscribed: (names: [String], version: UInt64) { classNames.withLock { $0 } }
 
     /// The names of the subscribed classes.
-    var subscribedClassNames: [String] { classNames.withLock { $0 } }
+    var subscribedClassNames: [String] { subscribed.names }
+
+    /// Calls `action` after each change.
+    func onChange(_ action: @escaping @Sendable () -> Void) {
+        changed.withLock { $0 = action }
+    }
 }

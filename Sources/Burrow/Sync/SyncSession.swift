@@ -61,6 +61,7 @@ public final class SyncSession: @unchecked Sendable {
         self.sync = sync
         sync.initialSubscriptions?(subscriptions)
         worker = SyncWorker(session: self)
+        subscriptions.onChange { [weak self] in self?.worker.wake() }
     }
 
     func start() { worker.start() }

@@ -64,7 +64,11 @@ final class SyncWorker: @unchecked Sendable {
     private func run() {
         let replica: LocalReplica
         do {
-            replica = LocalReplica(realm: try Realm(configuration: session.configuration))
+            // Without the sync configuration: opening it would start a session again, had
+            // this one been stopped meanwhile. The file's coordinator journals either way.
+            var configuration = session.configuration
+            configuration.syncConfiguration = nil
+            replica = LocalReplica(realm: try Realm(configuration: configuration))
         } catch {
             session.report(SyncError(.invalidServer, "the sync thread could not open the file: \(error)"))
             return
@@ -135,6 +139,7 @@ final class SyncWorker: @unchecked Sendable {
         try replica.record(connection: .connected, server: PostgresConnection.redacted(session.sync.server))
         connected()
         var needsPull = true
+        var subscriptionsSeen = session.subscriptions.subscribed.version
         while !isStopped && session.state == .active {
             let progress = session.progress
             if progress.isObserved(.upload) { progress.report(.upload, units: 0, bytes: 0, remaining: UInt64(try replica.pendingCount())) }
@@ -146,6 +151,11 @@ final class SyncWorker: @unchecked Sendable {
                 }
             }
             session.uploadsDone()
+            let subscriptions = session.subscriptions.subscribed.version
+            if subscriptions != subscriptionsSeen {
+                subscriptionsSeen = subscriptions
+                needsPull = true
+            }
             if needsPull || session.hasDownloadWaiters || progress.awaitsOutstandingWork(.download) {
                 try pull(store, into: replica)
                 needsPull = false
@@ -156,20 +166,36 @@ final class SyncWorker: @unchecked Sendable {
         }
     }
 
+    /// Applies the current rows of `classes`, a page at a time; returns the sequence number
+    /// they are current at.
+    private func download(_ classes: Set<String>, from store: ServerStore, into replica: LocalReplica) throws -> UInt64 {
+        try store.snapshot(of: classes.sorted(), pageSize: Self.snapshotPageSize) { operations, bytes, rowsLeft in
+            try replica.apply(rows: operations).forEach(session.report)
+            session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
+        }
+    }
+
     /// Pulls and applies every change the server has, in pages.
     private func pull(_ store: ServerStore, into replica: LocalReplica) throws {
         var pulled = try replica.pulledSequence()
         let subscribed = Set(session.subscriptions.subscribedClassNames)
         // A file that never pulled and has nothing to upload starts from the server's tables.
         if pulled == 0, try replica.pendingCount() == 0 {
-            let through = try store.snapshot(of: subscribed.sorted(), pageSize: Self.snapshotPageSize) { operations, bytes, rowsLeft in
-                try replica.apply(operations.map { (1, $0) }, through: 0)
-                session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
-            }
+            let through = try download(subscribed, from: store, into: replica)
+            if try replica.heldClasses() != subscribed { try replica.setHeldClasses(subscribed) }
             if through > 0 {
                 try replica.apply([], through: through)
                 pulled = through
             }
+        } else {
+            let held = try replica.heldClasses()
+            // A class subscribed to since starts from its table; the changes pulled next
+            // replay over it what changed since, which ends as the table is.
+            let added = subscribed.subtracting(held ?? subscribed)
+            if !added.isEmpty { _ = try download(added, from: store, into: replica) }
+            let removed = (held ?? subscribed).subtracting(subscribed)
+            if !removed.isEmpty { try replica.removeObjects(of: removed) }
+            if held != subscribed { try replica.setHeldClasses(subscribed) }
         }
         let latest = try store.latestSequence()
         session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)

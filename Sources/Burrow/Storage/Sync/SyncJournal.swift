@@ -56,6 +56,8 @@ struct SyncJournal {
         case serverAddress
         /// The sync thread's last connection state and when it was reached: `state@seconds`.
         case connection
+        /// The names of the classes whose objects the file downloaded, as a JSON array.
+        case held
     }
 
     func value(_ key: StateKey, in txn: Transaction) throws -> [UInt8]? {
