@@ -36,6 +36,15 @@ enum BenchmarkCommand {
                 exit(2)
             }
         }
+        if arguments.count > 1, arguments[1] == SyncLatencyRun.clientFlag {
+            do {
+                try SyncLatencyRun.runClient(Array(arguments.dropFirst(2)))
+                exit(0)
+            } catch {
+                report("\(error)")
+                exit(2)
+            }
+        }
         do {
             let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
             if options.wantsHelp {
@@ -52,6 +61,7 @@ enum BenchmarkCommand {
             } else if let server = options.syncServer {
                 let measurement = try SyncStep.measure(count: options.objectCount, server: server, in: workspace.directory)
                 print(SyncStep.summary(measurement))
+                print(SyncLatencyRun.summary(try SyncLatencyRun.measure(server: server, in: workspace.directory)))
                 agree = measurement.serverRows == options.objectCount && measurement.downloadedObjects == options.objectCount
             } else if options.notificationsOnly {
                 print(NotificationStep.summary(try NotificationStep.measure(count: options.objectCount, in: workspace.directory),
