@@ -67,7 +67,8 @@ extension RealmCore {
         let layout = verifiedDynamicBound(named: className).layout
         let storedClass = layout.storedClass
         let given = DynamicValueWriter.givenValues(value, of: storedClass)
-        if layout.primaryKeyColumn == nil {
+        // An embedded object is always made anew, whatever the owner's update policy.
+        if layout.primaryKeyColumn == nil && storedClass.isEmbedded != true {
             burrowPrecondition(update == .error, "'\(className)' does not have a primary key and can not be updated")
         }
         let writer = dynamicWriter(in: write)

@@ -43,6 +43,7 @@ extension LocalReplica {
                     rejected.append(SyncError(.malformedServerData, "\(what) was not applied: \(error.message)"))
                 }
             }
+            try resolveDeferredLinks(final: false, schemas: schemas, journal: journal, txn: txn)
             try journal.setNumber(.pulled, to: max(pulled, last), in: txn)
             return rejected
         }
@@ -84,13 +85,14 @@ extension LocalReplica {
             var shadows: [ShadowUpdate] = []
             for (name, field) in operation.fields {
                 guard let property = schema[name], property.type != .linkingObjects, !property.isPrimary else { continue }
-                if let kind = CollectionKind(of: property), let id = ids[name] {
+                let kind = CollectionKind(of: property)
+                var elements: KeyedElements?
+                if let kind, let id = ids[name] {
                     // A collection edited here keeps its edits: their upload merges them with
                     // this on the server, which then sends what they became.
                     if pending?.created != nil || pending?.properties[id] != nil { continue }
                     do {
-                        let elements = try KeyedElements(kind: kind, value: field.value, keys: field.keys)
-                        shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
+                        elements = try KeyedElements(kind: kind, value: field.value, keys: field.keys)
                     } catch {
                         throw SyncError(.malformedServerData, "a change of '\(operation.className)' does not fit its schema: \(error)")
                     }
@@ -98,18 +100,28 @@ extension LocalReplica {
                     let newer = [local(pending?.created), ids[name].flatMap { local(pending?.properties[$0]) }].compactMap { $0 }.max()
                     if let newer, newer > field.clock { continue }
                 }
+                let decoded: (value: Any, complete: Bool)
                 do {
-                    values[name] = try SyncValueCodec.decode(field.value, of: property) { className, primaryKey in
-                        guard let target = schemas[className]?.primaryKeyProperty,
-                              let typed = try? SyncValueCodec.scalar(SyncValueCodec.scalar(primaryKey), type: target.type, name: target.name) else { return nil }
-                        return self.realm.dynamicObject(ofType: className, forPrimaryKey: typed)
-                    } ?? NSNull()
+                    decoded = try decode(field, of: property, schemas: schemas)
                 } catch {
                     throw SyncError(.malformedServerData, "a change of '\(operation.className)' does not fit its schema: \(error)")
                 }
+                let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
+                guard decoded.complete else {
+                    // Set once its target arrives; until then the property keeps its value.
+                    deferredLinks[deferredName] = DeferredLink(className: operation.className, key: key, property: property, field: field,
+                                                               shadow: kind == nil ? nil : (layout.classID, storedKey, ids[name]!))
+                    continue
+                }
+                deferredLinks[deferredName] = nil
+                values[name] = decoded.value
+                if let elements, let id = ids[name] {
+                    shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
+                }
             }
             if let existing {
-                for (name, value) in values where !Self.same(existing[name], value, property: schema[name]!) {
+                let wire = Dictionary(operation.fields.map { ($0.0, $0.1.value) }, uniquingKeysWith: { _, last in last })
+                for (name, value) in values where !Self.holds(existing, wire[name] ?? .null, property: schema[name]!) {
                     existing[name] = value is NSNull ? nil : value
                 }
             } else if operation.kind == .create {
@@ -122,9 +134,9 @@ extension LocalReplica {
         }
     }
 
-    /// Whether `current` already holds `new`, so that setting it would only make a change
-    /// notification.
-    private static func same(_ current: Any?, _ new: Any, property: Property) -> Bool {
-        SyncValueCodec.encode(current, of: property) == SyncValueCodec.encode(new is NSNull ? nil : new, of: property)
+    /// Whether `object`'s `property` already holds `wire`, a value in wire form, so that
+    /// setting it would only make a change notification.
+    static func holds(_ object: DynamicObject, _ wire: JSONValue, property: Property) -> Bool {
+        SyncValueCodec.encode(object[property.name], of: property).canonical == wire.canonical
     }
 }

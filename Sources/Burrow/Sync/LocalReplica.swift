@@ -7,6 +7,8 @@ import LMDB
 final class LocalReplica {
     let realm: Realm
     private var core: RealmCore { realm.core }
+    /// Links of downloaded changes whose targets had not arrived, by object and property.
+    var deferredLinks: [String: DeferredLink] = [:]
 
     init(realm: Realm) {
         self.realm = realm

@@ -114,10 +114,12 @@ enum SyncValueCodec {
     // MARK: Wire to local
 
     /// The Swift value of `wire` for `property`, in the form a dynamic object's setter takes
-    /// (a link as the target's primary key is resolved by `object`).
+    /// (a link as the target's primary key is resolved by `object`; an embedded object is a
+    /// dictionary of its properties, by its schema in `schemas`).
     ///
     /// - Throws: ``Mismatch`` when `wire` is not a value of the property's type.
-    static func decode(_ wire: JSONValue, of property: Property, object: (String, Any) -> DynamicObject?) throws(Mismatch) -> Any? {
+    static func decode(_ wire: JSONValue, of property: Property, schemas: [String: ObjectSchema],
+                       object: (String, Any) -> DynamicObject?) throws(Mismatch) -> Any? {
         if wire.isNull {
             guard property.isOptional || property.type == .object || property.type == .any else {
                 throw Mismatch(description: "null for the required property '\(property.name)'")
@@ -127,25 +129,32 @@ enum SyncValueCodec {
         if property.isMap {
             guard let members = wire.objectValue else { throw Mismatch(description: "'\(property.name)' is not an object") }
             var map: [String: Any] = [:]
-            for (key, value) in members { map[key] = try decodeElement(value, of: property, object: object) ?? NSNull() }
+            for (key, value) in members { map[key] = try decodeElement(value, of: property, schemas: schemas, object: object) ?? NSNull() }
             return map
         }
         if property.isArray || property.isSet {
             guard let items = wire.arrayValue else { throw Mismatch(description: "'\(property.name)' is not an array") }
-            return try items.map { item throws(Mismatch) in try decodeElement(item, of: property, object: object) ?? NSNull() }
+            return try items.map { item throws(Mismatch) in try decodeElement(item, of: property, schemas: schemas, object: object) ?? NSNull() }
         }
-        return try decodeElement(wire, of: property, object: object)
+        return try decodeElement(wire, of: property, schemas: schemas, object: object)
     }
 
-    private static func decodeElement(_ wire: JSONValue, of property: Property,
+    private static func decodeElement(_ wire: JSONValue, of property: Property, schemas: [String: ObjectSchema],
                                       object: (String, Any) -> DynamicObject?) throws(Mismatch) -> Any? {
         if wire.isNull { return nil }
         switch property.type {
         case .object:
-            guard let target = property.objectClassName else { return nil }
-            if case .object(let members) = wire { return members.reduce(into: [String: Any]()) { $0[$1.0] = $1.1 } as Any }
-            let key = try primaryKey(wire)
-            return object(target, key)
+            guard let target = property.objectClassName, let schema = schemas[target] else { return nil }
+            if schema.isEmbedded {
+                guard case .object(let members) = wire else { throw Mismatch(description: "the embedded '\(property.name)' is not an object") }
+                var values: [String: Any] = [:]
+                for (name, value) in members {
+                    guard let member = schema[name], member.type != .linkingObjects else { continue }
+                    values[name] = try decode(value, of: member, schemas: schemas, object: object) ?? NSNull()
+                }
+                return values
+            }
+            return object(target, try primaryKey(wire))
         case .any:
             return try decodeMixed(wire, object: object)
         default:

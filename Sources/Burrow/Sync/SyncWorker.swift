@@ -207,6 +207,7 @@ final class SyncWorker: @unchecked Sendable {
             session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)
             pulled = last
         }
+        try replica.settleDeferredLinks()
         session.downloads(latest: latest, pulled: pulled)
     }
 }
