@@ -2,29 +2,56 @@ import Foundation
 import LMDB
 
 extension LocalReplica {
-    /// A property of a downloaded change that links to an object not downloaded yet: the
-    /// objects of one upload arrive one after another, so a link can come before its target.
-    /// It is set once the target arrives, or, at the end of the pull, as far as it resolves.
+    /// A link property's value, as the server has it, whose targets are not all here: the
+    /// objects of one upload arrive one after another, a first download goes class by class,
+    /// and a target deleted and created again comes back. On the server a link is its target's
+    /// primary key; here it is set as far as it resolves, and whole once its targets arrive.
+    /// Kept in the journal (`sync.links`) until then, or until a newer value replaces it.
     struct DeferredLink {
         let className: String
-        let key: Any
-        let property: Property
-        let field: SyncOperation.Field
-        /// Where the collection's shadow goes, for a collection of links.
-        let shadow: (classID: UInt32, primaryKey: _PersistedValue, property: UInt32)?
+        /// The owner's primary key, in wire form.
+        let primaryKey: JSONValue
+        let property: String
+        /// The property's value in wire form.
+        let value: JSONValue
+        /// Whether the property was set as far as it resolves (done at the end of a pull).
+        var settled: Bool
 
-        /// Names the property of one object: a later change of it replaces this one.
+        /// Names the property of one object: a later value of it replaces this one.
+        var name: String { Self.name(className: className, primaryKey: primaryKey, property: property) }
+
         static func name(className: String, primaryKey: JSONValue, property: String) -> String {
             "\(className)\u{0}\(primaryKey.text)\u{0}\(property)"
         }
+
+        var json: JSONValue {
+            .object([("class", .string(className)), ("pk", primaryKey), ("property", .string(property)), ("value", value),
+                     ("settled", .bool(settled))])
+        }
+
+        init(className: String, primaryKey: JSONValue, property: String, value: JSONValue, settled: Bool) {
+            self.className = className
+            self.primaryKey = primaryKey
+            self.property = property
+            self.value = value
+            self.settled = settled
+        }
+
+        init(json: JSONValue) throws {
+            guard let className = json["class"]?.stringValue, let primaryKey = json["pk"], let property = json["property"]?.stringValue,
+                  let value = json["value"], case .bool(let settled)? = json["settled"] else {
+                throw StorageError.damaged("a link of the sync journal waiting for its target does not read")
+            }
+            self.init(className: className, primaryKey: primaryKey, property: property, value: value, settled: settled)
+        }
     }
 
-    /// `field`'s value for `property`, with its links resolved among the objects here;
+    /// `value`, in wire form, for `property`, with its links resolved among the objects here;
     /// `complete` is false when a link's target is not here (it is then left out).
-    func decode(_ field: SyncOperation.Field, of property: Property,
+    func decode(_ value: JSONValue, of property: Property,
                 schemas: [String: ObjectSchema]) throws(SyncValueCodec.Mismatch) -> (value: Any, complete: Bool) {
         var complete = true
-        let value = try SyncValueCodec.decode(field.value, of: property, schemas: schemas) { className, primaryKey in
+        let decoded = try SyncValueCodec.decode(value, of: property, schemas: schemas) { className, primaryKey in
             guard let target = schemas[className]?.primaryKeyProperty,
                   let typed = try? SyncValueCodec.scalar(SyncValueCodec.scalar(primaryKey), type: target.type, name: target.name),
                   let object = self.realm.dynamicObject(ofType: className, forPrimaryKey: typed) else {
@@ -33,37 +60,112 @@ extension LocalReplica {
             }
             return object
         } ?? NSNull()
-        return (value, complete)
+        return (decoded, complete)
     }
 
-    /// Sets the deferred links whose targets are here now (all of them when `final`, as far
-    /// as they resolve), in the write under way.
-    func resolveDeferredLinks(final: Bool, schemas: [String: ObjectSchema], journal: SyncJournal, txn: Transaction) throws {
+    /// The class, primary key and stored primary key of the object `primaryKey` (wire form)
+    /// of `className`, when the file has that class.
+    private func address(of className: String, primaryKey: JSONValue) -> (layout: TableLayout, key: Any, storedKey: _PersistedValue)? {
+        guard let layout = realm.core.catalog.layouts[className], let column = layout.primaryKeyColumn,
+              let keyProperty = realm.schema[className]?.primaryKeyProperty,
+              let key = primaryKey.isNull ? NSNull() : try? SyncValueCodec.scalar(primaryKey, type: keyProperty.type, name: keyProperty.name) else {
+            return nil
+        }
+        return (layout, key, StoredValueConversion.scalar(key, for: layout.storedClass.properties[column], of: className))
+    }
+
+    /// Keeps `link` waiting (or with `nil`, forgets the one named `name`), here and in the
+    /// journal.
+    func setDeferredLink(_ link: DeferredLink?, name: String, journal: SyncJournal, txn: Transaction) throws {
+        let existing = deferredLinks[name]
+        guard let any = link ?? existing, let address = address(of: any.className, primaryKey: any.primaryKey),
+              let propertyID = address.layout.storedClass.properties.first(where: { $0.name == any.property })?.id else {
+            deferredLinks[name] = nil
+            return
+        }
+        deferredLinks[name] = link
+        try journal.setWaitingLink(link.map { Array($0.json.text.utf8) }, classID: address.layout.classID,
+                                   primaryKey: address.storedKey, property: propertyID, in: txn)
+    }
+
+    /// Reads the links waiting in the journal, the first time.
+    func loadDeferredLinks(journal: SyncJournal, txn: Transaction) throws {
+        guard !deferredLinksLoaded else { return }
+        for bytes in try journal.waitingLinks(in: txn) {
+            let link = try DeferredLink(json: JSONValue(parsing: String(decoding: bytes, as: UTF8.self)))
+            deferredLinks[link.name] = link
+        }
+        deferredLinksLoaded = true
+    }
+
+    /// Keeps waiting the links to `object` (about to be deleted by a download) of the objects
+    /// that hold one: on the server they stay, and should the object come back, so do they.
+    func deferLinks(to object: DynamicObject, journal: SyncJournal, txn: Transaction) throws {
+        guard let management = object.management, let tables = realm.core.writeState?.tables else { return }
+        for source in try tables.incomingLinks(to: management.key, of: management.bound.layout) {
+            guard let layout = realm.core.catalog.layouts.values.first(where: { $0.classID == source.classID }),
+                  layout.storedClass.isEmbedded != true, let keyColumn = layout.primaryKeyColumn,
+                  let propertyName = layout.storedClass.properties.first(where: { $0.id == source.propertyID })?.name,
+                  let owner = realm.core.dynamicObject(source.key, of: layout.className),
+                  let property = owner.objectSchema[propertyName] else { continue }
+            let keyProperty = owner.objectSchema[layout.storedClass.properties[keyColumn].name]!
+            let primaryKey = SyncValueCodec.encode(owner[keyProperty.name], of: keyProperty)
+            let name = DeferredLink.name(className: layout.className, primaryKey: primaryKey, property: propertyName)
+            guard deferredLinks[name] == nil else { continue }
+            let link = DeferredLink(className: layout.className, primaryKey: primaryKey, property: propertyName,
+                                    value: SyncValueCodec.encode(owner[propertyName], of: property), settled: true)
+            try setDeferredLink(link, name: name, journal: journal, txn: txn)
+        }
+    }
+
+    /// Sets the waiting links whose targets are all here now, in the write under way; with
+    /// `settling`, sets the others as far as they resolve, once.
+    func resolveDeferredLinks(settling: Bool, schemas: [String: ObjectSchema], journal: SyncJournal, txn: Transaction) throws {
+        try loadDeferredLinks(journal: journal, txn: txn)
         for (name, link) in deferredLinks {
-            guard let object = realm.dynamicObject(ofType: link.className, forPrimaryKey: link.key) else {
-                deferredLinks[name] = nil
+            guard let address = address(of: link.className, primaryKey: link.primaryKey),
+                  let object = realm.dynamicObject(ofType: link.className, forPrimaryKey: address.key),
+                  let property = schemas[link.className]?[link.property],
+                  let propertyID = address.layout.storedClass.properties.first(where: { $0.name == link.property })?.id else {
+                try setDeferredLink(nil, name: name, journal: journal, txn: txn)
                 continue
             }
-            // A value that fit its property when first decoded fits it again.
-            guard let (value, complete) = try? decode(link.field, of: link.property, schemas: schemas), complete || final else { continue }
-            deferredLinks[name] = nil
-            if !Self.holds(object, link.field.value, property: link.property) {
-                object[link.property.name] = value is NSNull ? nil : value
+            // A change of the property made here since wins: its upload settles the server's.
+            let pending = try journal.pendingObject(classID: address.layout.classID, primaryKey: address.storedKey, in: txn)
+            guard pending?.created == nil, pending?.properties[propertyID] == nil,
+                  let (value, complete) = try? decode(link.value, of: property, schemas: schemas) else {
+                try setDeferredLink(nil, name: name, journal: journal, txn: txn)
+                continue
             }
-            if let shadow = link.shadow, let kind = CollectionKind(of: link.property),
-               let elements = try? KeyedElements(kind: kind, value: link.field.value, keys: link.field.keys) {
-                try store([ShadowUpdate(classID: shadow.classID, primaryKey: shadow.primaryKey, property: shadow.property, elements: elements)],
-                          in: journal, txn: txn)
+            if complete {
+                if !Self.holds(object, link.value, property: property) { object[link.property] = value is NSNull ? nil : value }
+                try setDeferredLink(nil, name: name, journal: journal, txn: txn)
+            } else if settling && !link.settled {
+                object[link.property] = value is NSNull ? nil : value
+                var settled = link
+                settled.settled = true
+                try setDeferredLink(settled, name: name, journal: journal, txn: txn)
             }
         }
     }
 
-    /// Sets what is left of the deferred links as far as they resolve: the end of a pull.
+    /// Sets the waiting links as far as they resolve: the end of a pull.
     func settleDeferredLinks() throws {
-        guard !deferredLinks.isEmpty else { return }
-        try journaledWriteForDownload { journal, txn in
-            let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
-            try resolveDeferredLinks(final: true, schemas: schemas, journal: journal, txn: txn)
+        guard deferredLinks.contains(where: { !$0.value.settled }) else { return }
+        do {
+            try journaledWriteForDownload { journal, txn in
+                let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
+                try resolveDeferredLinks(settling: true, schemas: schemas, journal: journal, txn: txn)
+            }
+        } catch {
+            forgetDeferredLinks()
+            throw error
         }
+    }
+
+    /// Forgets the waiting links read from the journal, after a write that changed them failed.
+    func forgetDeferredLinks() {
+        deferredLinks = [:]
+        deferredLinksLoaded = false
     }
 }

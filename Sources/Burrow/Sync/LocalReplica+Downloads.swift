@@ -27,12 +27,24 @@ extension LocalReplica {
 
     private func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64,
                        skippingPulled: Bool) throws -> [SyncError] {
+        do {
+            return try applyInWrite(changes, through: last, skippingPulled: skippingPulled)
+        } catch {
+            // The waiting links changed with a write that did not commit: read them again.
+            forgetDeferredLinks()
+            throw error
+        }
+    }
+
+    private func applyInWrite(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64,
+                              skippingPulled: Bool) throws -> [SyncError] {
         try journaledWriteForDownload { journal, txn in
             var rejected: [SyncError] = []
             let pulled = try journal.number(.pulled, in: txn) ?? 0
             let client = try journal.ensureClientID(in: txn)
             // The schema is read once: building it costs more than applying a change.
             let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
+            try loadDeferredLinks(journal: journal, txn: txn)
             for (sequence, operation) in changes where !skippingPulled || sequence > pulled {
                 do {
                     try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn)
@@ -43,7 +55,7 @@ extension LocalReplica {
                     rejected.append(SyncError(.malformedServerData, "\(what) was not applied: \(error.message)"))
                 }
             }
-            try resolveDeferredLinks(final: false, schemas: schemas, journal: journal, txn: txn)
+            try resolveDeferredLinks(settling: false, schemas: schemas, journal: journal, txn: txn)
             try journal.setNumber(.pulled, to: max(pulled, last), in: txn)
             return rejected
         }
@@ -69,7 +81,10 @@ extension LocalReplica {
         switch operation.kind {
         case .delete:
             if let created = local(pending?.created), let clock = operation.clock, created > clock { return }
-            if let existing { realm.delete(existing) }
+            if let existing {
+                try deferLinks(to: existing, journal: journal, txn: txn)
+                realm.delete(existing)
+            }
             try journal.removeShadows(classID: layout.classID, primaryKey: storedKey, in: txn)
             if var remaining = pending {
                 remaining.properties = [:]
@@ -83,6 +98,7 @@ extension LocalReplica {
             let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
             var values: [String: Any] = [:]
             var shadows: [ShadowUpdate] = []
+            var deferredToStore: [String] = []
             for (name, field) in operation.fields {
                 guard let property = schema[name], property.type != .linkingObjects, !property.isPrimary else { continue }
                 let kind = CollectionKind(of: property)
@@ -102,22 +118,23 @@ extension LocalReplica {
                 }
                 let decoded: (value: Any, complete: Bool)
                 do {
-                    decoded = try decode(field, of: property, schemas: schemas)
+                    decoded = try decode(field.value, of: property, schemas: schemas)
                 } catch {
                     throw SyncError(.malformedServerData, "a change of '\(operation.className)' does not fit its schema: \(error)")
                 }
-                let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
-                guard decoded.complete else {
-                    // Set once its target arrives; until then the property keeps its value.
-                    deferredLinks[deferredName] = DeferredLink(className: operation.className, key: key, property: property, field: field,
-                                                               shadow: kind == nil ? nil : (layout.classID, storedKey, ids[name]!))
-                    continue
-                }
-                deferredLinks[deferredName] = nil
-                values[name] = decoded.value
                 if let elements, let id = ids[name] {
                     shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
                 }
+                let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
+                guard decoded.complete else {
+                    // Set once its targets arrive; at the end of the pull as far as they resolve.
+                    deferredLinks[deferredName] = DeferredLink(className: operation.className, primaryKey: operation.primaryKey,
+                                                               property: name, value: field.value, settled: false)
+                    deferredToStore.append(deferredName)
+                    continue
+                }
+                if deferredLinks[deferredName] != nil { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
+                values[name] = decoded.value
             }
             if let existing {
                 let wire = Dictionary(operation.fields.map { ($0.0, $0.1.value) }, uniquingKeysWith: { _, last in last })
@@ -131,6 +148,8 @@ extension LocalReplica {
                 return
             }
             try store(shadows, in: journal, txn: txn)
+            // Stored once the object exists: a link's record is keyed by its owner.
+            for name in deferredToStore { try setDeferredLink(deferredLinks[name], name: name, journal: journal, txn: txn) }
         }
     }
 

@@ -9,6 +9,8 @@ final class LocalReplica {
     private var core: RealmCore { realm.core }
     /// Links of downloaded changes whose targets had not arrived, by object and property.
     var deferredLinks: [String: DeferredLink] = [:]
+    /// Whether ``deferredLinks`` holds those of the journal.
+    var deferredLinksLoaded = false
 
     init(realm: Realm) {
         self.realm = realm

@@ -134,7 +134,14 @@ enum SyncValueCodec {
         }
         if property.isArray || property.isSet {
             guard let items = wire.arrayValue else { throw Mismatch(description: "'\(property.name)' is not an array") }
-            return try items.map { item throws(Mismatch) in try decodeElement(item, of: property, schemas: schemas, object: object) ?? NSNull() }
+            var elements: [Any] = []
+            for item in items {
+                let element = try decodeElement(item, of: property, schemas: schemas, object: object)
+                // A list or set of links holds no empty link: one whose target is gone is left out.
+                if element == nil && property.type == .object && !item.isNull { continue }
+                elements.append(element ?? NSNull())
+            }
+            return elements
         }
         return try decodeElement(wire, of: property, schemas: schemas, object: object)
     }

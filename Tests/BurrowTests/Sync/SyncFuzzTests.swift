@@ -12,6 +12,14 @@ final class FuzzNote: Object {
     @Persisted var lines: List<String>
     @Persisted var labels: MutableSet<String>
     @Persisted var counts: Map<String, Int>
+    @Persisted var next: FuzzNote?
+    @Persisted var related: List<FuzzNote>
+    @Persisted var place: FuzzPlace?
+}
+
+final class FuzzPlace: EmbeddedObject {
+    @Persisted var street: String = ""
+    @Persisted var number: Int = 0
 }
 
 /// Three client processes write at random for a minute (objects created, changed and
@@ -36,17 +44,23 @@ final class SyncFuzzTests {
     }
 
     static func configuration(path: String, server: String) -> Realm.Configuration {
-        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [FuzzNote.self])
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [FuzzNote.self, FuzzPlace.self])
         configuration.syncConfiguration = SyncConfiguration(server: server,
                                                             initialSubscriptions: { $0.append(QuerySubscription<FuzzNote>()) })
         return configuration
     }
 
+    /// What a note holds, as any holder of it reads it.
+    struct NoteDump {
+        var id: String, title: String, priority: Int, lines: [String], labels: Set<String>, counts: [String: Int]
+        var next: String?, related: [String], place: String?
+    }
+
     /// One line per note, sorted: what two holders of the same data print alike.
-    static func dump(_ notes: [(id: String, title: String, priority: Int, lines: [String], labels: Set<String>, counts: [String: Int])]) -> [String] {
+    static func dump(_ notes: [NoteDump]) -> [String] {
         notes.map { note in
             let counts = note.counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            return "\(note.id)|\(note.title)|\(note.priority)|\(note.lines)|\(note.labels.sorted())|\(counts)"
+            return "\(note.id)|\(note.title)|\(note.priority)|\(note.lines)|\(note.labels.sorted())|\(counts)|\(note.next ?? "-")|\(note.related)|\(note.place ?? "-")"
         }.sorted()
     }
 
@@ -56,18 +70,28 @@ final class SyncFuzzTests {
         let realm = try Realm(configuration: configuration)
         try realm.syncSession!.waitUntilSynced(timeout: 120)
         realm.refresh()
-        return Self.dump(realm.objects(FuzzNote.self).map {
-            ($0.id, $0.title, $0.priority, Array($0.lines), Set($0.labels), Dictionary(uniqueKeysWithValues: $0.counts.map { ($0.key, $0.value) }))
+        return Self.dump(realm.objects(FuzzNote.self).map { note in
+            NoteDump(id: note.id, title: note.title, priority: note.priority, lines: Array(note.lines), labels: Set(note.labels),
+                     counts: Dictionary(uniqueKeysWithValues: note.counts.map { ($0.key, $0.value) }),
+                     next: note.next?.id, related: note.related.map(\.id), place: note.place.map { "\($0.street)#\($0.number)" })
         })
     }
 
+    /// The server table's notes. A link to a note deleted at the same time as it was made
+    /// stays in the row until the owner next changes; every client reads it as no link, and
+    /// so does this.
     func serverDump() throws -> [String] {
         let rows = try PostgresConnection(server.connectionString).execute(
-            "SELECT id, title, priority, lines::text, labels::text, counts::text FROM \"FuzzNote\"")
+            "SELECT id, title, priority, lines::text, labels::text, counts::text, next, related::text, place::text FROM \"FuzzNote\"")
+        let ids = Set((0..<rows.rowCount).map { rows[$0, 0]! })
         return try Self.dump((0..<rows.rowCount).map { row in
-            func json(_ column: Int) throws -> Any { try JSONSerialization.jsonObject(with: Data(rows[row, column]!.utf8)) }
-            return (rows[row, 0]!, rows[row, 1]!, Int(rows[row, 2]!)!, try json(3) as! [String], Set(try json(4) as! [String]),
-                    try json(5) as! [String: Int])
+            func json(_ column: Int) throws -> Any? { try rows[row, column].map { try JSONSerialization.jsonObject(with: Data($0.utf8)) } }
+            let place = try json(8) as? [String: Any]
+            return NoteDump(id: rows[row, 0]!, title: rows[row, 1]!, priority: Int(rows[row, 2]!)!, lines: try json(3) as! [String],
+                            labels: Set(try json(4) as! [String]), counts: try json(5) as! [String: Int],
+                            next: rows[row, 6].flatMap { ids.contains($0) ? $0 : nil },
+                            related: (try json(7) as! [String]).filter(ids.contains),
+                            place: place.map { "\($0["street"] as! String)#\($0["number"] as! Int)" })
         })
     }
 
@@ -187,7 +211,8 @@ struct FuzzWriter {
                 }
                 return
             }
-            switch random.next(below: 14) {
+            func anyNote() -> FuzzNote? { realm.object(ofType: FuzzNote.self, forPrimaryKey: "note\(random.next(below: 12))") }
+            switch random.next(below: 18) {
             case 0: realm.delete(note)
             case 1: note.title = "\(word()) by \(client)"
             case 2: note.priority = random.next(below: 1000)
@@ -203,6 +228,15 @@ struct FuzzWriter {
             case 10: if let label = note.labels.randomElement(using: &random) { note.labels.remove(label) }
             case 11: note.counts[word()] = random.next(below: 50)
             case 12: if let key = note.counts.keys.randomElement(using: &random) { note.counts.removeObject(for: key) }
+            case 14: note.next = anyNote()
+            case 15: if let other = anyNote() { note.related.append(other) }
+            case 16: if !note.related.isEmpty { note.related.remove(at: random.next(below: note.related.count)) }
+            case 17:
+                if let place = note.place, random.next(below: 2) == 0 {
+                    place.number = random.next(below: 100)
+                } else {
+                    note.place = FuzzPlace(value: ["street": word(), "number": random.next(below: 100)])
+                }
             default:
                 note.title = "both \(client)"
                 note.lines.append("\(client)")

@@ -155,5 +155,41 @@ final class SyncLinkTests {
             #expect(owner.name == "renamed" && owner.lead == nil)
             #expect(owner.members.map(\.id) == [3, 1])
         }
+        // The links the deletion emptied are emptied on the server too.
+        let row = try PostgresConnection(server.connectionString).execute(
+            "SELECT lead::text, members::text, \"byRole\"::text FROM \"LinkOwner\" WHERE id = 'p'")
+        #expect(row[0, 0] == nil && row[0, 1] == "[3, 1]" && row[0, 2] == #"{"lead": null, "contact": 1}"#,
+                "\(row[0, 0] ?? "NULL") \(row[0, 1] ?? "NULL") \(row[0, 2] ?? "NULL")")
+    }
+
+    @Test func aLinkSetToAnObjectDeletedElsewhereComesBackWithIt() throws {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        try writeProject(into: a)
+        try synced(a, b)
+        a.syncSession!.pause()
+        b.syncSession!.pause()
+        try b.write { b.delete(b.object(ofType: LinkTarget.self, forPrimaryKey: 1)!) }
+        usleep(5_000)
+        // Later than the deletion, by a machine that has not seen it: the server keeps the
+        // link, as a primary key with no row behind it for now.
+        try a.write { a.object(ofType: LinkOwner.self, forPrimaryKey: "p")!.lead = a.object(ofType: LinkTarget.self, forPrimaryKey: 1) }
+        a.syncSession!.resume()
+        b.syncSession!.resume()
+        try synced(a, b)
+        let lead = try PostgresConnection(server.connectionString).execute("SELECT lead::text FROM \"LinkOwner\" WHERE id = 'p'")[0, 0]
+        #expect(lead == "1")
+        for realm in [a, b] {
+            #expect(realm.object(ofType: LinkOwner.self, forPrimaryKey: "p")?.lead == nil)
+        }
+        try b.write { b.create(LinkTarget.self, value: ["id": 1, "name": "Ana again"]) }
+        try synced(b, a)
+        for realm in [a, b] {
+            #expect(realm.object(ofType: LinkOwner.self, forPrimaryKey: "p")?.lead?.name == "Ana again")
+        }
+        // A new file reads the same.
+        let late = try Realm(configuration: configuration("late"))
+        try synced(late)
+        #expect(late.object(ofType: LinkOwner.self, forPrimaryKey: "p")?.lead?.name == "Ana again")
     }
 }

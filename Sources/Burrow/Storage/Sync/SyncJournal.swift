@@ -7,19 +7,23 @@ import LMDB
 /// (``PendingObject``). A write records its changes here in its own transaction, so a process
 /// killed at any moment loses no change and uploads none twice.
 ///
-/// Three named databases: `sync.state` (records by name), `sync.pending` (a record per
-/// changed object, by class id and primary key) and `sync.shadow` (each synced collection as
-/// the server last had it, by object and property). All are sealed in an encrypted file, and
+/// Four named databases: `sync.state` (records by name), `sync.pending` (a record per
+/// changed object, by class id and primary key), `sync.shadow` (each synced collection as
+/// the server last had it, by object and property) and `sync.links` (downloaded values of
+/// link properties whose targets are not here, by object and property). All are sealed in an encrypted file, and
 /// object keys are then keyed hashes, as primary-key index entries are.
 struct SyncJournal {
     static let stateName = "sync.state"
     static let pendingName = "sync.pending"
     static let shadowName = "sync.shadow"
+    static let linksName = "sync.links"
 
     let state: Database
     let pending: Database
     /// `nil` in a read of a file whose journal has none yet.
     let shadow: Database?
+    /// `nil` in a read of a file whose journal has none yet.
+    let links: Database?
 
     /// The journal of the file `txn` reads, or `nil` when the file is not synced (a read) or
     /// `create` is false and the file has no journal yet.
@@ -29,9 +33,10 @@ struct SyncJournal {
         do {
             let state = try txn.openDatabase(named: stateName, create: create, sealed: true)
             let pending = try txn.openDatabase(named: pendingName, create: create, sealed: true)
-            let shadow: Database?
-            do { shadow = try txn.openDatabase(named: shadowName, create: create, sealed: true) } catch LMDBError.notFound { shadow = nil }
-            return SyncJournal(state: state, pending: pending, shadow: shadow)
+            func optional(_ name: String) throws -> Database? {
+                do { return try txn.openDatabase(named: name, create: create, sealed: true) } catch LMDBError.notFound { return nil }
+            }
+            return SyncJournal(state: state, pending: pending, shadow: try optional(shadowName), links: try optional(linksName))
         } catch LMDBError.notFound {
             return nil
         }
@@ -164,7 +169,8 @@ struct SyncJournal {
 
     // MARK: Collection shadows
 
-    private static func shadowKey(classID: UInt32, primaryKey: _PersistedValue, property: UInt32, cipher: FileCipher?) -> [UInt8] {
+    /// The key of a record about one property of one object: a shadow, a waiting link.
+    static func propertyKey(classID: UInt32, primaryKey: _PersistedValue, property: UInt32, cipher: FileCipher?) -> [UInt8] {
         var key = pendingKey(classID: classID, primaryKey: primaryKey, cipher: cipher)
         TableWriter.appendBigEndian(UInt64(property), width: 4, to: &key)
         return key
@@ -174,7 +180,7 @@ struct SyncJournal {
     /// stored with ``setShadow(_:classID:primaryKey:property:in:)``.
     func shadow(classID: UInt32, primaryKey: _PersistedValue, property: UInt32, in txn: Transaction) throws -> [UInt8]? {
         guard let shadow else { return nil }
-        return try txn.value(for: Self.shadowKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn)), in: shadow)
+        return try txn.value(for: Self.propertyKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn)), in: shadow)
     }
 
     /// Stores (or with `nil` removes) the shadow of the collection `property` of an object.
@@ -183,7 +189,7 @@ struct SyncJournal {
             guard bytes == nil else { burrowPreconditionFailure("a collection shadow stored in a read") }
             return
         }
-        let key = Self.shadowKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn))
+        let key = Self.propertyKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn))
         if let bytes {
             try txn.put(key, bytes, in: shadow)
         } else {
@@ -200,6 +206,33 @@ struct SyncJournal {
         while let (key, _) = entry, key.count == prefix.count + 4, key.starts(with: prefix) {
             try cursor.deleteCurrent()
             entry = try cursor.seek(atLeast: prefix)
+        }
+    }
+
+    // MARK: Links waiting for their targets
+
+    /// Every stored link value waiting for its target (what the sync layer stored).
+    func waitingLinks(in txn: Transaction) throws -> [[UInt8]] {
+        guard let links else { return [] }
+        var found: [[UInt8]] = []
+        let cursor = try txn.openCursor(links)
+        var entry = try cursor.first()
+        while let (_, value) = entry {
+            found.append(Array(value))
+            entry = try cursor.next()
+        }
+        return found
+    }
+
+    /// Stores (or with `nil` removes) the link value waiting for the property `property` of
+    /// an object.
+    func setWaitingLink(_ value: [UInt8]?, classID: UInt32, primaryKey: _PersistedValue, property: UInt32, in txn: Transaction) throws {
+        guard let links else { return }
+        let key = Self.propertyKey(classID: classID, primaryKey: primaryKey, property: property, cipher: FileCipher.of(txn))
+        if let value {
+            try txn.put(key, value, in: links)
+        } else {
+            _ = try txn.delete(key, in: links)
         }
     }
 }
