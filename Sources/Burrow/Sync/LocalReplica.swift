@@ -25,6 +25,9 @@ final class LocalReplica {
         var shadows: [ShadowUpdate] = []
         /// The size of the batch's text.
         var bytes = 0
+        /// Whether it was formed now (not read back from the outbox) and took every object
+        /// waiting, so that it holds every write made before it was formed.
+        var isWhole = false
     }
 
     /// Runs `body` in a write whose changes are not journaled, with the journal.
@@ -132,6 +135,7 @@ final class LocalReplica {
             var batch = Batch(number: number, operations: uploads, sent: pending, shadows: shadows)
             let stored = Self.encode(batch)
             batch.bytes = stored.count
+            batch.isWhole = pending.count < limit
             try journal.setNumber(.nextBatch, to: number + 1, in: txn)
             try journal.set(.outbox, to: stored, in: txn)
             return batch

@@ -38,7 +38,9 @@ public final class SyncSession: @unchecked Sendable {
         var connection: ConnectionState = .disconnected
         var stateContinuations: [UUID: AsyncStream<State>.Continuation] = [:]
         var connectionContinuations: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
-        var uploadWaiters: [Waiter] = []
+        /// A waiter is armed once the worker is about to form a batch: the first batch formed
+        /// whole after that holds every write made before the wait began.
+        var uploadWaiters: [(armed: Bool, waiter: Waiter)] = []
         var downloadWaiters: [(target: UInt64?, waiter: Waiter)] = []
         var lastError: SyncError?
     }
@@ -135,7 +137,7 @@ public final class SyncSession: @unchecked Sendable {
         let stopped = status.withLock { status -> Bool in
             guard status.state != .inactive else { return true }
             switch direction {
-            case .upload: status.uploadWaiters.append(waiter)
+            case .upload: status.uploadWaiters.append((false, waiter))
             case .download: status.downloadWaiters.append((nil, waiter))
             }
             return false
@@ -167,13 +169,23 @@ public final class SyncSession: @unchecked Sendable {
         sync.errorHandler?(error, self)
     }
 
-    /// Called by the worker when nothing waits for upload.
-    func uploadsDone() {
-        let waiters = status.withLock { status in
-            defer { status.uploadWaiters = [] }
-            return status.uploadWaiters
+    /// Called by the worker before it forms a batch: the writes of those waiting now are in
+    /// the next batch formed whole.
+    func armUploadWaiters() {
+        status.withLock { status in
+            for index in status.uploadWaiters.indices { status.uploadWaiters[index].armed = true }
         }
-        waiters.forEach { $0(nil) }
+    }
+
+    /// Called by the worker when nothing waits for upload (`everything`), or when a batch
+    /// formed whole after the armed waiters began was acknowledged.
+    func uploadsDone(everything: Bool) {
+        let ready = status.withLock { status -> [Waiter] in
+            let ready = status.uploadWaiters.filter { everything || $0.armed }.map(\.waiter)
+            status.uploadWaiters.removeAll { everything || $0.armed }
+            return ready
+        }
+        ready.forEach { $0(nil) }
     }
 
     /// The download waiters that have no target yet get `latest`; those whose target is at or
@@ -204,7 +216,7 @@ public final class SyncSession: @unchecked Sendable {
                 for continuation in status.stateContinuations.values { continuation.yield(.inactive); continuation.finish() }
                 for continuation in status.connectionContinuations.values { continuation.finish() }
             }
-            return (status.uploadWaiters, status.downloadWaiters.map(\.waiter))
+            return (status.uploadWaiters.map(\.waiter), status.downloadWaiters.map(\.waiter))
         }
         let error = SyncError(.connectionLost, "the sync session stopped")
         uploads.forEach { $0(error) }

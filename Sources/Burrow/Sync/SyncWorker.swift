@@ -143,14 +143,21 @@ final class SyncWorker: @unchecked Sendable {
         while !isStopped && session.state == .active {
             let progress = session.progress
             if progress.isObserved(.upload) { progress.report(.upload, units: 0, bytes: 0, remaining: UInt64(try replica.pendingCount())) }
-            while let batch = try replica.nextBatch(limit: Self.batchLimit) {
+            // One batch a turn, so that a file written without pause still downloads.
+            session.armUploadWaiters()
+            let uploaded: Bool
+            if let batch = try replica.nextBatch(limit: Self.batchLimit) {
                 try store.apply(batch.operations, batch: batch.number, client: client)
                 try replica.acknowledge(batch)
                 if progress.isObserved(.upload) {
                     progress.report(.upload, units: UInt64(batch.sent.count), bytes: batch.bytes, remaining: UInt64(try replica.pendingCount()))
                 }
+                if batch.isWhole { session.uploadsDone(everything: false) }
+                uploaded = true
+            } else {
+                session.uploadsDone(everything: true)
+                uploaded = false
             }
-            session.uploadsDone()
             let subscriptions = session.subscriptions.subscribed.version
             if subscriptions != subscriptionsSeen {
                 subscriptionsSeen = subscriptions
@@ -160,7 +167,8 @@ final class SyncWorker: @unchecked Sendable {
                 try pull(store, into: replica)
                 needsPull = false
             }
-            let notifications = try connection.waitForNotifications(timeout: 0.05, wakeDescriptor: wakeDescriptors[0])
+            // After an upload, more may wait: the turn ends without waiting.
+            let notifications = try connection.waitForNotifications(timeout: uploaded ? 0 : 0.05, wakeDescriptor: wakeDescriptors[0])
             drainWakes()
             if !notifications.isEmpty { needsPull = true }
         }
