@@ -74,9 +74,9 @@ extension LocalReplica {
         let storedKey = StoredValueConversion.scalar(key, for: layout.storedClass.properties[layout.primaryKeyColumn!], of: operation.className)
         var pending = try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn)
         func local(_ time: HybridTimestamp?) -> String? { time.map { ChangeClock(timestamp: $0, client: client).text } }
-        for clock in [operation.clock].compactMap({ $0 }) + operation.fields.map(\.1.clock) {
-            if let seen = ChangeClock(text: clock) { try journal.witness(seen.timestamp, in: txn) }
-        }
+        // Clock texts compare as the clocks do: the latest is the one to witness.
+        let latest = operation.fields.lazy.map(\.1.clock).reduce(operation.clock ?? "") { max($0, $1) }
+        if let seen = ChangeClock(text: latest) { try journal.witness(seen.timestamp, in: txn) }
         let existing = realm.dynamicObject(ofType: operation.className, forPrimaryKey: key)
         switch operation.kind {
         case .delete:

@@ -62,14 +62,40 @@ struct ChangeClock: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     /// The clock of a ``text`` form; `nil` when `text` is not one.
     init?(text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 16, parts[1].count == 32,
-              let raw = UInt64(parts[0], radix: 16) else { return nil }
-        let hex = Array(parts[1])
-        let formatted = String(hex[0..<8]) + "-" + String(hex[8..<12]) + "-" + String(hex[12..<16]) + "-"
-            + String(hex[16..<20]) + "-" + String(hex[20..<32])
-        guard let client = UUID(uuidString: formatted) else { return nil }
-        self.init(timestamp: HybridTimestamp(rawValue: raw), client: client)
+        // Read byte by byte: every field of every downloaded change carries a clock.
+        guard let parsed = text.utf8.withContiguousStorageIfAvailable(Self.parse) ?? Self.parse(Array(text.utf8)) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ChangeClock? {
+        guard bytes.count == 49, bytes[16] == UInt8(ascii: "-") else { return nil }
+        func digit(_ index: Int) -> UInt8? {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): bytes[index] - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): bytes[index] - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): bytes[index] - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var raw: UInt64 = 0
+        for index in 0..<16 {
+            guard let value = digit(index) else { return nil }
+            raw = raw << 4 | UInt64(value)
+        }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
+            for index in 0..<16 {
+                guard let high = digit(17 + 2 * index), let low = digit(18 + 2 * index) else { return false }
+                raw[index] = high << 4 | low
+            }
+            return true
+        }
+        guard valid else { return nil }
+        return ChangeClock(timestamp: HybridTimestamp(rawValue: raw), client: UUID(uuid: uuid))
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> ChangeClock? {
+        bytes.withUnsafeBufferPointer(parse)
     }
 
     init(timestamp: HybridTimestamp, client: UUID) {
