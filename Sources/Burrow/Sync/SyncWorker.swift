@@ -164,8 +164,8 @@ final class SyncWorker: @unchecked Sendable {
                 needsPull = true
             }
             if needsPull || session.hasDownloadWaiters || progress.awaitsOutstandingWork(.download) {
-                try pull(store, into: replica)
-                needsPull = false
+                // While uploads wait, a turn pulls one page: both directions move.
+                needsPull = try !pull(store, into: replica, pages: uploaded ? 1 : .max)
             }
             // After an upload, more may wait: the turn ends without waiting.
             let notifications = try connection.waitForNotifications(timeout: uploaded ? 0 : 0.05, wakeDescriptor: wakeDescriptors[0])
@@ -183,8 +183,9 @@ final class SyncWorker: @unchecked Sendable {
         }
     }
 
-    /// Pulls and applies every change the server has, in pages.
-    private func pull(_ store: ServerStore, into replica: LocalReplica) throws {
+    /// Pulls and applies the changes the server has, at most `pages` pages of them; returns
+    /// whether it pulled them all.
+    private func pull(_ store: ServerStore, into replica: LocalReplica, pages: Int) throws -> Bool {
         var pulled = try replica.pulledSequence()
         let subscribed = Set(session.subscriptions.subscribedClassNames)
         // A file that never pulled and has nothing to upload starts from the server's tables.
@@ -207,7 +208,9 @@ final class SyncWorker: @unchecked Sendable {
         }
         let latest = try store.latestSequence()
         session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)
-        while pulled < latest {
+        var pagesLeft = pages
+        while pulled < latest && pagesLeft > 0 {
+            pagesLeft -= 1
             let (changes, bytes) = try store.changes(after: pulled, limit: 1000)
             guard let last = changes.last?.sequence else { break }
             let rejected = try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
@@ -215,7 +218,10 @@ final class SyncWorker: @unchecked Sendable {
             session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)
             pulled = last
         }
-        try replica.settleDeferredLinks()
+        let finished = pulled >= latest
+        // Links may wait for targets in the pages still to come.
+        if finished { try replica.settleDeferredLinks() }
         session.downloads(latest: latest, pulled: pulled)
+        return finished
     }
 }
