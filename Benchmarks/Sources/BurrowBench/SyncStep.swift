@@ -76,6 +76,8 @@ enum SyncStep {
             session.resume()
             try wait(session, for: .upload)
         }.seconds
+        // Paused once timed: its download of what it uploaded would run beside the next steps.
+        session.pause()
 
         // Floor: PostgreSQL's COPY of the same rows into a table of the same shape.
         let csv = directory.appendingPathComponent("rows.csv")
@@ -95,6 +97,7 @@ enum SyncStep {
             try wait(fresh.syncSession!, for: .download)
             fresh.refresh()
             downloaded = fresh.objects(SyncItem.self).count
+            fresh.syncSession!.pause()
         }.seconds
         return Measurement(count: count, localInsert: localInsert, localRead: localRead, upload: upload, copyFrom: copyFrom,
                            download: download, copyTo: copyTo, serverRows: serverRows, downloadedObjects: downloaded,
@@ -126,6 +129,8 @@ enum SyncStep {
             usleep(10_000)
         }
         Thread.sleep(forTimeInterval: 1)
+        writer.syncSession!.pause()
+        reader.syncSession!.pause()
         let arrived = arrivals.get()
         return sent.compactMap { sample, time in arrived[sample].map { max(0, $0 - time) } }.sorted()
     }
