@@ -18,37 +18,20 @@ final class MergedNote: Object {
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
 final class SyncCollectionMergeTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
-    var configurations: [Realm.Configuration] = []
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
 
     init() throws {
-        server = try TemporaryPostgres.start()
-    }
-
-    deinit {
-        for configuration in configurations { configuration.stopSyncSession() }
-        server.stop()
+        fixture = try SyncFixture()
     }
 
     func configuration(_ name: String) -> Realm.Configuration {
-        var configuration = Realm.Configuration(fileURL: directory.url.appendingPathComponent("\(name).realm"), objectTypes: [MergedNote.self])
-        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,
-                                                            initialSubscriptions: { $0.append(QuerySubscription<MergedNote>()) },
-                                                            errorHandler: { error, _ in print("sync error: \(error)") })
-        configurations.append(configuration)
-        return configuration
+        fixture.configuration(name, objectTypes: [MergedNote.self]) { $0.append(QuerySubscription<MergedNote>()) }
     }
 
-    /// Syncs each of `realms` in turn, twice: the second round brings each what the others
-    /// uploaded after it last pulled.
     func converge(_ realms: Realm...) throws {
-        for _ in 0..<2 {
-            for realm in realms {
-                try realm.syncSession!.waitUntilSynced()
-                realm.refresh()
-            }
-        }
+        try fixture.converge(realms)
     }
 
     /// Two files holding the note `id` with `lines`, `labels` and `counts`, paused: their

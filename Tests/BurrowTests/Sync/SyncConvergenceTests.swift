@@ -17,26 +17,16 @@ final class SyncedTask: Object {
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
 final class SyncConvergenceTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
-    var configurations: [Realm.Configuration] = []
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
 
     init() throws {
-        server = try TemporaryPostgres.start()
-    }
-
-    deinit {
-        for configuration in configurations { configuration.stopSyncSession() }
-        server.stop()
+        fixture = try SyncFixture()
     }
 
     func configuration(_ name: String) -> Realm.Configuration {
-        var configuration = Realm.Configuration(fileURL: directory.url.appendingPathComponent("\(name).realm"), objectTypes: [SyncedTask.self])
-        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,
-                                                            initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) },
-                                                            errorHandler: { error, _ in print("sync error: \(error)") })
-        configurations.append(configuration)
-        return configuration
+        fixture.configuration(name, objectTypes: [SyncedTask.self]) { $0.append(QuerySubscription<SyncedTask>()) }
     }
 
     func synced(_ realm: Realm) throws {
@@ -44,12 +34,8 @@ final class SyncConvergenceTests {
         realm.refresh()
     }
 
-    /// Syncs each of `realms` in turn, twice: the second round brings each what the others
-    /// uploaded after it last pulled.
     func converge(_ realms: Realm...) throws {
-        for _ in 0..<2 {
-            for realm in realms { try synced(realm) }
-        }
+        try fixture.converge(realms)
     }
 
     /// Pauses the sessions of `realms`: their writes wait, as on machines apart.
@@ -290,7 +276,7 @@ final class SyncConvergenceTests {
             configuration.syncConfiguration = SyncConfiguration(server: connection,
                                                                 initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) },
                                                                 errorHandler: { error, _ in errors.append(error) })
-            configurations.append(configuration)
+            fixture.track(configuration)
             let realm = try Realm(configuration: configuration)
             try realm.write { realm.create(SyncedTask.self, value: ["id": name]) }
             let deadline = Date().addingTimeInterval(10)

@@ -29,18 +29,13 @@ final class FuzzPlace: EmbeddedObject {
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
 final class SyncFuzzTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
-    var opened: [Realm.Configuration] = []
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
     static let seconds = 60.0
 
     init() throws {
-        server = try TemporaryPostgres.start()
-    }
-
-    deinit {
-        for configuration in opened { configuration.stopSyncSession() }
-        server.stop()
+        fixture = try SyncFixture()
     }
 
     static func configuration(path: String, server: String) -> Realm.Configuration {
@@ -66,7 +61,7 @@ final class SyncFuzzTests {
 
     func clientDump(_ name: String) throws -> [String] {
         let configuration = Self.configuration(path: directory.file(name).path, server: server.connectionString)
-        opened.append(configuration)
+        fixture.track(configuration)
         let realm = try Realm(configuration: configuration)
         try realm.syncSession!.waitUntilSynced(timeout: 120)
         realm.refresh()
@@ -147,7 +142,7 @@ final class SyncFuzzTests {
             #expect(dump == expected, "client \(client) differs from the server (seed \(seed)): \(Set(dump).symmetricDifference(expected).sorted().prefix(6))")
         }
         #expect(try clientDump("late.realm") == expected, "a new client differs from the server (seed \(seed))")
-        for configuration in opened { configuration.stopSyncSession() }
+        fixture.stopSessions()
         for name in ["client0", "client1", "client2", "late"] {
             expectIntact(directory.file("\(name).realm"), encryptionKey: nil)
         }

@@ -37,37 +37,23 @@ final class LinkMilestone: EmbeddedObject {
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
 final class SyncLinkTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
-    var configurations: [Realm.Configuration] = []
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
 
     init() throws {
-        server = try TemporaryPostgres.start()
-    }
-
-    deinit {
-        for configuration in configurations { configuration.stopSyncSession() }
-        server.stop()
+        fixture = try SyncFixture()
     }
 
     func configuration(_ name: String) -> Realm.Configuration {
-        var configuration = Realm.Configuration(fileURL: directory.url.appendingPathComponent("\(name).realm"),
-                                                objectTypes: [LinkOwner.self, LinkTarget.self, LinkAddress.self, LinkMilestone.self])
-        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString, initialSubscriptions: { subs in
+        fixture.configuration(name, objectTypes: [LinkOwner.self, LinkTarget.self, LinkAddress.self, LinkMilestone.self]) { subs in
             subs.append(QuerySubscription<LinkOwner>())
             subs.append(QuerySubscription<LinkTarget>())
-        }, errorHandler: { error, _ in print("sync error: \(error)") })
-        configurations.append(configuration)
-        return configuration
+        }
     }
 
     func synced(_ realms: Realm...) throws {
-        for _ in 0..<2 {
-            for realm in realms {
-                try realm.syncSession!.waitUntilSynced()
-                realm.refresh()
-            }
-        }
+        try fixture.converge(realms)
     }
 
     /// A project with links of every kind and embedded objects, written in one write.
@@ -97,6 +83,23 @@ final class SyncLinkTests {
         #expect(owner.address?.contact?.name == "Ana", sourceLocation: sourceLocation)
         #expect(owner.milestones.map(\.title) == ["sync", "tool"], sourceLocation: sourceLocation)
         #expect(owner.milestones.first?.due == Date(timeIntervalSince1970: 1_800_000_000), sourceLocation: sourceLocation)
+    }
+
+    /// Two files that hold the project, paused: their writes wait, as on machines apart.
+    func twoPausedFilesWithTheProject() throws -> (Realm, Realm) {
+        let a = try Realm(configuration: configuration("a"))
+        let b = try Realm(configuration: configuration("b"))
+        try writeProject(into: a)
+        try synced(a, b)
+        a.syncSession!.pause()
+        b.syncSession!.pause()
+        return (a, b)
+    }
+
+    func resumeAndSync(_ a: Realm, _ b: Realm) throws {
+        a.syncSession!.resume()
+        b.syncSession!.resume()
+        try synced(a, b)
     }
 
     @Test func linksAndEmbeddedObjectsTravelWithTheirOwner() throws {
@@ -136,20 +139,13 @@ final class SyncLinkTests {
     }
 
     @Test func aLinkToAnObjectDeletedMeanwhileIsEmpty() throws {
-        let a = try Realm(configuration: configuration("a"))
-        let b = try Realm(configuration: configuration("b"))
-        try writeProject(into: a)
-        try synced(a, b)
-        a.syncSession!.pause()
-        b.syncSession!.pause()
+        let (a, b) = try twoPausedFilesWithTheProject()
         try a.write { a.delete(a.object(ofType: LinkTarget.self, forPrimaryKey: 2)!) }
         try b.write {
             let owner = b.object(ofType: LinkOwner.self, forPrimaryKey: "p")!
             owner.name = "renamed"
         }
-        a.syncSession!.resume()
-        b.syncSession!.resume()
-        try synced(a, b)
+        try resumeAndSync(a, b)
         for realm in [a, b] {
             let owner = try #require(realm.object(ofType: LinkOwner.self, forPrimaryKey: "p"))
             #expect(owner.name == "renamed" && owner.lead == nil)
@@ -163,20 +159,13 @@ final class SyncLinkTests {
     }
 
     @Test func aLinkSetToAnObjectDeletedElsewhereComesBackWithIt() throws {
-        let a = try Realm(configuration: configuration("a"))
-        let b = try Realm(configuration: configuration("b"))
-        try writeProject(into: a)
-        try synced(a, b)
-        a.syncSession!.pause()
-        b.syncSession!.pause()
+        let (a, b) = try twoPausedFilesWithTheProject()
         try b.write { b.delete(b.object(ofType: LinkTarget.self, forPrimaryKey: 1)!) }
         usleep(5_000)
         // Later than the deletion, by a machine that has not seen it: the server keeps the
         // link, as a primary key with no row behind it for now.
         try a.write { a.object(ofType: LinkOwner.self, forPrimaryKey: "p")!.lead = a.object(ofType: LinkTarget.self, forPrimaryKey: 1) }
-        a.syncSession!.resume()
-        b.syncSession!.resume()
-        try synced(a, b)
+        try resumeAndSync(a, b)
         let lead = try PostgresConnection(server.connectionString).execute("SELECT lead::text FROM \"LinkOwner\" WHERE id = 'p'")[0, 0]
         #expect(lead == "1")
         for realm in [a, b] {

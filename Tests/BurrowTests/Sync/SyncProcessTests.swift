@@ -9,17 +9,12 @@ import Testing
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
 final class SyncProcessTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
-    var opened: [Realm.Configuration] = []
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
 
     init() throws {
-        server = try TemporaryPostgres.start()
-    }
-
-    deinit {
-        for configuration in opened { configuration.stopSyncSession() }
-        server.stop()
+        fixture = try SyncFixture()
     }
 
     static func configuration(path: String, server: String) -> Realm.Configuration {
@@ -32,7 +27,7 @@ final class SyncProcessTests {
     /// Opens `name` synced, waits until it holds everything the server has, and returns its tasks.
     func syncedTasks(_ name: String) throws -> [String: String] {
         let configuration = Self.configuration(path: directory.file(name).path, server: server.connectionString)
-        opened.append(configuration)
+        fixture.track(configuration)
         let realm = try Realm(configuration: configuration)
         try realm.syncSession!.waitUntilSynced(timeout: 60)
         realm.refresh()
@@ -105,7 +100,7 @@ final class SyncProcessTests {
         #expect(local.count > rounds, "the killed clients committed too little to test anything")
         #expect(try serverTasks() == local)
         #expect(try changesAppliedTwice() == 0)
-        stopSessions()
+        fixture.stopSessions()
         expectIntact(directory.file("killed.realm"), encryptionKey: nil)
         print("sync upload killed \(rounds) times: \(local.count) objects committed, all on the server once")
     }
@@ -114,7 +109,7 @@ final class SyncProcessTests {
         let path = directory.file("downloader.realm").path
         let url = server.connectionString
         let writing = Self.configuration(path: directory.file("writer.realm").path, server: url)
-        opened.append(writing)
+        fixture.track(writing)
         let rounds = 100
         for round in 0..<rounds {
             // The writer is opened anew each round: a realm stays on its thread, and an await
@@ -138,12 +133,7 @@ final class SyncProcessTests {
         let local = try syncedTasks("downloader.realm")
         #expect(local.count == rounds * 100)
         #expect(try serverTasks() == local)
-        stopSessions()
+        fixture.stopSessions()
         expectIntact(directory.file("downloader.realm"), encryptionKey: nil)
-    }
-
-    private func stopSessions() {
-        for configuration in opened { configuration.stopSyncSession() }
-        opened = []
     }
 }

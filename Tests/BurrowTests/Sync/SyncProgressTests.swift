@@ -9,25 +9,16 @@ import Testing
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the server sees values, not files: encryption is covered by the local tests"))
 final class SyncProgressTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
-    var configurations: [Realm.Configuration] = []
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
 
     init() throws {
-        server = try TemporaryPostgres.start()
-    }
-
-    deinit {
-        for configuration in configurations { configuration.stopSyncSession() }
-        server.stop()
+        fixture = try SyncFixture()
     }
 
     func configuration(_ name: String, subscribe: Bool = true) -> Realm.Configuration {
-        var configuration = Realm.Configuration(fileURL: directory.url.appendingPathComponent("\(name).realm"), objectTypes: [SyncedTask.self])
-        configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,
-                                                            initialSubscriptions: { if subscribe { $0.append(QuerySubscription<SyncedTask>()) } })
-        configurations.append(configuration)
-        return configuration
+        fixture.configuration(name, objectTypes: [SyncedTask.self]) { if subscribe { $0.append(QuerySubscription<SyncedTask>()) } }
     }
 
     /// Waits until `condition` holds, at most `seconds`.

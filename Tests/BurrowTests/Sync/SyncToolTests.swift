@@ -8,14 +8,13 @@ import Testing
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the tool reads keys from the environment; its encrypted runs are covered by the tool tests"))
 final class SyncToolTests {
-    let server: TemporaryPostgres
-    let directory = TestDirectory()
+    let fixture: SyncFixture
+    var server: TemporaryPostgres { fixture.server }
+    var directory: TestDirectory { fixture.directory }
 
     init() throws {
-        server = try TemporaryPostgres.start()
+        fixture = try SyncFixture()
     }
-
-    deinit { server.stop() }
 
     @Test func setupCreatesATablePerClassWithAColumnPerProperty() throws {
         let file = directory.file("models.realm")
