@@ -116,16 +116,22 @@ extension LocalReplica {
                     let newer = [local(pending?.created), ids[name].flatMap { local(pending?.properties[$0]) }].compactMap { $0 }.max()
                     if let newer, newer > field.clock { continue }
                 }
+                if let elements, let id = ids[name] {
+                    shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
+                }
+                let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
+                // A value the object holds already (most often this file's own upload coming
+                // back) needs no decoding and no write.
+                if let existing, Self.holds(existing, field.value, property: property) {
+                    if deferredLinks[deferredName] != nil { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
+                    continue
+                }
                 let decoded: (value: Any, complete: Bool)
                 do {
                     decoded = try decode(field.value, of: property, schemas: schemas)
                 } catch {
                     throw SyncError(.malformedServerData, "a change of '\(operation.className)' does not fit its schema: \(error)")
                 }
-                if let elements, let id = ids[name] {
-                    shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
-                }
-                let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
                 guard decoded.complete else {
                     // Set once its targets arrive; at the end of the pull as far as they resolve.
                     deferredLinks[deferredName] = DeferredLink(className: operation.className, primaryKey: operation.primaryKey,
@@ -137,10 +143,8 @@ extension LocalReplica {
                 values[name] = decoded.value
             }
             if let existing {
-                let wire = Dictionary(operation.fields.map { ($0.0, $0.1.value) }, uniquingKeysWith: { _, last in last })
-                for (name, value) in values where !Self.holds(existing, wire[name] ?? .null, property: schema[name]!) {
-                    existing[name] = value is NSNull ? nil : value
-                }
+                // Only values it does not hold yet are here.
+                for (name, value) in values { existing[name] = value is NSNull ? nil : value }
             } else if operation.kind == .create {
                 values[keyProperty.name] = key
                 _ = realm.dynamicCreate(operation.className, value: values, update: .modified)
