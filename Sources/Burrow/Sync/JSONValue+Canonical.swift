@@ -25,7 +25,7 @@ extension JSONValue {
         var exponent = 0
         if let marker = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             // Exponents beyond this are not numbers any property holds; the text is kept.
-            guard let value = Int(String(decoding: bytes[(marker + 1)...], as: UTF8.self)), abs(value) < 100_000 else { return text }
+            guard let value = Int(String(decoding: bytes[(marker + 1)...], as: UTF8.self)), value > -100_000, value < 100_000 else { return text }
             exponent = value
             bytes.removeSubrange(marker...)
         }

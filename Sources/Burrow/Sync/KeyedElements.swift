@@ -116,6 +116,12 @@ struct KeyedElements: Equatable {
                 nextKept += 1
             }
         }
+        // Keys made again and again at one place grow: past a length, the whole list is
+        // removed and put back under new short keys.
+        if edits.put.contains(where: { $0.key.utf8.count > PositionKey.longest }) {
+            edits.remove = entries.map(\.key)
+            edits.put = Array(zip(PositionKey.sequence(count: local.count, clock: clock), local)).map { ($0, $1) }
+        }
     }
 
     /// The elements after `edits`, as the server makes them when nothing else changed them.

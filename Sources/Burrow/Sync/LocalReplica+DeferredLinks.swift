@@ -14,6 +14,11 @@ extension LocalReplica {
         let property: String
         /// The property's value in wire form.
         let value: JSONValue
+        /// A list's position keys, as the server sent them.
+        let keys: [String]?
+        /// Whether the value came from the server, so that the collection's shadow follows
+        /// what the property is set to (a link kept from a deleted object's owners does not).
+        let fromServer: Bool
         /// Whether the property was set as far as it resolves (done at the end of a pull).
         var settled: Bool
 
@@ -26,23 +31,29 @@ extension LocalReplica {
 
         var json: JSONValue {
             .object([("class", .string(className)), ("pk", primaryKey), ("property", .string(property)), ("value", value),
+                     ("keys", keys.map { .array($0.map(JSONValue.string)) } ?? .null), ("server", .bool(fromServer)),
                      ("settled", .bool(settled))])
         }
 
-        init(className: String, primaryKey: JSONValue, property: String, value: JSONValue, settled: Bool) {
+        init(className: String, primaryKey: JSONValue, property: String, value: JSONValue, keys: [String]?, fromServer: Bool,
+             settled: Bool) {
             self.className = className
             self.primaryKey = primaryKey
             self.property = property
             self.value = value
+            self.keys = keys
+            self.fromServer = fromServer
             self.settled = settled
         }
 
         init(json: JSONValue) throws {
             guard let className = json["class"]?.stringValue, let primaryKey = json["pk"], let property = json["property"]?.stringValue,
-                  let value = json["value"], case .bool(let settled)? = json["settled"] else {
+                  let value = json["value"], case .bool(let fromServer)? = json["server"], case .bool(let settled)? = json["settled"] else {
                 throw StorageError.damaged("a link of the sync journal waiting for its target does not read")
             }
-            self.init(className: className, primaryKey: primaryKey, property: property, value: value, settled: settled)
+            let keys = json["keys"]?.arrayValue?.compactMap(\.stringValue)
+            self.init(className: className, primaryKey: primaryKey, property: property, value: value, keys: keys,
+                      fromServer: fromServer, settled: settled)
         }
     }
 
@@ -113,7 +124,8 @@ extension LocalReplica {
             let name = DeferredLink.name(className: layout.className, primaryKey: primaryKey, property: propertyName)
             guard deferredLinks[name] == nil else { continue }
             let link = DeferredLink(className: layout.className, primaryKey: primaryKey, property: propertyName,
-                                    value: SyncValueCodec.encode(owner[propertyName], of: property), settled: true)
+                                    value: SyncValueCodec.encode(owner[propertyName], of: property), keys: nil, fromServer: false,
+                                    settled: true)
             try setDeferredLink(link, name: name, journal: journal, txn: txn)
         }
     }
@@ -139,14 +151,44 @@ extension LocalReplica {
             }
             if complete {
                 if !Self.holds(object, link.value, property: property) { object[link.property] = value is NSNull ? nil : value }
+                try storeShadow(of: link, resolvedOnly: false, property: property, classID: address.layout.classID,
+                                storedKey: address.storedKey, propertyID: propertyID, schemas: schemas, journal: journal, txn: txn)
                 try setDeferredLink(nil, name: name, journal: journal, txn: txn)
             } else if settling && !link.settled {
                 object[link.property] = value is NSNull ? nil : value
+                // The shadow holds what the property now holds, so that an edit here does not
+                // read the targets still missing as removed.
+                try storeShadow(of: link, resolvedOnly: true, property: property, classID: address.layout.classID,
+                                storedKey: address.storedKey, propertyID: propertyID, schemas: schemas, journal: journal, txn: txn)
                 var settled = link
                 settled.settled = true
                 try setDeferredLink(settled, name: name, journal: journal, txn: txn)
             }
         }
+    }
+
+    /// Stores the shadow of the collection `link` sets, when it came from the server: all its
+    /// elements, or with `resolvedOnly` those whose targets are here (a map's others as empty).
+    private func storeShadow(of link: DeferredLink, resolvedOnly: Bool, property: Property, classID: UInt32,
+                             storedKey: _PersistedValue, propertyID: UInt32, schemas: [String: ObjectSchema],
+                             journal: SyncJournal, txn: Transaction) throws {
+        guard link.fromServer, let kind = CollectionKind(of: property),
+              let elements = try? KeyedElements(kind: kind, value: link.value, keys: link.keys) else { return }
+        var shadow = elements
+        if resolvedOnly, let target = property.objectClassName, let keyProperty = schemas[target]?.primaryKeyProperty {
+            func resolves(_ wire: JSONValue) -> Bool {
+                guard let key = try? SyncValueCodec.scalar(wire, type: keyProperty.type, name: keyProperty.name) else {
+                    return false
+                }
+                return realm.dynamicObject(ofType: target, forPrimaryKey: key) != nil
+            }
+            let kept: [(key: String, value: JSONValue)] = elements.entries.compactMap { entry in
+                if entry.value.isNull || resolves(entry.value) { return entry }
+                return kind == .map ? (entry.key, .null) : nil
+            }
+            shadow = KeyedElements(kind: kind, entries: kept)
+        }
+        try store([ShadowUpdate(classID: classID, primaryKey: storedKey, property: propertyID, elements: shadow)], in: journal, txn: txn)
     }
 
     /// Sets the waiting links as far as they resolve: the end of a pull.

@@ -116,14 +116,17 @@ extension LocalReplica {
                     let newer = [local(pending?.created), ids[name].flatMap { local(pending?.properties[$0]) }].compactMap { $0 }.max()
                     if let newer, newer > field.clock { continue }
                 }
-                if let elements, let id = ids[name] {
-                    shadows.append(ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: id, elements: elements))
+                // The collection's shadow follows the value once it is set: a value whose links
+                // wait for their targets sets it then.
+                let shadow = elements.flatMap { elements in
+                    ids[name].map { ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: $0, elements: elements) }
                 }
                 let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
                 // A value the object holds already (most often this file's own upload coming
                 // back) needs no decoding and no write.
                 if let existing, Self.holds(existing, field.value, property: property) {
                     if deferredLinks[deferredName] != nil { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
+                    if let shadow { shadows.append(shadow) }
                     continue
                 }
                 let decoded: (value: Any, complete: Bool)
@@ -135,11 +138,13 @@ extension LocalReplica {
                 guard decoded.complete else {
                     // Set once its targets arrive; at the end of the pull as far as they resolve.
                     deferredLinks[deferredName] = DeferredLink(className: operation.className, primaryKey: operation.primaryKey,
-                                                               property: name, value: field.value, settled: false)
+                                                               property: name, value: field.value, keys: field.keys, fromServer: true,
+                                                               settled: false)
                     deferredToStore.append(deferredName)
                     continue
                 }
                 if deferredLinks[deferredName] != nil { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
+                if let shadow { shadows.append(shadow) }
                 values[name] = decoded.value
             }
             if let existing {

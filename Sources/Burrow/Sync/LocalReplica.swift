@@ -166,11 +166,14 @@ final class LocalReplica {
         let primaryKey = SyncValueCodec.encode(swiftKey, of: keyProperty)
         func clock(_ time: HybridTimestamp) -> String { ChangeClock(timestamp: time, client: client).text }
         var result: [SyncOperation] = []
+        let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey)
         if let deleted = pending.deleted {
             result.append(SyncOperation(className: className, primaryKey: primaryKey, kind: .delete, clock: clock(deleted), fields: []))
-            shadows.append(ShadowUpdate(classID: classID, primaryKey: pending.primaryKey, property: nil, elements: nil))
+            // An object here again (created anew, or a newer creation downloaded) keeps the
+            // shadows of its collections.
+            if object == nil { shadows.append(ShadowUpdate(classID: classID, primaryKey: pending.primaryKey, property: nil, elements: nil)) }
         }
-        guard pending.existsLocally, let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey) else { return result }
+        guard pending.existsLocally, let object else { return result }
         let schema = object.objectSchema
         let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         let names = Dictionary(layout.storedClass.properties.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })

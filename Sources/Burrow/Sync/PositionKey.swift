@@ -23,14 +23,30 @@ enum PositionKey {
     }
 
     /// Keys for `count` elements listed in order with nothing known around them: what a
-    /// list's value without keys is given, the same on every machine.
-    static func sequence(count: Int) -> [String] {
-        let origin = String(repeating: "0", count: 48)
-        var keys: [String] = []
-        keys.reserveCapacity(count)
-        for _ in 0..<count { keys.append(between(keys.last, nil, clock: origin)) }
-        return keys
+    /// list's value without keys is given, the same on every machine (`clock` `nil`), or a
+    /// list's new keys when its old ones grew long (made unique with `clock`). Each is the
+    /// element's position in fixed-width base 36, so that keys stay as short as the count.
+    static func sequence(count: Int, clock: String? = nil) -> [String] {
+        var width = 1
+        while width < 12 && Self.power(width) <= count { width += 1 }
+        let suffix = clock.map { Array($0.utf8.filter { values[$0] != nil }) } ?? []
+        return (1...max(count, 1)).prefix(count).map { position in
+            var digits: [UInt8] = []
+            var rest = position
+            for _ in 0..<width {
+                digits.append(Self.digits[rest % base])
+                rest /= base
+            }
+            return String(decoding: digits.reversed() + suffix + [Self.digits[base - 1]], as: UTF8.self)
+        }
     }
+
+    private static func power(_ exponent: Int) -> Int {
+        (0..<exponent).reduce(1) { product, _ in product * base }
+    }
+
+    /// How long a key may grow before its list is given new keys.
+    static let longest = 512
 
     /// Whether `text` is a key: base-36 digits, not ending in `0`.
     static func isValid(_ text: String) -> Bool {

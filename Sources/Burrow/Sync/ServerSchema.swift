@@ -33,8 +33,18 @@ enum ServerSchema {
     /// - Throws: ``PostgresError``.
     static func install(on connection: PostgresConnection) throws {
         // A database an operator set up needs nothing, and its clients' roles may not create.
-        let installed = try connection.execute("SELECT to_regclass('burrow.changes') IS NOT NULL")
-        if installed[0, 0] == "t" { return }
+        let installed = try connection.execute("""
+            SELECT to_regclass('burrow.changes') IS NOT NULL,
+                   EXISTS (SELECT 1 FROM information_schema.columns
+                           WHERE table_schema = 'burrow' AND table_name = 'objects' AND column_name = 'collections')
+            """)
+        if installed[0, 0] == "t" {
+            // A server set up before collections merged element by element gains their column.
+            if installed[0, 1] != "t" {
+                try connection.execute("ALTER TABLE burrow.objects ADD COLUMN IF NOT EXISTS collections jsonb NOT NULL DEFAULT '{}'")
+            }
+            return
+        }
         try connection.transaction {
             try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
             try connection.execute("""

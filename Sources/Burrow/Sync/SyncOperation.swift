@@ -158,6 +158,9 @@ struct ObjectHistory: Equatable {
     private mutating func mergeFields(_ operation: SyncOperation, into row: inout [String: JSONValue]?) -> SyncOperation? {
         var won: [(String, SyncOperation.Field)] = []
         for (name, field) in operation.fields {
+            // Edits made before the object's last deletion belong to an earlier life of it:
+            // the deletion won over them.
+            if field.edits != nil, let deleted, field.clock < deleted { continue }
             // A collection's edits always tell what the collection became, so that the machine
             // that made them learns what they merged with.
             guard field.edits != nil || clocks[name] == nil || field.clock > clocks[name]! else { continue }

@@ -98,7 +98,7 @@ final class SyncProgressTracker: Sendable {
         // The bytes still to go, at the average size of what moved so far.
         let perUnit = counts.units == 0 ? 0 : Double(counts.bytes) / Double(counts.units)
         return SyncSession.Progress(transferredBytes: counts.bytes,
-                                    transferrableBytes: counts.bytes + Int(perUnit * Double(remaining)),
+                                    transferrableBytes: counts.bytes + Int(min(perUnit * Double(remaining), Double(Int.max / 2))),
                                     progressEstimate: estimate)
     }
 }

@@ -212,7 +212,8 @@ final class SyncWorker: @unchecked Sendable {
         while pulled < latest && pagesLeft > 0 {
             pagesLeft -= 1
             let (changes, bytes) = try store.changes(after: pulled, limit: 1000)
-            guard let last = changes.last?.sequence else { break }
+            // A server that answers with changes it was not asked for is not followed.
+            guard let last = changes.last?.sequence, last > pulled else { break }
             let rejected = try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
             rejected.forEach(session.report)
             session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)

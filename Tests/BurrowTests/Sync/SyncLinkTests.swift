@@ -181,4 +181,30 @@ final class SyncLinkTests {
         try synced(late)
         #expect(late.object(ofType: LinkOwner.self, forPrimaryKey: "p")?.lead?.name == "Ana again")
     }
+
+    @Test func anEditBesideALinkWaitingForItsTargetKeepsTheLink() throws {
+        let (a, b) = try twoPausedFilesWithTheProject()
+        try b.write { b.delete(b.object(ofType: LinkTarget.self, forPrimaryKey: 1)!) }
+        usleep(5_000)
+        // a, unaware of the deletion, adds Ana to the members again.
+        try a.write {
+            let owner = a.object(ofType: LinkOwner.self, forPrimaryKey: "p")!
+            owner.members.append(a.object(ofType: LinkTarget.self, forPrimaryKey: 1)!)
+        }
+        try resumeAndSync(a, b)
+        for realm in [a, b] {
+            #expect(realm.object(ofType: LinkOwner.self, forPrimaryKey: "p")?.members.map(\.id) == [3, 2])
+        }
+        // An edit of the list where Ana is missing leaves her on the server.
+        try b.write {
+            let owner = b.object(ofType: LinkOwner.self, forPrimaryKey: "p")!
+            owner.members.append(b.object(ofType: LinkTarget.self, forPrimaryKey: 3)!)
+        }
+        try synced(b, a)
+        try b.write { b.create(LinkTarget.self, value: ["id": 1, "name": "Ana again"]) }
+        try synced(b, a)
+        for realm in [a, b] {
+            #expect(realm.object(ofType: LinkOwner.self, forPrimaryKey: "p")?.members.map(\.id) == [3, 2, 1, 3])
+        }
+    }
 }

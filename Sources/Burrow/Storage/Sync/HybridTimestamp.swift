@@ -72,8 +72,8 @@ struct ChangeClock: Comparable, Hashable, Sendable, CustomStringConvertible {
         func digit(_ index: Int) -> UInt8? {
             switch bytes[index] {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): bytes[index] - UInt8(ascii: "0")
+            // Lowercase only: clock texts compare as text, where "B" < "a".
             case UInt8(ascii: "a")...UInt8(ascii: "f"): bytes[index] - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): bytes[index] - UInt8(ascii: "A") + 10
             default: nil
             }
         }
