@@ -180,3 +180,27 @@ extension SyncSession {
         try waitBlocking(for: .upload, timeout: timeout)
     }
 }
+
+// MARK: - Sync
+
+extension Internals {
+    /// A position key between `lower` and `upper`, as an insert at `clock` makes it.
+    static func positionKey(between lower: String?, and upper: String?, clock: String) -> String {
+        PositionKey.between(lower, upper, clock: clock)
+    }
+
+    /// Whether `key` is a valid position key.
+    static func isPositionKey(_ key: String) -> Bool { PositionKey.isValid(key) }
+
+    /// How long a position key may grow before its list gets new keys.
+    static var longestPositionKey: Int { PositionKey.longest }
+
+    /// The edits an upload carries for a list of strings that the server last had as `shadow`
+    /// (keys and values) and is `local` here, made at `clock`.
+    static func listEdits(shadow: [(key: String, value: String)], local: [String], clock: String)
+        -> (put: [(key: String, value: String)], remove: [String]) {
+        let elements = KeyedElements(kind: .list, entries: shadow.map { ($0.key, JSONValue.string($0.value)) })
+        let edits = elements.edits(to: .array(local.map(JSONValue.string)), clock: clock)
+        return (edits.put.map { ($0.key, $0.value.stringValue ?? "") }, edits.remove)
+    }
+}

@@ -61,13 +61,20 @@ final class TestDirectory {
 
 /// Runs `body` on a new thread and waits for it.
 func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        body()
-        done.signal()
+    // Joined, not signalled: what the thread keeps until it exits (its realms) is released
+    // before this returns, whatever the load on the machine.
+    final class Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
-    thread.start()
-    done.wait()
+    var thread = pthread_t()
+    let work = Unmanaged.passRetained(Work(body)).toOpaque()
+    let created = pthread_create(&thread, nil, { raw in
+        Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, work)
+    precondition(created == 0, "no thread could be started: \(created)")
+    pthread_join(thread, nil)
 }
 
 /// Expects `body` to throw a ``Realm/Error`` with `code`.

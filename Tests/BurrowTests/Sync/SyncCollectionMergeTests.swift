@@ -200,24 +200,4 @@ final class SyncCollectionMergeTests {
                     == Dictionary(uniqueKeysWithValues: onB.counts.map { ($0.key, $0.value) }))
         #expect(onA.counts.count == 12 && Set(onA.labels) == Set((0..<9).map { "b\($0)" }))
     }
-
-    @Test func aListInsertedIntoAtOnePlaceAgainAndAgainKeepsShortKeys() throws {
-        let (a, b, onA, onB) = try twoPausedFiles(note: ["id": "n", "lines": ["end"]])
-        a.syncSession!.resume()
-        b.syncSession!.resume()
-        // Each write inserts at the front, between the same two neighbours as the last.
-        for round in 0..<4 {
-            try a.write { for index in 0..<1_000 { onA.lines.insert("a\(round)-\(index)", at: 0) } }
-            try converge(a, b)
-        }
-        try b.write { onB.lines.insert("b", at: 1) }
-        try converge(a, b)
-        #expect(onA.lines.count == 4_002 && onA.lines.first == "a3-999" && onA.lines[1] == "b" && onA.lines.last == "end")
-        #expect(Array(onA.lines) == Array(onB.lines))
-        let longest = try PostgresConnection(server.connectionString).execute("""
-            SELECT max(length(e->>0)) FROM burrow.objects o, jsonb_array_elements(o.collections->'lines'->'e') e
-            WHERE o.class = 'MergedNote'
-            """)[0, 0].flatMap(Int.init)
-        #expect((longest ?? 0) > 0 && longest! <= 600, "position keys grew to \(longest ?? -1) characters")
-    }
 }
