@@ -63,9 +63,7 @@ extension LocalReplica {
                 schemas: [String: ObjectSchema]) throws(SyncValueCodec.Mismatch) -> (value: Any, complete: Bool) {
         var complete = true
         let decoded = try SyncValueCodec.decode(value, of: property, schemas: schemas) { className, primaryKey in
-            guard let target = schemas[className]?.primaryKeyProperty,
-                  let typed = try? SyncValueCodec.scalar(SyncValueCodec.scalar(primaryKey), type: target.type, name: target.name),
-                  let object = self.realm.dynamicObject(ofType: className, forPrimaryKey: typed) else {
+            guard let object = self.object(ofType: className, primaryKey: SyncValueCodec.scalar(primaryKey), schemas: schemas) else {
                 complete = false
                 return nil
             }
@@ -74,13 +72,26 @@ extension LocalReplica {
         return (decoded, complete)
     }
 
-    /// The class, primary key and stored primary key of the object `primaryKey` (wire form)
-    /// of `className`, when the file has that class.
-    private func address(of className: String, primaryKey: JSONValue) -> (layout: TableLayout, key: Any, storedKey: _PersistedValue)? {
+    /// The object of `className` whose primary key is `primaryKey` (wire form), when it is here.
+    func object(ofType className: String, primaryKey: JSONValue, schemas: [String: ObjectSchema]) -> DynamicObject? {
+        guard let keyProperty = schemas[className]?.primaryKeyProperty,
+              let key = try? SyncValueCodec.scalar(primaryKey, type: keyProperty.type, name: keyProperty.name) else { return nil }
+        return realm.dynamicObject(ofType: className, forPrimaryKey: key)
+    }
+
+    /// The table, primary key and stored primary key of the object `primaryKey` (wire form) of
+    /// `className`; `nil` when the file does not sync that class.
+    ///
+    /// - Throws: ``SyncError/Code/malformedServerData`` when the key does not fit the class's.
+    func address(of className: String, primaryKey: JSONValue,
+                 schemas: [String: ObjectSchema]) throws(SyncError) -> (layout: TableLayout, key: Any, storedKey: _PersistedValue)? {
         guard let layout = realm.core.catalog.layouts[className], let column = layout.primaryKeyColumn,
-              let keyProperty = realm.schema[className]?.primaryKeyProperty,
-              let key = primaryKey.isNull ? NSNull() : try? SyncValueCodec.scalar(primaryKey, type: keyProperty.type, name: keyProperty.name) else {
-            return nil
+              let keyProperty = schemas[className]?.primaryKeyProperty else { return nil }
+        let key: Any
+        do {
+            key = primaryKey.isNull ? NSNull() : try SyncValueCodec.scalar(primaryKey, type: keyProperty.type, name: keyProperty.name)
+        } catch {
+            throw SyncError(.malformedServerData, "a change of '\(className)' has a primary key that does not fit: \(error)")
         }
         return (layout, key, StoredValueConversion.scalar(key, for: layout.storedClass.properties[column], of: className))
     }
@@ -89,7 +100,7 @@ extension LocalReplica {
     /// journal.
     func setDeferredLink(_ link: DeferredLink?, name: String, journal: SyncJournal, txn: Transaction) throws {
         let existing = deferredLinks[name]
-        guard let any = link ?? existing, let address = address(of: any.className, primaryKey: any.primaryKey),
+        guard let any = link ?? existing, let address = try? address(of: any.className, primaryKey: any.primaryKey, schemas: schemasByName),
               let propertyID = address.layout.storedClass.properties.first(where: { $0.name == any.property })?.id else {
             deferredLinks[name] = nil
             return
@@ -135,7 +146,7 @@ extension LocalReplica {
     func resolveDeferredLinks(settling: Bool, schemas: [String: ObjectSchema], journal: SyncJournal, txn: Transaction) throws {
         try loadDeferredLinks(journal: journal, txn: txn)
         for (name, link) in deferredLinks {
-            guard let address = address(of: link.className, primaryKey: link.primaryKey),
+            guard let address = try? address(of: link.className, primaryKey: link.primaryKey, schemas: schemas),
                   let object = realm.dynamicObject(ofType: link.className, forPrimaryKey: address.key),
                   let property = schemas[link.className]?[link.property],
                   let propertyID = address.layout.storedClass.properties.first(where: { $0.name == link.property })?.id else {
@@ -175,15 +186,9 @@ extension LocalReplica {
         guard link.fromServer, let kind = CollectionKind(of: property),
               let elements = try? KeyedElements(kind: kind, value: link.value, keys: link.keys) else { return }
         var shadow = elements
-        if resolvedOnly, let target = property.objectClassName, let keyProperty = schemas[target]?.primaryKeyProperty {
-            func resolves(_ wire: JSONValue) -> Bool {
-                guard let key = try? SyncValueCodec.scalar(wire, type: keyProperty.type, name: keyProperty.name) else {
-                    return false
-                }
-                return realm.dynamicObject(ofType: target, forPrimaryKey: key) != nil
-            }
+        if resolvedOnly, let target = property.objectClassName {
             let kept: [(key: String, value: JSONValue)] = elements.entries.compactMap { entry in
-                if entry.value.isNull || resolves(entry.value) { return entry }
+                if entry.value.isNull || object(ofType: target, primaryKey: entry.value, schemas: schemas) != nil { return entry }
                 return kind == .map ? (entry.key, .null) : nil
             }
             shadow = KeyedElements(kind: kind, entries: kept)
@@ -195,8 +200,8 @@ extension LocalReplica {
     func settleDeferredLinks() throws {
         guard deferredLinks.contains(where: { !$0.value.settled }) else { return }
         do {
-            try journaledWriteForDownload { journal, txn in
-                let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
+            try journaledWrite { journal, txn in
+                let schemas = schemasByName
                 try resolveDeferredLinks(settling: true, schemas: schemas, journal: journal, txn: txn)
             }
         } catch {

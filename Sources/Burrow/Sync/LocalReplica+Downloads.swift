@@ -38,12 +38,11 @@ extension LocalReplica {
 
     private func applyInWrite(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64,
                               skippingPulled: Bool) throws -> [SyncError] {
-        try journaledWriteForDownload { journal, txn in
+        try journaledWrite { journal, txn in
             var rejected: [SyncError] = []
             let pulled = try journal.number(.pulled, in: txn) ?? 0
             let client = try journal.ensureClientID(in: txn)
-            // The schema is read once: building it costs more than applying a change.
-            let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
+            let schemas = schemasByName
             try loadDeferredLinks(journal: journal, txn: txn)
             for (sequence, operation) in changes where !skippingPulled || sequence > pulled {
                 do {
@@ -64,14 +63,7 @@ extension LocalReplica {
     private func applyOne(_ operation: SyncOperation, schemas: [String: ObjectSchema], journal: SyncJournal, client: UUID,
                           txn: Transaction) throws {
         guard let schema = schemas[operation.className], let keyProperty = schema.primaryKeyProperty,
-              let layout = realm.core.catalog.layouts[operation.className] else { return }
-        let key: Any
-        do {
-            key = operation.primaryKey.isNull ? NSNull() : try SyncValueCodec.scalar(operation.primaryKey, type: keyProperty.type, name: keyProperty.name)
-        } catch {
-            throw SyncError(.malformedServerData, "a change of '\(operation.className)' has a primary key that does not fit: \(error)")
-        }
-        let storedKey = StoredValueConversion.scalar(key, for: layout.storedClass.properties[layout.primaryKeyColumn!], of: operation.className)
+              let (layout, key, storedKey) = try address(of: operation.className, primaryKey: operation.primaryKey, schemas: schemas) else { return }
         var pending = try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn)
         func local(_ time: HybridTimestamp?) -> String? { time.map { ChangeClock(timestamp: $0, client: client).text } }
         // Clock texts compare as the clocks do: the latest is the one to witness.

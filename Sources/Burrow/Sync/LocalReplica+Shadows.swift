@@ -12,7 +12,7 @@ extension LocalReplica {
 
         /// The update as JSON, for the outbox.
         var json: JSONValue {
-            .object([("class", .number(String(classID))), ("pk", .string(LocalReplica.hex(SyncPrimaryKey.encoded(primaryKey)))),
+            .object([("class", .number(String(classID))), ("pk", .string(Hex.text(SyncPrimaryKey.encoded(primaryKey)))),
                      ("property", property.map { .number(String($0)) } ?? .null), ("elements", elements?.json ?? .null)])
         }
 
@@ -28,7 +28,7 @@ extension LocalReplica {
         /// - Throws: ``StorageError/damaged(_:)`` when it does not read.
         init(json: JSONValue) throws {
             guard case .number(let classText)? = json["class"], let classID = UInt32(classText),
-                  let keyBytes = json["pk"]?.stringValue.flatMap(LocalReplica.unhex) else {
+                  let keyBytes = json["pk"]?.stringValue.flatMap(Hex.bytes) else {
                 throw StorageError.damaged("a collection shadow of the sync outbox does not read")
             }
             self.classID = classID

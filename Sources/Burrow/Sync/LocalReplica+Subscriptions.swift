@@ -14,7 +14,7 @@ extension LocalReplica {
 
     /// Records `classes` as those whose objects the file downloaded.
     func setHeldClasses(_ classes: Set<String>) throws {
-        try journaledWriteForDownload { journal, txn in
+        try journaledWrite { journal, txn in
             try journal.set(.held, to: Array(JSONValue.array(classes.sorted().map(JSONValue.string)).text.utf8), in: txn)
         }
     }
@@ -23,7 +23,7 @@ extension LocalReplica {
     /// for those with changes still to upload: no longer subscribed to, they are not the
     /// file's to keep.
     func removeObjects(of classes: Set<String>) throws {
-        try journaledWriteForDownload { journal, txn in
+        try journaledWrite { journal, txn in
             for className in classes.sorted() {
                 guard let layout = realm.core.catalog.layouts[className], let column = layout.primaryKeyColumn,
                       realm.schema[className] != nil else { continue }

@@ -31,12 +31,7 @@ final class LocalReplica {
     }
 
     /// Runs `body` in a write whose changes are not journaled, with the journal.
-    func journaledWriteForDownload<Result>(_ body: (SyncJournal, Transaction) throws -> Result) throws -> Result {
-        try journaledWrite(body)
-    }
-
-    /// Runs `body` in a write whose changes are not journaled, with the journal.
-    private func journaledWrite<Result>(_ body: (SyncJournal, Transaction) throws -> Result) throws -> Result {
+    func journaledWrite<Result>(_ body: (SyncJournal, Transaction) throws -> Result) throws -> Result {
         realm.beginWrite()
         guard let write = core.writeState else { burrowPreconditionFailure("beginWrite left no write open") }
         write.appliesServerChanges = true
@@ -51,6 +46,12 @@ final class LocalReplica {
             if realm.isInWriteTransaction { realm.cancelWrite() }
             throw error
         }
+    }
+
+    /// The realm's object schemas by class name, read once per write that needs them:
+    /// building a schema costs more than applying a change.
+    var schemasByName: [String: ObjectSchema] {
+        Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Reads through a snapshot of the latest version.
@@ -211,35 +212,11 @@ final class LocalReplica {
     private static func encode(_ batch: Batch) -> [UInt8] {
         let sent = batch.sent.map { classID, object in
             JSONValue.object([("class", .number(String(classID))),
-                              ("record", .string(hex(object.encoded())))])
+                              ("record", .string(Hex.text(object.encoded())))])
         }
         let json = JSONValue.object([("batch", .number(String(batch.number))), ("operations", .array(batch.operations.map(\.json))),
                                      ("sent", .array(sent)), ("shadows", .array(batch.shadows.map(\.json)))])
         return Array(json.text.utf8)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// The bytes `text` spells in hex, or `nil` when it does not.
-    static func unhex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 
     private static func decodeBatch(_ bytes: [UInt8]) throws -> Batch {
@@ -250,7 +227,7 @@ final class LocalReplica {
         }
         let records = try sent.map { entry throws -> (UInt32, PendingObject) in
             guard case .number(let classText)? = entry["class"], let classID = UInt32(classText),
-                  let bytes = entry["record"]?.stringValue.flatMap(unhex) else { throw StorageError.damaged("the sync outbox does not read") }
+                  let bytes = entry["record"]?.stringValue.flatMap(Hex.bytes) else { throw StorageError.damaged("the sync outbox does not read") }
             return (classID, try bytes.withUnsafeBytes { raw throws(StorageError) in try PendingObject(decoding: raw) })
         }
         let shadows = try (json["shadows"]?.arrayValue ?? []).map { try ShadowUpdate(json: $0) }

@@ -68,7 +68,7 @@ enum SyncValueCodec {
         case let value as Double: return floating(value)
         case let value as Float: return floating(Double(value))
         case let value as String: return .string(value)
-        case let value as Data: return .string("\\x" + value.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined())
+        case let value as Data: return .string("\\x" + Hex.text(value))
         case let value as Date: return .string(WireDate.text(value))
         case let value as ObjectId: return .string(value.stringValue)
         case let value as UUID: return .string(value.uuidString.lowercased())
@@ -203,13 +203,7 @@ enum SyncValueCodec {
             return type == .float ? Float(value) as Any : value as Any
         case (.string, .string(let text)): return text
         case (.data, .string(let text)):
-            guard text.hasPrefix("\\x"), text.count % 2 == 0 else { throw fail() }
-            var bytes: [UInt8] = []
-            var digits = text.utf8.dropFirst(2).makeIterator()
-            while let high = digits.next(), let low = digits.next() {
-                guard let byte = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { throw fail() }
-                bytes.append(byte)
-            }
+            guard text.hasPrefix("\\x"), let bytes = Hex.bytes(text.dropFirst(2)) else { throw fail() }
             return Data(bytes)
         case (.date, .string(let text)):
             guard let date = WireDate.date(text) else { throw fail() }
