@@ -49,6 +49,13 @@ public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// Whether the server refused the statement itself (its SQL, a type, a constraint, a
+    /// permission), so that sending it again fails again.
+    public var isServerRefusal: Bool {
+        if case .server = kind { return !isTransient }
+        return false
+    }
+
     public var description: String {
         let trimmed = message.trimmingTrailingNewlines()
         switch kind {

@@ -102,7 +102,7 @@ public struct Realm: Equatable {
         if let sync = configuration.syncConfiguration {
             try SyncSessionRegistry.checkSyncable(schema)
             coordinator.startJournaling()
-            SyncSessionRegistry.startSession(for: configuration, sync: sync)
+            SyncSessionRegistry.startSession(for: self, sync: sync)
         }
     }
 

@@ -10,8 +10,18 @@ extension Realm {
         configuration.syncConfiguration == nil ? nil : SyncSessionRegistry.session(for: configuration)
     }
 
-    /// The classes the realm downloads; `nil` when it is not synced.
-    public var subscriptions: SyncSubscriptionSet? { syncSession?.subscriptions }
+    /// What the realm downloads. Only a synced realm has subscriptions: reading them on
+    /// another traps.
+    ///
+    /// ```swift
+    /// try await realm.subscriptions.update { realm.subscriptions.append(QuerySubscription<Task>()) }
+    /// ```
+    public var subscriptions: SyncSubscriptionSet {
+        guard let session = syncSession else {
+            burrowPreconditionFailure("This realm was not configured with sync: it has no subscriptions.")
+        }
+        return session.subscriptions
+    }
 
     /// When opening a synced realm waits for the server's data.
     public enum OpenBehavior: Sendable {

@@ -10,6 +10,22 @@ struct ServerStore {
     /// The list properties of each synced class that has any, whose elements' position keys a
     /// first download reads from `burrow.objects`.
     var listProperties: [String: [String]] = [:]
+    /// Each synced class's primary key column type, by class.
+    var primaryKeyTypes: [String: PropertyType] = [:]
+
+    /// `t`'s primary key equals `primaryKey`, a key in wire form in the SQL expression `wire`
+    /// (`jsonb`).
+    func primaryKeyMatches(_ className: String, wire: String) -> String? {
+        guard let name = primaryKeys[className], let type = primaryKeyTypes[className] else { return nil }
+        return "t.\(PostgresConnection.quoted(name)) = (\(wire) #>> '{}')::\(SubscriptionSQL.sqlType(type))"
+    }
+
+    /// The condition selecting the rows of `className` whose primary keys are `keys` (wire form).
+    func rows(_ className: String, keyedBy keys: [JSONValue]) -> String {
+        guard let name = primaryKeys[className], let type = primaryKeyTypes[className], !keys.isEmpty else { return "FALSE" }
+        let literals = keys.map { SubscriptionSQL.sqlLiteral(wire: $0, type: type) }
+        return "t.\(PostgresConnection.quoted(name)) IN (\(literals.joined(separator: ", ")))"
+    }
 
     /// Applies `operations`, batch `number` of `client`, unless the server applied it already
     /// (a retry after a lost acknowledgement): settles each against the object's history,
@@ -156,15 +172,30 @@ struct ServerStore {
             """, [client.uuidString, records.text])
     }
 
-    /// The changes after sequence number `after`, oldest first, at most `limit`, with the
-    /// sequence number of each, and the size of their text.
+    /// A change pulled: its sequence number, what it did, and whether its object is now in the
+    /// view of the subscriptions (`false` also when it is gone).
+    struct PulledChange {
+        let sequence: UInt64
+        let operation: SyncOperation
+        let inView: Bool
+    }
+
+    /// The changes after sequence number `after`, oldest first, at most `limit`, and the size
+    /// of their text. `views` holds the SQL condition of each class whose subscriptions select
+    /// some of its objects: a change of another class is in view.
     ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not decode (nothing of the pull is then applied).
-    func changes(after sequence: UInt64, limit: Int) throws -> (changes: [(sequence: UInt64, operation: SyncOperation)], bytes: Int) {
+    func changes(after sequence: UInt64, limit: Int, views: [String: String] = [:]) throws -> (changes: [PulledChange], bytes: Int) {
+        let cases = views.sorted { $0.key < $1.key }.compactMap { className, condition -> String? in
+            guard let matches = primaryKeyMatches(className, wire: "c.pk") else { return nil }
+            return "WHEN \(PostgresConnection.literal(className)) THEN EXISTS (SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(matches) AND (\(condition)))"
+        }
+        let inView = cases.isEmpty ? "TRUE" : "CASE c.class \(cases.joined(separator: " ")) ELSE TRUE END"
         let result = try connection.execute("""
-            SELECT seq, json_build_object('class', class, 'pk', pk, 'kind', kind, 'clock', clock, 'fields', fields)::text
-            FROM burrow.changes WHERE seq > $1 ORDER BY seq LIMIT \(limit)
+            SELECT c.seq, json_build_object('class', c.class, 'pk', c.pk, 'kind', c.kind, 'clock', c.clock, 'fields', c.fields)::text,
+                \(inView)
+            FROM burrow.changes c WHERE c.seq > $1 ORDER BY c.seq LIMIT \(limit)
             """, [String(sequence)])
         var bytes = 0
         let changes = try (0..<result.rowCount).map { row in
@@ -176,9 +207,16 @@ struct ServerStore {
                 throw SyncError(.malformedServerData, "change \(sequence) does not parse: \(error)")
             }
             bytes += text.utf8.count
-            return (sequence, try SyncOperation(json: json))
+            return PulledChange(sequence: sequence, operation: try SyncOperation(json: json), inView: result[row, 2] != "f")
         }
         return (changes, bytes)
+    }
+
+    /// Checks that the server accepts `condition` on `className`'s table, without running it.
+    ///
+    /// - Throws: ``PostgresError`` naming what the server refused.
+    func check(_ className: String, condition: String) throws {
+        try connection.execute("EXPLAIN SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(condition)")
     }
 
     /// The latest sequence number, `0` when nothing changed yet.
@@ -186,14 +224,15 @@ struct ServerStore {
         try connection.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0
     }
 
-    /// Reads the current rows of `classes` and the sequence number they are current at, from
-    /// one consistent snapshot (`REPEATABLE READ`), handing them to `page` a page at a time as
-    /// creations; returns that sequence number. What a new client starts from, instead of
-    /// replaying every change ever made.
+    /// Reads the current rows of `classes` (those for which the class's condition in
+    /// `conditions` holds, all of them without one) and the sequence number they are current
+    /// at, from one consistent snapshot (`REPEATABLE READ`), handing them to `page` a page at a
+    /// time as creations; returns that sequence number. What a new client starts from, instead
+    /// of replaying every change ever made.
     ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not read; what `page` throws.
-    func snapshot(of classes: [String], pageSize: Int,
+    func snapshot(of classes: [String], conditions: [String: String] = [:], pageSize: Int,
                   _ page: (_ operations: [SyncOperation], _ bytes: Int, _ rowsLeft: UInt64) throws -> Void) throws -> UInt64 {
         let origin = ChangeClock(timestamp: .zero, client: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))).text
         return try connection.transaction(isolation: "REPEATABLE READ") {
@@ -201,18 +240,20 @@ struct ServerStore {
             guard sequence > 0 else { return 0 }
             var rowsLeft: UInt64 = 0
             for className in classes where primaryKeys[className] != nil {
-                rowsLeft += try connection.execute("SELECT count(*) FROM \(ServerSchema.table(className))")[0, 0].flatMap(UInt64.init) ?? 0
+                let condition = conditions[className].map { " WHERE \($0)" } ?? ""
+                rowsLeft += try connection.execute("SELECT count(*) FROM \(ServerSchema.table(className)) t\(condition)")[0, 0].flatMap(UInt64.init) ?? 0
             }
             for className in classes {
                 guard let keyName = primaryKeys[className] else { continue }
                 let table = ServerSchema.table(className), lists = listProperties[className] ?? []
+                let condition = conditions[className].map { " WHERE \($0)" } ?? ""
                 // A list's elements have position keys, which only `burrow.objects` holds.
                 try connection.execute(lists.isEmpty
-                    ? "DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text, NULL FROM \(table) t"
+                    ? "DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text, NULL FROM \(table) t\(condition)"
                     : """
                       DECLARE burrow_snapshot NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text, o.collections::text FROM \(table) t
                       LEFT JOIN burrow.objects o ON o.class = \(PostgresConnection.literal(className))
-                          AND o.pk = to_jsonb(t.\(PostgresConnection.quoted(keyName)))
+                          AND o.pk = to_jsonb(t.\(PostgresConnection.quoted(keyName)))\(condition)
                       """)
                 while true {
                     let rows = try connection.execute("FETCH \(pageSize) FROM burrow_snapshot")

@@ -27,6 +27,9 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case malformedServerData
         /// A synced class has no primary key.
         case missingPrimaryKey
+        /// A subscription's query has no SQL form (the message names the part), or the server
+        /// refused it.
+        case invalidSubscription
     }
 
     /// What kind of failure this is.

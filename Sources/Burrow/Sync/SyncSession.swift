@@ -55,13 +55,32 @@ public final class SyncSession: @unchecked Sendable {
     /// What moved each way, and who observes it.
     let progress = SyncProgressTracker()
 
-    /// The classes the session downloads.
-    let subscriptions = SyncSubscriptionSet()
+    /// What the session downloads.
+    let subscriptions: SyncSubscriptionSet
+    /// An error of the initial subscriptions, for the worker to report once it runs.
+    let initialError: SyncError?
 
-    init(configuration: Realm.Configuration, sync: SyncConfiguration) {
-        self.configuration = configuration
+    /// A session for the file `realm` opened: its subscriptions are those the file stored,
+    /// or the initial ones.
+    init(realm: Realm, sync: SyncConfiguration) {
+        configuration = realm.configuration
         self.sync = sync
-        sync.initialSubscriptions?(subscriptions)
+        let schemas = Dictionary(realm.schema.objectSchema.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
+        subscriptions = SyncSubscriptionSet(schemas: schemas, linkTarget: Self.primaryKeyResolver(for: realm.configuration))
+        var initialError: SyncError?
+        do {
+            let stored = try LocalReplica(realm: realm).storedSubscriptions()
+            if let stored { subscriptions.restore(stored.entries, version: stored.version) }
+            if let initial = sync.initialSubscriptions, stored == nil || sync.rerunOnOpen {
+                _ = try subscriptions.commit { [subscriptions] in initial(subscriptions) }
+            }
+        } catch let error as SyncError {
+            initialError = error
+            subscriptions.fail(subscriptions.committed.version, error)
+        } catch {
+            initialError = SyncError(.invalidSubscription, "the file's stored subscriptions do not read: \(error)")
+        }
+        self.initialError = initialError
         worker = SyncWorker(session: self)
         subscriptions.onChange { [weak self] in self?.worker.wake() }
     }
@@ -208,6 +227,7 @@ public final class SyncSession: @unchecked Sendable {
     /// Stops the worker; waiters get an error.
     func stop() {
         worker.stop()
+        subscriptions.stop()
         let (uploads, downloads) = status.withLock { status in
             defer {
                 status.uploadWaiters = []

@@ -16,11 +16,12 @@ enum SyncSessionRegistry {
         }
     }
 
-    /// Starts the session of `configuration`'s file, unless it runs.
-    static func startSession(for configuration: Realm.Configuration, sync: SyncConfiguration) {
+    /// Starts the session of the file `realm` opened, unless it runs.
+    static func startSession(for realm: Realm, sync: SyncConfiguration) {
+        let configuration = realm.configuration
         let started = sessions.withLock { sessions -> SyncSession? in
             guard sessions[configuration.identity] == nil else { return nil }
-            let session = SyncSession(configuration: configuration, sync: sync)
+            let session = SyncSession(realm: realm, sync: sync)
             sessions[configuration.identity] = session
             return session
         }

@@ -10,6 +10,8 @@ final class SyncWorker: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private var wakeDescriptors: [Int32] = [-1, -1]
+    /// The version of the subscription set the file holds what it selects of, once checked.
+    private var appliedVersion: UInt64?
     /// How many objects an upload batch carries at most.
     static let batchLimit = 5000
     /// How many rows a first download applies in one write.
@@ -78,6 +80,7 @@ final class SyncWorker: @unchecked Sendable {
         let coordinator = replica.realm.core.coordinator
         coordinator.addJournalListener(ObjectIdentifier(self)) { [weak self] in self?.wake() }
         defer { coordinator.removeJournalListener(ObjectIdentifier(self)) }
+        if let error = session.initialError { session.report(error) }
         var backoff = 0.1
         while !isStopped {
             if session.state == .paused {
@@ -130,6 +133,7 @@ final class SyncWorker: @unchecked Sendable {
         try connection.execute("LISTEN \(ServerSchema.channel)")
         var store = ServerStore(connection: connection,
                                 primaryKeys: Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.name) }, uniquingKeysWith: { a, _ in a }))
+        store.primaryKeyTypes = Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.type) }, uniquingKeysWith: { a, _ in a })
         for schema in schemas {
             let lists = schema.properties.filter { CollectionKind(of: $0) == .list }.map(\.name)
             if !lists.isEmpty { store.listProperties[schema.className] = lists }
@@ -139,7 +143,7 @@ final class SyncWorker: @unchecked Sendable {
         try replica.record(connection: .connected, server: PostgresConnection.redacted(session.sync.server))
         connected()
         var needsPull = true
-        var subscriptionsSeen = session.subscriptions.subscribed.version
+        var subscriptionsSeen = session.subscriptions.committed.version
         while !isStopped && session.state == .active {
             let progress = session.progress
             if progress.isObserved(.upload) { progress.report(.upload, units: 0, bytes: 0, remaining: UInt64(try replica.pendingCount())) }
@@ -158,7 +162,7 @@ final class SyncWorker: @unchecked Sendable {
                 session.uploadsDone(everything: true)
                 uploaded = false
             }
-            let subscriptions = session.subscriptions.subscribed.version
+            let subscriptions = session.subscriptions.committed.version
             if subscriptions != subscriptionsSeen {
                 subscriptionsSeen = subscriptions
                 needsPull = true
@@ -174,55 +178,139 @@ final class SyncWorker: @unchecked Sendable {
         }
     }
 
-    /// Applies the current rows of `classes`, a page at a time; returns the sequence number
-    /// they are current at.
-    private func download(_ classes: Set<String>, from store: ServerStore, into replica: LocalReplica) throws -> UInt64 {
-        try store.snapshot(of: classes.sorted(), pageSize: Self.snapshotPageSize) { operations, bytes, rowsLeft in
+    /// What the subscriptions select, class by class: the SQL condition, or `nil` for every
+    /// object (a subscription without a query, or two that select alike).
+    static func views(of entries: [SubscriptionEntry]) -> [String: String?] {
+        var views: [String: String?] = [:]
+        for entry in entries {
+            guard let condition = entry.condition else { views[entry.className] = .some(nil); continue }
+            switch views[entry.className] {
+            case .none: views[entry.className] = condition
+            case .some(.none): continue
+            case .some(.some(let other)): views[entry.className] = other == condition ? other : "(\(other)) OR (\(condition))"
+            }
+        }
+        return views
+    }
+
+    /// Applies the current rows of `classes` that `conditions` select, a page at a time;
+    /// returns the sequence number they are current at, and the primary keys (wire form, as
+    /// text) of the rows of each class.
+    private func download(_ classes: Set<String>, conditions: [String: String], from store: ServerStore,
+                          into replica: LocalReplica) throws -> (through: UInt64, keys: [String: Set<String>]) {
+        var keys: [String: Set<String>] = [:]
+        let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize) { operations, bytes, rowsLeft in
             try replica.apply(rows: operations).forEach(session.report)
+            for operation in operations { keys[operation.className, default: []].insert(operation.primaryKey.text) }
             session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
         }
+        return (through, keys)
+    }
+
+    /// Makes the file hold what the subscriptions select: downloads the objects of each class
+    /// whose view changed, removes those no longer in any, and records the views held. A query
+    /// the server refuses fails its version of the set, and the file keeps what it held.
+    ///
+    /// Returns the views the file now holds, and the sequence number the rows downloaded are
+    /// current at, when it downloaded any class.
+    private func reconcile(_ entries: [SubscriptionEntry], version: UInt64, held: [String: String?],
+                           store: ServerStore, replica: LocalReplica) throws -> (views: [String: String?], through: UInt64?) {
+        let wanted = Self.views(of: entries)
+        let changed = Set(wanted.keys.filter { held[$0] != wanted[$0] })
+        for className in changed.sorted() {
+            guard let condition = wanted[className] ?? nil else { continue }
+            do {
+                try store.check(className, condition: condition)
+            } catch let error as PostgresError where error.isServerRefusal {
+                session.subscriptions.fail(version, SyncError(.invalidSubscription, "the server refused the subscriptions' query on '\(className)': \(error.description)"))
+                return (held, nil)
+            }
+        }
+        var through: UInt64?
+        if !changed.isEmpty {
+            let downloaded = try download(changed, conditions: wanted.compactMapValues { $0 }, from: store, into: replica)
+            through = downloaded.through
+            // Objects the file held that the new views leave out go (those with local changes stay).
+            for className in changed.sorted() where held[className] != nil {
+                try replica.removeObjects(of: className, keeping: downloaded.keys[className] ?? [])
+            }
+        }
+        let removed = Set(held.keys).subtracting(wanted.keys)
+        if !removed.isEmpty { try replica.removeObjects(of: removed) }
+        try replica.setHeldViews(wanted, subscriptions: entries, version: version)
+        return (wanted, through)
     }
 
     /// Pulls and applies the changes the server has, at most `pages` pages of them; returns
     /// whether it pulled them all.
     private func pull(_ store: ServerStore, into replica: LocalReplica, pages: Int) throws -> Bool {
         var pulled = try replica.pulledSequence()
-        let subscribed = Set(session.subscriptions.subscribedClassNames)
+        let (entries, version) = session.subscriptions.committed
+        var views: [String: String?]
         // A file that never pulled and has nothing to upload starts from the server's tables.
         if pulled == 0, try replica.pendingCount() == 0 {
-            let through = try download(subscribed, from: store, into: replica)
-            if try replica.heldClasses() != subscribed { try replica.setHeldClasses(subscribed) }
+            let reconciled = try reconcile(entries, version: version, held: [:], store: store, replica: replica)
+            views = reconciled.views
+            // Without a class to download, no change before now concerns the file.
+            let through = try reconciled.through ?? store.latestSequence()
             if through > 0 {
                 try replica.apply([], through: through)
                 pulled = through
             }
+            appliedVersion = version
         } else {
-            let held = try replica.heldClasses()
-            // A class subscribed to since starts from its table; the changes pulled next
-            // replay over it what changed since, which ends as the table is.
-            let added = subscribed.subtracting(held ?? subscribed)
-            if !added.isEmpty { _ = try download(added, from: store, into: replica) }
-            let removed = (held ?? subscribed).subtracting(subscribed)
-            if !removed.isEmpty { try replica.removeObjects(of: removed) }
-            if held != subscribed { try replica.setHeldClasses(subscribed) }
+            // A view changed since starts from the server's rows; the changes pulled next
+            // replay over them what changed since, which ends as the tables are.
+            views = try replica.heldViews() ?? Self.views(of: entries)
+            if appliedVersion != version {
+                views = try reconcile(entries, version: version, held: views, store: store, replica: replica).views
+                appliedVersion = version
+            }
         }
+        let filtered = views.compactMapValues { $0 }
         let latest = try store.latestSequence()
         session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)
         var pagesLeft = pages
         while pulled < latest && pagesLeft > 0 {
             pagesLeft -= 1
-            let (changes, bytes) = try store.changes(after: pulled, limit: 1000)
+            let (changes, bytes) = try store.changes(after: pulled, limit: 1000, views: filtered)
             // A server that answers with changes it was not asked for is not followed.
             guard let last = changes.last?.sequence, last > pulled else { break }
-            let rejected = try replica.apply(changes.filter { subscribed.contains($0.operation.className) }, through: last)
-            rejected.forEach(session.report)
+            try applyPage(changes.filter { views[$0.operation.className] != nil }, through: last, filtered: filtered,
+                          store: store, replica: replica)
             session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)
             pulled = last
         }
         let finished = pulled >= latest
         // Links may wait for targets in the pages still to come.
         if finished { try replica.settleDeferredLinks() }
+        // The set is complete before a download waiter wakes: it sees the state it waited for.
+        if finished { session.subscriptions.complete(version) }
         session.downloads(latest: latest, pulled: pulled)
         return finished
+    }
+
+    /// Applies a page of changes: objects that left the views go; objects that entered one
+    /// through a change of some of their properties come whole, as rows; the rest apply.
+    private func applyPage(_ changes: [ServerStore.PulledChange], through last: UInt64, filtered: [String: String],
+                           store: ServerStore, replica: LocalReplica) throws {
+        let leaving = changes.filter { !$0.inView }.map { ($0.operation.className, $0.operation.primaryKey) }
+        try replica.removeObjects(leaving)
+        let schemas = replica.schemasByName
+        var entering: [String: [JSONValue]] = [:]
+        for change in changes where change.inView && filtered[change.operation.className] != nil {
+            let operation = change.operation
+            if replica.object(ofType: operation.className, primaryKey: operation.primaryKey, schemas: schemas) == nil {
+                entering[operation.className, default: []].append(operation.primaryKey)
+            }
+        }
+        if !entering.isEmpty {
+            let conditions = Dictionary(uniqueKeysWithValues: entering.map { className, keys in
+                (className, "(\(store.rows(className, keyedBy: keys))) AND (\(filtered[className]!))")
+            })
+            _ = try download(Set(entering.keys), conditions: conditions, from: store, into: replica)
+        }
+        let rejected = try replica.apply(changes.filter(\.inView).map { ($0.sequence, $0.operation) }, through: last)
+        rejected.forEach(session.report)
     }
 }

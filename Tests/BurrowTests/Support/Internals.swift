@@ -1,4 +1,5 @@
 @testable import Burrow
+import Foundation
 import LMDB
 
 // Where tests reach Burrow's internals. Tests of behaviour import Burrow plainly and see what
@@ -164,6 +165,24 @@ extension Realm.Configuration {
     /// the file before the test's folder goes.
     func stopSyncSession() {
         SyncSessionRegistry.stopSession(for: self)
+    }
+}
+
+extension Realm {
+    /// Changes the realm's subscriptions in `block` and blocks until the file holds what they
+    /// select, at most `timeout` seconds; then refreshes the realm.
+    func updateSubscriptions(timeout: Double = 30, _ block: () -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<(any Swift.Error)?>(nil)
+        subscriptions.update(block) { error in
+            outcome.withLock { $0 = error }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            throw SyncError(.connectionLost, "the subscriptions' update did not finish in \(timeout) s")
+        }
+        if let error = outcome.withLock({ $0 }) { throw error }
+        refresh()
     }
 }
 

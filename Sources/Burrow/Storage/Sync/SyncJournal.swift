@@ -61,8 +61,11 @@ struct SyncJournal {
         case serverAddress
         /// The sync thread's last connection state and when it was reached: `state@seconds`.
         case connection
-        /// The names of the classes whose objects the file downloaded, as a JSON array.
+        /// What the file downloaded: a JSON object of class names, each with the SQL condition
+        /// that picked its objects (`null` for all of them). Once a JSON array of class names.
         case held
+        /// The subscription set: `{"version": n, "subscriptions": [...]}`.
+        case subscriptions
     }
 
     func value(_ key: StateKey, in txn: Transaction) throws -> [UInt8]? {
