@@ -12,6 +12,8 @@ import PostgreSQL
 ///   by element (``CollectionState``).
 /// - `burrow.changes`: every change that took effect, numbered by a server sequence: what
 ///   clients pull.
+/// - `burrow.sql_writes`: writes other programs made to the class tables in SQL, recorded by
+///   triggers, until a client turns them into changes.
 enum ServerSchema {
     /// The channel on which commits announce their last sequence number.
     static let channel = "burrow_changes"
@@ -36,13 +38,16 @@ enum ServerSchema {
         let installed = try connection.execute("""
             SELECT to_regclass('burrow.changes') IS NOT NULL,
                    EXISTS (SELECT 1 FROM information_schema.columns
-                           WHERE table_schema = 'burrow' AND table_name = 'objects' AND column_name = 'collections')
+                           WHERE table_schema = 'burrow' AND table_name = 'objects' AND column_name = 'collections'),
+                   to_regclass('burrow.sql_writes') IS NOT NULL
             """)
         if installed[0, 0] == "t" {
             // A server set up before collections merged element by element gains their column.
             if installed[0, 1] != "t" {
                 try connection.execute("ALTER TABLE burrow.objects ADD COLUMN IF NOT EXISTS collections jsonb NOT NULL DEFAULT '{}'")
             }
+            // And one set up before other programs' writes were synced gains their capture.
+            if installed[0, 2] != "t" { try connection.transaction { try installCapture(on: connection) } }
             return
         }
         try connection.transaction {
@@ -60,6 +65,64 @@ enum ServerSchema {
                 CREATE TABLE IF NOT EXISTS burrow.changes (seq bigserial PRIMARY KEY, client uuid NOT NULL, class text NOT NULL,
                     pk jsonb NOT NULL, kind text NOT NULL CHECK (kind IN ('create', 'update', 'delete')), clock text COLLATE "C",
                     fields jsonb NOT NULL DEFAULT '{}', at timestamptz NOT NULL DEFAULT now());
+                """)
+            try installCapture(on: connection)
+        }
+    }
+
+    /// Creates what records the writes other programs make to the class tables in SQL:
+    /// `burrow.sql_writes`, which clients turn into changes (``ServerStore/adoptSQLWrites(limit:)``),
+    /// and the trigger functions. A statement that writes a class table first takes the upload
+    /// lock shared, so that uploads, which take it alone, see its writes recorded before they
+    /// merge. A `TRUNCATE` would leave every client holding rows the server lost: it is refused.
+    private static func installCapture(on connection: PostgresConnection) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
+        try connection.execute("""
+            CREATE SCHEMA IF NOT EXISTS burrow;
+            CREATE TABLE IF NOT EXISTS burrow.sql_writes (id bigserial PRIMARY KEY, class text NOT NULL,
+                kind text NOT NULL CHECK (kind IN ('insert', 'update', 'delete')), old jsonb, new jsonb,
+                milliseconds bigint NOT NULL);
+            CREATE OR REPLACE FUNCTION burrow.order_sql_write() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF coalesce(current_setting('burrow.applying', true), '') <> 'on' THEN
+                    PERFORM pg_advisory_xact_lock_shared(\(uploadLock));
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE OR REPLACE FUNCTION burrow.capture_sql_write() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = pg_catalog, pg_temp AS $$
+            BEGIN
+                IF coalesce(current_setting('burrow.applying', true), '') = 'on' THEN RETURN NULL; END IF;
+                INSERT INTO burrow.sql_writes (class, kind, old, new, milliseconds) VALUES (TG_TABLE_NAME, lower(TG_OP),
+                    CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END, CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END,
+                    floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+                PERFORM pg_notify('\(channel)', 'sql');
+                RETURN NULL;
+            END $$;
+            CREATE OR REPLACE FUNCTION burrow.refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'TRUNCATE of the synced table % would leave clients holding rows the server lost; use DELETE', TG_TABLE_NAME;
+            END $$;
+            """)
+    }
+
+    /// Adds the triggers that record other programs' writes to each of `classes`' tables,
+    /// where they lack them.
+    private static func addCapture(to classes: [String], on connection: PostgresConnection) throws {
+        let existing = try connection.execute("""
+            SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE t.tgname = 'burrow_capture' AND n.nspname = $1
+            """, [tableSchema])
+        let captured = Set((0..<existing.rowCount).compactMap { existing[$0, 0] })
+        for className in classes where !captured.contains(className) {
+            let table = table(className)
+            try connection.execute("""
+                CREATE TRIGGER burrow_order BEFORE INSERT OR UPDATE OR DELETE ON \(table)
+                    FOR EACH STATEMENT EXECUTE FUNCTION burrow.order_sql_write();
+                CREATE TRIGGER burrow_capture AFTER INSERT OR UPDATE OR DELETE ON \(table)
+                    FOR EACH ROW EXECUTE FUNCTION burrow.capture_sql_write();
+                CREATE TRIGGER burrow_no_truncate BEFORE TRUNCATE ON \(table)
+                    FOR EACH STATEMENT EXECUTE FUNCTION burrow.refuse_truncate();
                 """)
         }
     }
@@ -137,6 +200,7 @@ enum ServerSchema {
                                            [schema.className, JSONValue.object(merged).text])
                 }
             }
+            try addCapture(to: schemas.filter { !$0.isEmbedded && $0.primaryKeyProperty != nil }.map(\.className), on: connection)
         }
     }
 }

@@ -38,33 +38,49 @@ struct ServerStore {
             try connection.execute("SELECT pg_advisory_xact_lock(\(ServerSchema.uploadLock))")
             let last = try connection.execute("SELECT last_batch FROM burrow.clients WHERE client = $1", [client.uuidString])
             if last.rowCount == 1, let applied = last[0, 0].flatMap(UInt64.init), applied >= number { return }
-            var histories = try loadHistories(of: operations)
-            var rows = try loadRows(of: operations)
-            var effects: [SyncOperation] = []
-            var touched: [HistoryKey] = []
-            var seen = Set<HistoryKey>()
-            for operation in operations {
-                let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
-                guard primaryKeys[operation.className] != nil else {
-                    throw SyncError(.schemaMismatch, "the class '\(operation.className)' is not synced by the server")
-                }
-                var history = histories[key] ?? ObjectHistory()
-                var row = rows[key]
-                if let effect = history.apply(operation, to: &row) { effects.append(effect) }
-                histories[key] = history
-                rows[key] = row
-                if seen.insert(key).inserted { touched.append(key) }
-            }
-            try storeHistories(touched.map { ($0, histories[$0]!) })
-            try storeRows(touched.map { ($0, rows[$0] ?? nil) })
-            try storeEffects(effects, client: client)
+            // Writes other programs made before this batch are ordered before it.
+            while try adoptSQLWritesLocked(limit: Self.sqlWritesPerTurn) == Self.sqlWritesPerTurn {}
+            try merge(operations, client: client)
             try connection.execute("""
                 INSERT INTO burrow.clients (client, last_batch) VALUES ($1, $2)
                 ON CONFLICT (client) DO UPDATE SET last_batch = EXCLUDED.last_batch, seen = now()
                 """, [client.uuidString, String(number)])
-            if !effects.isEmpty {
-                try connection.execute("SELECT pg_notify('\(ServerSchema.channel)', (SELECT max(seq)::text FROM burrow.changes))")
+        }
+    }
+
+    /// Settles `operations` (made by `client`) against each object's history, writes the class
+    /// tables, the histories and the changes that took effect, and announces the new sequence
+    /// number, in the transaction under way, which holds the upload lock. `priorRows` gives,
+    /// for objects other programs wrote in SQL, the row as it was before: the writes are
+    /// settled from there.
+    ///
+    /// - Throws: ``PostgresError``; ``SyncError`` for a class the server does not know.
+    func merge(_ operations: [SyncOperation], client: UUID, priorRows: [HistoryKey: [String: JSONValue]?] = [:]) throws {
+        // Burrow's own writes to the class tables are not other programs' writes.
+        try connection.execute("SET LOCAL burrow.applying = 'on'")
+        var histories = try loadHistories(of: operations)
+        var rows = try loadRows(of: operations).merging(priorRows.compactMapValues { $0 }) { _, prior in prior }
+        for (key, prior) in priorRows where prior == nil { rows[key] = nil }
+        var effects: [SyncOperation] = []
+        var touched: [HistoryKey] = []
+        var seen = Set<HistoryKey>()
+        for operation in operations {
+            let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
+            guard primaryKeys[operation.className] != nil else {
+                throw SyncError(.schemaMismatch, "the class '\(operation.className)' is not synced by the server")
             }
+            var history = histories[key] ?? ObjectHistory()
+            var row = rows[key]
+            if let effect = history.apply(operation, to: &row) { effects.append(effect) }
+            histories[key] = history
+            rows[key] = row
+            if seen.insert(key).inserted { touched.append(key) }
+        }
+        try storeHistories(touched.map { ($0, histories[$0]!) })
+        try storeRows(touched.map { ($0, rows[$0] ?? nil) })
+        try storeEffects(effects, client: client)
+        if !effects.isEmpty {
+            try connection.execute("SELECT pg_notify('\(ServerSchema.channel)', (SELECT max(seq)::text FROM burrow.changes))")
         }
     }
 

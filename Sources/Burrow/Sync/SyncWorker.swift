@@ -244,6 +244,8 @@ final class SyncWorker: @unchecked Sendable {
     /// Pulls and applies the changes the server has, at most `pages` pages of them; returns
     /// whether it pulled them all.
     private func pull(_ store: ServerStore, into replica: LocalReplica, pages: Int) throws -> Bool {
+        // Other programs' writes in SQL become changes first, to be pulled with the rest.
+        while try store.adoptSQLWrites() == ServerStore.sqlWritesPerTurn {}
         var pulled = try replica.pulledSequence()
         let (entries, version) = session.subscriptions.committed
         var views: [String: String?]
