@@ -70,9 +70,10 @@ enum SyncCommand {
                 ("clientID", status.clientID?.uuidString.lowercased()), ("pulledSequence", status.pulledSequence),
                 ("pendingObjects", status.pendingObjects), ("oldestPendingChange", oldest),
                 ("uploadInFlight", status.uploadInFlight), ("connectionState", status.connectionState),
-                ("connectionStateSince", since),
+                ("connectionStateSince", since), ("serverTrimmedThrough", status.serverTrimmedThrough),
             ]
-            print("{" + fields.map { "\"\($0.0)\":\(jsonText($0.1))" }.joined(separator: ",") + "}")
+            let subscriptions = "[" + status.subscriptions.map { jsonText($0) }.joined(separator: ",") + "]"
+            print("{" + fields.map { "\"\($0.0)\":\(jsonText($0.1))" }.joined(separator: ",") + ",\"subscriptions\":\(subscriptions)}")
         } else {
             print("""
                 server:           \(status.server ?? "(never connected)")
@@ -81,6 +82,8 @@ enum SyncCommand {
                 pulled through:   \(status.pulledSequence)
                 pending uploads:  \(status.pendingObjects) objects\(oldest.map { ", oldest change \($0)" } ?? "")\(status.uploadInFlight ? ", a batch in flight" : "")
                 connection:       \(status.connectionState ?? "never connected")\(since.map { " since \($0)" } ?? "")
+                server trimmed:   \(status.serverTrimmedThrough.map { "through \($0)" } ?? "unknown")
+                subscriptions:    \(status.subscriptions.isEmpty ? "none" : status.subscriptions.joined(separator: "\n                  "))
                 """)
         }
         return 0

@@ -30,14 +30,25 @@ extension LocalReplica {
     ///
     /// - Throws: ``StorageError/damaged(_:)`` when it does not read.
     func storedSubscriptions() throws -> (entries: [SubscriptionEntry], version: UInt64)? {
-        let bytes = try read { journal, txn in try journal?.value(.subscriptions, in: txn) }
-        guard let bytes else { return nil }
+        try read { journal, txn in try journal.flatMap { try Self.subscriptions(in: $0, txn: txn) } }
+    }
+
+    /// The subscription set `journal` stored, with its version; `nil` when it stored none.
+    ///
+    /// - Throws: ``StorageError/damaged(_:)`` when it does not read.
+    static func subscriptions(in journal: SyncJournal, txn: Transaction) throws -> (entries: [SubscriptionEntry], version: UInt64)? {
+        guard let bytes = try journal.value(.subscriptions, in: txn) else { return nil }
         guard let json = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
               case .number(let versionText)? = json["version"], let version = UInt64(versionText),
               let items = json["subscriptions"]?.arrayValue else {
             throw StorageError.damaged("the stored sync subscriptions do not read")
         }
         return (try items.map(SubscriptionEntry.init(json:)), version)
+    }
+
+    /// Records `sequence` as the last one the server trimmed, for the file's status.
+    func record(trimmed sequence: UInt64) throws {
+        try journaledWrite { journal, txn in try journal.setNumber(.trimmed, to: sequence, in: txn) }
     }
 
     /// Removes the objects of `classes` from the file, in a write that is not uploaded, but

@@ -96,6 +96,12 @@ final class LocalReplica {
         try read { journal, txn in try journal?.number(.pulled, in: txn) } ?? 0
     }
 
+    /// Sets the sequence number pulled through to `sequence`, even below the one recorded:
+    /// after a reset, the server's numbers start from its snapshot.
+    func resetPulled(to sequence: UInt64) throws {
+        try journaledWrite { journal, txn in try journal.setNumber(.pulled, to: sequence, in: txn) }
+    }
+
     /// How many objects wait for upload (read in constant time).
     func pendingCount() throws -> Int {
         try read { journal, txn in try journal?.pendingCount(in: txn) } ?? 0

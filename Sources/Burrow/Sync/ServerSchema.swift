@@ -6,7 +6,8 @@ import PostgreSQL
 ///
 /// - `burrow.meta`: the server's id and the format.
 /// - `burrow.classes`: each synced class's properties and their types.
-/// - `burrow.clients`: each client's last applied upload batch (uploads apply once).
+/// - `burrow.clients`: each client's last applied upload batch (uploads apply once), the
+///   sequence number it pulled through, and when it was last seen (what trimming keeps).
 /// - `burrow.objects`: per object, when it was last created and deleted, when each
 ///   property was last set (the clocks that settle conflicts), and each collection element
 ///   by element (``CollectionState``).
@@ -39,7 +40,8 @@ enum ServerSchema {
             SELECT to_regclass('burrow.changes') IS NOT NULL,
                    EXISTS (SELECT 1 FROM information_schema.columns
                            WHERE table_schema = 'burrow' AND table_name = 'objects' AND column_name = 'collections'),
-                   to_regclass('burrow.sql_writes') IS NOT NULL
+                   to_regclass('burrow.sql_writes') IS NOT NULL,
+                   to_regprocedure('burrow.trim()') IS NOT NULL
             """)
         if installed[0, 0] == "t" {
             // A server set up before collections merged element by element gains their column.
@@ -48,6 +50,8 @@ enum ServerSchema {
             }
             // And one set up before other programs' writes were synced gains their capture.
             if installed[0, 2] != "t" { try connection.transaction { try installCapture(on: connection) } }
+            // And one set up before the change log was trimmed gains the trimming.
+            if installed[0, 3] != "t" { try connection.transaction { try installTrimming(on: connection) } }
             return
         }
         try connection.transaction {
@@ -67,7 +71,41 @@ enum ServerSchema {
                     fields jsonb NOT NULL DEFAULT '{}', at timestamptz NOT NULL DEFAULT now());
                 """)
             try installCapture(on: connection)
+            try installTrimming(on: connection)
         }
+    }
+
+    /// The key of the lock that one trimming of the change log holds at a time.
+    static let trimLock = 7_362_002
+
+    /// Creates `burrow.trim()`, which removes the changes every client seen within the
+    /// retention (`burrow.meta`'s `client_retention`, an interval, 7 days unless set) has
+    /// pulled, keeping the latest, and records the last removed in `burrow.meta`'s `trimmed`.
+    /// A client behind that point downloads its subscriptions again (a client reset).
+    private static func installTrimming(on connection: PostgresConnection) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
+        try connection.execute("""
+            ALTER TABLE burrow.clients ADD COLUMN IF NOT EXISTS pulled bigint NOT NULL DEFAULT 0;
+            INSERT INTO burrow.meta VALUES ('trimmed', '0') ON CONFLICT DO NOTHING;
+            CREATE OR REPLACE FUNCTION burrow.trim() RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = pg_catalog, pg_temp AS $$
+            DECLARE
+                retention interval := coalesce((SELECT value FROM burrow.meta WHERE key = 'client_retention'), '7 days')::interval;
+                trimmed bigint := coalesce((SELECT value::bigint FROM burrow.meta WHERE key = 'trimmed'), 0);
+                newest bigint;
+                horizon bigint;
+            BEGIN
+                IF NOT pg_try_advisory_xact_lock(\(trimLock)) THEN RETURN trimmed; END IF;
+                SELECT max(seq) INTO newest FROM burrow.changes;
+                IF newest IS NULL THEN RETURN trimmed; END IF;
+                SELECT least(coalesce(min(pulled), newest), newest - 1) INTO horizon
+                    FROM burrow.clients WHERE seen > now() - retention;
+                IF horizon <= trimmed THEN RETURN trimmed; END IF;
+                DELETE FROM burrow.changes WHERE seq <= horizon;
+                UPDATE burrow.meta SET value = horizon::text WHERE key = 'trimmed';
+                RETURN horizon;
+            END $$;
+            """)
     }
 
     /// Creates what records the writes other programs make to the class tables in SQL:

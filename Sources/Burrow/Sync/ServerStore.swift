@@ -235,6 +235,34 @@ struct ServerStore {
         try connection.execute("EXPLAIN SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(condition)")
     }
 
+    /// The latest sequence number (`0` when nothing changed yet), and the last one trimmed
+    /// from the change log.
+    func position() throws -> (latest: UInt64, trimmed: UInt64) {
+        let result = try connection.execute("""
+            SELECT coalesce((SELECT max(seq) FROM burrow.changes), 0),
+                   coalesce((SELECT value FROM burrow.meta WHERE key = 'trimmed'), '0')
+            """)
+        guard let latest = result[0, 0].flatMap(UInt64.init), let trimmed = result[0, 1].flatMap(UInt64.init) else {
+            throw SyncError(.malformedServerData, "the server's sequence numbers do not read")
+        }
+        return (Swift.max(latest, trimmed), trimmed)
+    }
+
+    /// Records that `client` pulled through `sequence`: trimming keeps what it has not pulled.
+    func report(pulled sequence: UInt64, client: UUID) throws {
+        try connection.execute("""
+            INSERT INTO burrow.clients (client, last_batch, pulled) VALUES ($1, 0, $2)
+            ON CONFLICT (client) DO UPDATE SET pulled = greatest(burrow.clients.pulled, EXCLUDED.pulled), seen = now()
+            """, [client.uuidString, String(sequence)])
+    }
+
+    /// Trims the change log past what every client seen lately pulled; returns the last
+    /// sequence number trimmed.
+    @discardableResult
+    func trim() throws -> UInt64 {
+        try connection.execute("SELECT burrow.trim()")[0, 0].flatMap(UInt64.init) ?? 0
+    }
+
     /// The latest sequence number, `0` when nothing changed yet.
     func latestSequence() throws -> UInt64 {
         try connection.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0

@@ -27,6 +27,10 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case malformedServerData
         /// A synced class has no primary key.
         case missingPrimaryKey
+        /// The server no longer has the changes after the file's last pull (its change log was
+        /// trimmed past them, or it was restored from an older backup): the file downloaded its
+        /// subscriptions again, keeping its changes not yet uploaded, which upload next.
+        case clientReset
         /// A subscription's query has no SQL form (the message names the part), or the server
         /// refused it.
         case invalidSubscription

@@ -26,6 +26,11 @@ public struct SyncStatus: Equatable, Sendable {
     public let connectionState: String?
     /// When it reached that state.
     public let connectionStateSince: Date?
+    /// The subscriptions: each as `name: Class where query`, or `Class where query`.
+    public let subscriptions: [String]
+    /// The last sequence number the server trimmed from its change log, as last seen: a file
+    /// that pulled through less downloads its subscriptions again.
+    public let serverTrimmedThrough: UInt64?
 }
 
 extension Realm {
@@ -45,6 +50,7 @@ extension Realm {
         let summary = try journal.pendingSummary(in: txn)
         let connection = try journal.value(.connection, in: txn).map { String(decoding: $0, as: UTF8.self) }
         let parts = connection?.split(separator: "@", maxSplits: 1)
+        let subscriptions = try LocalReplica.subscriptions(in: journal, txn: txn)?.entries ?? []
         return SyncStatus(
             clientID: try journal.clientID(in: txn),
             server: try journal.value(.serverAddress, in: txn).map { String(decoding: $0, as: UTF8.self) },
@@ -54,7 +60,11 @@ extension Realm {
             oldestPendingChange: summary.oldest.map { Date(timeIntervalSince1970: Double($0.milliseconds) / 1000) },
             uploadInFlight: try journal.value(.outbox, in: txn) != nil,
             connectionState: parts.map { String($0[0]) },
-            connectionStateSince: parts.flatMap { $0.count == 2 ? Double($0[1]) : nil }.map(Date.init(timeIntervalSince1970:)))
+            connectionStateSince: parts.flatMap { $0.count == 2 ? Double($0[1]) : nil }.map(Date.init(timeIntervalSince1970:)),
+            subscriptions: subscriptions.map { entry in
+                (entry.name.map { "\($0): " } ?? "") + entry.className + (entry.condition == nil ? "" : " where \(entry.queryText)")
+            },
+            serverTrimmedThrough: try journal.number(.trimmed, in: txn))
     }
 
     /// Creates Burrow's tables in the server's database for the synced classes of

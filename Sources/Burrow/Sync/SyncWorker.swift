@@ -12,6 +12,16 @@ final class SyncWorker: @unchecked Sendable {
     private var wakeDescriptors: [Int32] = [-1, -1]
     /// The version of the subscription set the file holds what it selects of, once checked.
     private var appliedVersion: UInt64?
+    /// The sequence number last reported to the server as pulled through.
+    private var reportedPull: UInt64?
+    /// The server's trim point as last recorded in the file.
+    private var recordedTrim: UInt64?
+    /// This file's client id, once connected.
+    private var client = UUID()
+    /// When this client next trims the server's change log.
+    private var nextTrim = Date()
+    /// How often a client trims the change log.
+    static let trimInterval: TimeInterval = 60
     /// How many objects an upload batch carries at most.
     static let batchLimit = 5000
     /// How many rows a first download applies in one write.
@@ -138,7 +148,7 @@ final class SyncWorker: @unchecked Sendable {
             let lists = schema.properties.filter { CollectionKind(of: $0) == .list }.map(\.name)
             if !lists.isEmpty { store.listProperties[schema.className] = lists }
         }
-        let client = try replica.clientID()
+        client = try replica.clientID()
         session.set(connection: .connected)
         try replica.record(connection: .connected, server: PostgresConnection.redacted(session.sync.server))
         connected()
@@ -170,6 +180,10 @@ final class SyncWorker: @unchecked Sendable {
             if needsPull || session.hasDownloadWaiters || progress.awaitsOutstandingWork(.download) {
                 // While uploads wait, a turn pulls one page: both directions move.
                 needsPull = try !pull(store, into: replica, pages: uploaded ? 1 : .max)
+            }
+            if Date() >= nextTrim {
+                try store.trim()
+                nextTrim = Date().addingTimeInterval(Self.trimInterval)
             }
             // After an upload, more may wait: the turn ends without waiting.
             let notifications = try connection.waitForNotifications(timeout: uploaded ? 0 : 0.05, wakeDescriptor: wakeDescriptors[0])
@@ -249,8 +263,17 @@ final class SyncWorker: @unchecked Sendable {
         var pulled = try replica.pulledSequence()
         let (entries, version) = session.subscriptions.committed
         var views: [String: String?]
-        // A file that never pulled and has nothing to upload starts from the server's tables.
-        if pulled == 0, try replica.pendingCount() == 0 {
+        let position = try store.position()
+        if position.trimmed != recordedTrim {
+            try replica.record(trimmed: position.trimmed)
+            recordedTrim = position.trimmed
+        }
+        if pulled > 0 && (pulled < position.trimmed || pulled > position.latest) {
+            // The changes after the file's last pull are gone from the server.
+            views = try reset(entries, version: version, pulled: pulled, position: position, store: store, replica: replica)
+            pulled = try replica.pulledSequence()
+        } else if pulled == 0, try replica.pendingCount() == 0 {
+            // A file that never pulled and has nothing to upload starts from the server's tables.
             let reconciled = try reconcile(entries, version: version, held: [:], store: store, replica: replica)
             views = reconciled.views
             // Without a class to download, no change before now concerns the file.
@@ -271,6 +294,7 @@ final class SyncWorker: @unchecked Sendable {
         }
         let filtered = views.compactMapValues { $0 }
         let latest = try store.latestSequence()
+        defer { if pulled != reportedPull { try? store.report(pulled: pulled, client: client); reportedPull = pulled } }
         session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)
         var pagesLeft = pages
         while pulled < latest && pagesLeft > 0 {
@@ -290,6 +314,30 @@ final class SyncWorker: @unchecked Sendable {
         if finished { session.subscriptions.complete(version) }
         session.downloads(latest: latest, pulled: pulled)
         return finished
+    }
+
+    /// Downloads the file's subscriptions again, because the server no longer has the changes
+    /// after `pulled`: objects the server does not hold go, but for those with changes to
+    /// upload, which stay and upload next. Reports the reset; returns the views held.
+    private func reset(_ entries: [SubscriptionEntry], version: UInt64, pulled: UInt64, position: (latest: UInt64, trimmed: UInt64),
+                       store: ServerStore, replica: LocalReplica) throws -> [String: String?] {
+        let held = try replica.heldViews() ?? [:]
+        let wanted = Self.views(of: entries)
+        let downloaded = try download(Set(wanted.keys), conditions: wanted.compactMapValues { $0 }, from: store, into: replica)
+        for className in wanted.keys.sorted() {
+            try replica.removeObjects(of: className, keeping: downloaded.keys[className] ?? [])
+        }
+        let dropped = Set(held.keys).subtracting(wanted.keys)
+        if !dropped.isEmpty { try replica.removeObjects(of: dropped) }
+        try replica.setHeldViews(wanted, subscriptions: entries, version: version)
+        try replica.resetPulled(to: downloaded.through)
+        appliedVersion = version
+        let why = pulled > position.latest
+            ? "the server's changes end at \(position.latest), before this file's last pull (\(pulled)): it was restored from an older backup"
+            : "the server trimmed its changes through \(position.trimmed), past this file's last pull (\(pulled))"
+        let kept = try replica.pendingCount()
+        session.report(SyncError(.clientReset, "\(why); the file downloaded its subscriptions again and kept its \(kept) object(s) with changes not yet uploaded, which upload next"))
+        return wanted
     }
 
     /// Applies a page of changes: objects that left the views go; objects that entered one

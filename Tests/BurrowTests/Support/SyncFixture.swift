@@ -1,5 +1,6 @@
 import Burrow
 import Foundation
+import LMDB
 import TemporaryPostgres
 
 /// A sync test's world: a PostgreSQL server of its own, a folder for its files, and the synced
@@ -50,4 +51,39 @@ final class SyncFixture {
             }
         }
     }
+
+    /// Runs `sql` with `psql`, as a person or a backend job would.
+    ///
+    /// - Throws: ``PostgresToolFailure`` with `psql`'s error output when it fails.
+    func psql(_ sql: String) throws {
+        _ = try runTool("psql", [server.connectionString, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+    }
+
+    /// Runs the PostgreSQL program `name` with `arguments`; returns what it printed.
+    ///
+    /// - Throws: ``PostgresToolFailure`` with its error output when it fails.
+    func runTool(_ name: String, _ arguments: [String]) throws -> String {
+        let tool = Process()
+        tool.executableURL = try TemporaryPostgres.binaries.get().appendingPathComponent(name)
+        tool.arguments = arguments
+        let errors = Pipe(), output = Pipe()
+        tool.standardError = errors
+        tool.standardOutput = output
+        try tool.run()
+        // Read both while it runs: a full pipe would stop it.
+        let printed = Locked(Data())
+        let reader = Thread { printed.withLock { $0 = output.fileHandleForReading.readDataToEndOfFile() } }
+        reader.start()
+        let failure = errors.fileHandleForReading.readDataToEndOfFile()
+        tool.waitUntilExit()
+        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        guard tool.terminationStatus == 0 else { throw PostgresToolFailure(message: String(decoding: failure, as: UTF8.self)) }
+        return String(decoding: printed.withLock { $0 }, as: UTF8.self)
+    }
+}
+
+/// A PostgreSQL program that failed, with what it said.
+struct PostgresToolFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -35,25 +35,8 @@ final class SyncSQLWriterTests {
         return try Realm(configuration: configuration)
     }
 
-    /// Runs `sql` with `psql`, as a person or a backend job would.
-    ///
-    /// - Throws: `psql`'s error output when it fails.
     func sql(_ sql: String) throws {
-        let psql = Process()
-        psql.executableURL = try TemporaryPostgres.binaries.get().appendingPathComponent("psql")
-        psql.arguments = [fixture.server.connectionString, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]
-        let errors = Pipe()
-        psql.standardError = errors
-        psql.standardOutput = FileHandle.nullDevice
-        try psql.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else { throw PSQLFailure(message: String(decoding: output, as: UTF8.self)) }
-    }
-
-    struct PSQLFailure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
+        try fixture.psql(sql)
     }
 
     func serverTitle(_ id: String) throws -> String? {

@@ -64,7 +64,10 @@ final class SyncToolTests {
 
         var configuration = Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self])
         configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,
-                                                            initialSubscriptions: { $0.append(QuerySubscription<SyncedTask>()) })
+                                                            initialSubscriptions: { subs in
+                                                                subs.append(QuerySubscription<SyncedTask>())
+                                                                subs.append(QuerySubscription<SyncedTask>(name: "urgent") { $0.priority > 8 })
+                                                            })
         defer { configuration.stopSyncSession() }
         let realm = try Realm(configuration: configuration)
         try realm.write { realm.create(SyncedTask.self, value: ["id": "one"]) }
@@ -78,9 +81,13 @@ final class SyncToolTests {
         #expect(json.output.contains("\"pulledSequence\":1"), "\(json.output)")
         #expect(json.output.contains("\"connectionState\":\"connected\"") || json.output.contains("\"connectionState\":\"disconnected\""))
         #expect(!json.output.contains("password"))
+        #expect(json.output.contains(#""subscriptions":["SyncedTask","urgent: SyncedTask where priority > 8"]"#), "\(json.output)")
+        #expect(json.output.contains(#""serverTrimmedThrough":0"#), "\(json.output)")
         let text = try BurrowToolRun(["sync", "status", file.path])
         #expect(text.output.contains("pending uploads:  1 objects"), "\(text.output)")
         #expect(text.output.contains("host=\(server.folder.path)"), "\(text.output)")
+        #expect(text.output.contains("server trimmed:   through 0"), "\(text.output)")
+        #expect(text.output.contains("urgent: SyncedTask where priority > 8"), "\(text.output)")
 
         let misuse = try BurrowToolRun(["sync", "status"])
         #expect(misuse.status == 2)

@@ -66,6 +66,8 @@ struct SyncJournal {
         case held
         /// The subscription set: `{"version": n, "subscriptions": [...]}`.
         case subscriptions
+        /// The last sequence number the server trimmed from its change log, as last seen: 8 bytes.
+        case trimmed
     }
 
     func value(_ key: StateKey, in txn: Transaction) throws -> [UInt8]? {
