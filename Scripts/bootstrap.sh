@@ -3,8 +3,9 @@
 set -euo pipefail
 
 packages=(liblmdb-dev lmdb-utils libsodium-dev libsqlite3-dev libpq-dev pkg-config)
-# The server the sync tests start for themselves: without it they are skipped, with the reason.
-optional=(postgresql)
+# The server the sync tests start for themselves, and `ip` for the tests of machines apart
+# (network namespaces): without them those tests are skipped, with the reason.
+optional=(postgresql iproute2)
 
 # Installs those of the packages named that are missing; returns apt-get's status.
 install_missing() {

@@ -13,8 +13,9 @@ import Musl
 /// let result = try connection.execute("SELECT title FROM \"Task\" WHERE done = $1", ["false"])
 /// ```
 ///
-/// A connection string that sets no `connect_timeout` gets 10 seconds, and TCP keepalives are
-/// on, so that a server that vanishes is an error rather than a hang.
+/// A connection string that sets no `connect_timeout` gets 10 seconds, TCP keepalives are on,
+/// and data unacknowledged for 30 seconds (`tcp_user_timeout`) breaks the connection, so that
+/// a server that vanishes, even mid-statement, is an error rather than a hang.
 public final class PostgresConnection {
     private let handle: OpaquePointer
 
@@ -28,7 +29,7 @@ public final class PostgresConnection {
         var keywords = ["dbname"]
         var values = [connectionString]
         let defaults = [("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "10"),
-                        ("keepalives_interval", "5"), ("keepalives_count", "3"),
+                        ("keepalives_interval", "5"), ("keepalives_count", "3"), ("tcp_user_timeout", "30000"),
                         ("application_name", "burrow")]
         for (keyword, value) in defaults where given[keyword] == nil {
             keywords.append(keyword)

@@ -56,6 +56,14 @@ public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible
         return false
     }
 
+    /// Whether the server refused the data a statement wrote: a permission or a row-level
+    /// security policy (`42501`), a constraint (class `23`), or a value its column cannot hold
+    /// (class `22`). The same data fails again, wherever it is sent.
+    public var refusesData: Bool {
+        guard case .server(let state) = kind else { return false }
+        return state == "42501" || state.hasPrefix("23") || state.hasPrefix("22")
+    }
+
     public var description: String {
         let trimmed = message.trimmingTrailingNewlines()
         switch kind {

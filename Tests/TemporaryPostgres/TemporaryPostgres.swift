@@ -34,6 +34,10 @@ public final class TemporaryPostgres: @unchecked Sendable {
     public let superuser = "burrow"
     /// The database tests use.
     public let database = "burrow_test"
+    /// The superuser's password, for connections over TCP.
+    public let superuserPassword = "unused"
+    /// The network namespace it runs in, when not the test's own.
+    public let networkNamespace: String?
     private let bin: URL
     private let runAs: String?
 
@@ -49,23 +53,26 @@ public final class TemporaryPostgres: @unchecked Sendable {
         return parts.joined(separator: " ")
     }
 
-    private init(folder: URL, port: Int, bin: URL, runAs: String?) {
+    private init(folder: URL, port: Int, bin: URL, runAs: String?, networkNamespace: String? = nil) {
         self.folder = folder
         self.port = port
         self.bin = bin
         self.runAs = runAs
+        self.networkNamespace = networkNamespace
     }
 
-    /// Creates and starts a server with a database ``database``.
+    /// Creates and starts a server with a database ``database``; in `networkNamespace`, when
+    /// given, listening on all of its addresses (with the superuser's password) as well as on
+    /// its socket, which the test reaches from any namespace.
     ///
     /// - Throws: ``Unavailable`` when PostgreSQL is not installed or does not start.
-    public static func start() throws -> TemporaryPostgres {
+    public static func start(networkNamespace: String? = nil) throws -> TemporaryPostgres {
         let bin = try binaries.get()
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("burrow-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let runAs = getuid() == 0 ? try unprivilegedUser() : nil
         if let runAs { try run("/bin/chown", ["-R", runAs, folder.path]) }
-        let server = TemporaryPostgres(folder: folder, port: freePort(), bin: bin, runAs: runAs)
+        let server = TemporaryPostgres(folder: folder, port: freePort(), bin: bin, runAs: runAs, networkNamespace: networkNamespace)
         do {
             try server.initialize()
             try server.startServer()
@@ -78,6 +85,37 @@ public final class TemporaryPostgres: @unchecked Sendable {
         return server
     }
 
+    /// Starts a streaming replica of this server (a hot standby made with `pg_basebackup`),
+    /// in a folder and on a port of its own; stop it with ``stop()``.
+    ///
+    /// - Throws: ``Unavailable`` when it does not start.
+    public func startReplica() throws -> TemporaryPostgres {
+        let replicaFolder = URL(fileURLWithPath: "/tmp").appendingPathComponent("burrow-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: replicaFolder, withIntermediateDirectories: true)
+        if let runAs { try Self.run("/bin/chown", ["-R", runAs, replicaFolder.path]) }
+        let replica = TemporaryPostgres(folder: replicaFolder, port: Self.freePort(), bin: bin, runAs: runAs)
+        do {
+            try runServerTool("pg_basebackup", ["-h", folder.path, "-p", "\(port)", "-U", superuser, "-D", replica.data,
+                                                "-R", "-X", "stream", "-c", "fast", "--no-sync"])
+            try replica.appendSettings(["port = \(replica.port)", "unix_socket_directories = '\(replicaFolder.path)'",
+                                        "hot_standby = on"])
+            try replica.startServer()
+        } catch {
+            replica.stop()
+            throw Unavailable(description: "the replica did not start: \(error)")
+        }
+        return replica
+    }
+
+    /// Appends `lines` to the server's `postgresql.conf`; they apply at its next start.
+    public func appendSettings(_ lines: [String]) throws {
+        let conf = URL(fileURLWithPath: data).appendingPathComponent("postgresql.conf")
+        let handle = try FileHandle(forWritingTo: conf)
+        handle.seekToEndOfFile()
+        handle.write(("\n" + lines.joined(separator: "\n") + "\n").data(using: .utf8)!)
+        try handle.close()
+    }
+
     private var data: String { folder.appendingPathComponent("data").path }
     private var log: String { folder.appendingPathComponent("server.log").path }
 
@@ -88,20 +126,16 @@ public final class TemporaryPostgres: @unchecked Sendable {
         try runServerTool("initdb", ["-D", data, "-U", superuser, "--pwfile", passwordFile.path,
                                      "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8",
                                      "--locale=C", "--no-sync"])
-        let settings = """
-            listen_addresses = '127.0.0.1'
-            port = \(port)
-            unix_socket_directories = '\(folder.path)'
-            fsync = off
-            full_page_writes = off
-            max_connections = 100
-            log_min_messages = warning
-            """
-        let conf = URL(fileURLWithPath: data).appendingPathComponent("postgresql.conf")
-        let handle = try FileHandle(forWritingTo: conf)
-        handle.seekToEndOfFile()
-        handle.write(("\n" + settings + "\n").data(using: .utf8)!)
-        try handle.close()
+        try appendSettings(["listen_addresses = '\(networkNamespace == nil ? "127.0.0.1" : "*")'", "port = \(port)",
+                            "unix_socket_directories = '\(folder.path)'",
+                            "fsync = off", "full_page_writes = off", "max_connections = 100", "log_min_messages = warning"])
+        if networkNamespace != nil {
+            let hba = URL(fileURLWithPath: data).appendingPathComponent("pg_hba.conf")
+            let handle = try FileHandle(forWritingTo: hba)
+            handle.seekToEndOfFile()
+            handle.write("\nhost all all 0.0.0.0/0 scram-sha-256\n".data(using: .utf8)!)
+            try handle.close()
+        }
     }
 
     private func startServer() throws {
@@ -149,12 +183,10 @@ public final class TemporaryPostgres: @unchecked Sendable {
     }
 
     private func runServerTool(_ tool: String, _ arguments: [String]) throws {
-        let path = bin.appendingPathComponent(tool).path
-        if let runAs {
-            try Self.run("/usr/sbin/runuser", ["-u", runAs, "--", path] + arguments)
-        } else {
-            try Self.run(path, arguments)
-        }
+        var command = [bin.appendingPathComponent(tool).path] + arguments
+        if let runAs { command = ["/usr/sbin/runuser", "-u", runAs, "--"] + command }
+        if let networkNamespace { command = ["/usr/sbin/ip", "netns", "exec", networkNamespace] + command }
+        try Self.run(command[0], Array(command.dropFirst()))
     }
 
     /// Runs `executable` and waits for it; its output goes to a file rather than a pipe, since a

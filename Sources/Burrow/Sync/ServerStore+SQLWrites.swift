@@ -36,7 +36,7 @@ extension ServerStore {
         let stored = try connection.execute("SELECT value FROM burrow.meta WHERE key = 'sql_clock'")
         var last = stored.rowCount == 1 ? stored[0, 0].flatMap { UInt64($0) } ?? 0 : 0
         var operations: [SyncOperation] = []
-        var priorRows: [HistoryKey: [String: JSONValue]?] = [:]
+        var sqlRows: [HistoryKey: (before: [String: JSONValue]?, after: [String: JSONValue]?)] = [:]
         var lastID = ""
         for row in 0..<result.rowCount {
             lastID = result[row, 0] ?? lastID
@@ -51,15 +51,18 @@ extension ServerStore {
             let clock = ChangeClock(timestamp: HybridTimestamp(rawValue: last), client: Self.sqlWriter).text
             for operation in Self.operations(className: className, keyName: keyName, kind: kind, old: old, new: new, clock: clock) {
                 let key = HistoryKey(className: className, primaryKey: operation.primaryKey.text)
-                // The row before the first of its writes: what the writes are settled from.
-                if priorRows[key] == nil {
-                    let before = operation.primaryKey.text == old.flatMap({ Self.member(keyName, of: $0) })?.text ? old : nil
-                    priorRows[key] = .some(before.map { Dictionary($0, uniquingKeysWith: { a, _ in a }) })
+                func row(_ members: [(String, JSONValue)]?) -> [String: JSONValue]? {
+                    guard let members, Self.member(keyName, of: members)?.text == operation.primaryKey.text else { return nil }
+                    return Dictionary(members, uniquingKeysWith: { a, _ in a })
                 }
+                // The row before the first of its writes, which they are settled from, and the
+                // row the last one left.
+                let before = sqlRows[key].map { $0.before } ?? row(old)
+                sqlRows[key] = (before, operation.kind == .delete ? nil : row(new))
                 operations.append(operation)
             }
         }
-        try merge(operations, client: Self.sqlWriter, priorRows: priorRows)
+        try merge(operations, client: Self.sqlWriter, sqlRows: sqlRows)
         try connection.execute("DELETE FROM burrow.sql_writes WHERE id <= $1", [lastID])
         try connection.execute("""
             INSERT INTO burrow.meta VALUES ('sql_clock', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value

@@ -12,6 +12,12 @@ struct ServerStore {
     var listProperties: [String: [String]] = [:]
     /// Each synced class's primary key column type, by class.
     var primaryKeyTypes: [String: PropertyType] = [:]
+    /// A streaming replica to download from, when there is one: the change log and the class
+    /// tables as they were a moment ago. Uploads, locks and trimming stay on `connection`.
+    var readConnection: PostgresConnection?
+
+    /// Where downloads read.
+    private var reader: PostgresConnection { readConnection ?? connection }
 
     /// `t`'s primary key equals `primaryKey`, a key in wire form in the SQL expression `wire`
     /// (`jsonb`).
@@ -48,19 +54,77 @@ struct ServerStore {
         }
     }
 
+    /// An object's operations the server refused to apply, and why.
+    struct Refusal {
+        let operations: [SyncOperation]
+        let reason: String
+    }
+
+    /// Applies batch `number` after the server refused it whole: object by object, each in a
+    /// savepoint, leaving out those whose data the server refuses (a row-level security
+    /// policy, a constraint), which it returns with the reason. Applied once, as ``apply(_:batch:client:)``.
+    ///
+    /// - Throws: ``PostgresError`` for any other failure.
+    func applyRefusingEach(_ operations: [SyncOperation], batch number: UInt64, client: UUID) throws -> [Refusal] {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(ServerSchema.uploadLock))")
+            let last = try connection.execute("SELECT last_batch FROM burrow.clients WHERE client = $1", [client.uuidString])
+            if last.rowCount == 1, let applied = last[0, 0].flatMap(UInt64.init), applied >= number { return [] }
+            while try adoptSQLWritesLocked(limit: Self.sqlWritesPerTurn) == Self.sqlWritesPerTurn {}
+            var groups: [HistoryKey: [SyncOperation]] = [:]
+            var order: [HistoryKey] = []
+            for operation in operations {
+                let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(operation)
+            }
+            var refused: [Refusal] = []
+            for key in order {
+                try connection.execute("SAVEPOINT burrow_object")
+                do {
+                    try merge(groups[key]!, client: client)
+                    try connection.execute("RELEASE SAVEPOINT burrow_object")
+                } catch {
+                    guard let reason = Self.refusal(error) else { throw error }
+                    try connection.execute("ROLLBACK TO SAVEPOINT burrow_object")
+                    refused.append(Refusal(operations: groups[key]!, reason: reason))
+                }
+            }
+            try connection.execute("""
+                INSERT INTO burrow.clients (client, last_batch) VALUES ($1, $2)
+                ON CONFLICT (client) DO UPDATE SET last_batch = EXCLUDED.last_batch, seen = now()
+                """, [client.uuidString, String(number)])
+            return refused
+        }
+    }
+
+    /// Why `error` refuses the data written, when it does.
+    static func refusal(_ error: any Error) -> String? {
+        if let error = error as? PostgresError, error.refusesData { return error.message.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let error = error as? SyncError, error.code == .writeRejected { return error.message }
+        return nil
+    }
+
     /// Settles `operations` (made by `client`) against each object's history, writes the class
     /// tables, the histories and the changes that took effect, and announces the new sequence
-    /// number, in the transaction under way, which holds the upload lock. `priorRows` gives,
-    /// for objects other programs wrote in SQL, the row as it was before: the writes are
-    /// settled from there.
+    /// number, in the transaction under way, which holds the upload lock.
     ///
-    /// - Throws: ``PostgresError``; ``SyncError`` for a class the server does not know.
-    func merge(_ operations: [SyncOperation], client: UUID, priorRows: [HistoryKey: [String: JSONValue]?] = [:]) throws {
+    /// For objects other programs wrote in SQL, `sqlRows` gives the row before their writes
+    /// and the row they left: the writes are settled from the first, and the table is written
+    /// only where the settled row differs from the second (a property an upload set later).
+    ///
+    /// - Throws: ``PostgresError``; ``SyncError`` for a class the server does not know, or a
+    ///   row this role cannot read (`writeRejected`).
+    func merge(_ operations: [SyncOperation], client: UUID,
+               sqlRows: [HistoryKey: (before: [String: JSONValue]?, after: [String: JSONValue]?)] = [:]) throws {
         // Burrow's own writes to the class tables are not other programs' writes.
         try connection.execute("SET LOCAL burrow.applying = 'on'")
         var histories = try loadHistories(of: operations)
-        var rows = try loadRows(of: operations).merging(priorRows.compactMapValues { $0 }) { _, prior in prior }
-        for (key, prior) in priorRows where prior == nil { rows[key] = nil }
+        // Rows written in SQL are known without reading them, which this role may not be let do.
+        var rows = try loadRows(of: operations.filter {
+            sqlRows[HistoryKey(className: $0.className, primaryKey: $0.primaryKey.text)] == nil
+        })
+        for (key, written) in sqlRows { rows[key] = written.before }
         var effects: [SyncOperation] = []
         var touched: [HistoryKey] = []
         var seen = Set<HistoryKey>()
@@ -70,6 +134,11 @@ struct ServerStore {
                 throw SyncError(.schemaMismatch, "the class '\(operation.className)' is not synced by the server")
             }
             var history = histories[key] ?? ObjectHistory()
+            // An object that exists, whose row this role cannot read: a row-level security
+            // policy hides it, and a change to it would silently change nothing.
+            if history.exists && rows[key] == nil && !seen.contains(key) && sqlRows[key] == nil {
+                throw SyncError(.writeRejected, "the server's row-level security hides this object's row from this role")
+            }
             var row = rows[key]
             if let effect = history.apply(operation, to: &row) { effects.append(effect) }
             histories[key] = history
@@ -77,11 +146,27 @@ struct ServerStore {
             if seen.insert(key).inserted { touched.append(key) }
         }
         try storeHistories(touched.map { ($0, histories[$0]!) })
-        try storeRows(touched.map { ($0, rows[$0] ?? nil) })
+        try storeRows(touched.filter { sqlRows[$0] == nil }.map { ($0, rows[$0] ?? nil) })
+        for key in touched {
+            guard let written = sqlRows[key], !Self.sameRow(rows[key] ?? nil, written.after) else { continue }
+            // A policy may forbid this role the row; the SQL writer's value then stands.
+            try connection.execute("SAVEPOINT burrow_sql_row")
+            do {
+                try storeRows([(key, rows[key] ?? nil)])
+                try connection.execute("RELEASE SAVEPOINT burrow_sql_row")
+            } catch let error as PostgresError where error.refusesData {
+                try connection.execute("ROLLBACK TO SAVEPOINT burrow_sql_row")
+            }
+        }
         try storeEffects(effects, client: client)
         if !effects.isEmpty {
             try connection.execute("SELECT pg_notify('\(ServerSchema.channel)', (SELECT max(seq)::text FROM burrow.changes))")
         }
+    }
+
+    private static func sameRow(_ lhs: [String: JSONValue]?, _ rhs: [String: JSONValue]?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        return lhs.count == rhs.count && lhs.allSatisfy { name, value in rhs[name].map { $0.canonical == value.canonical } ?? false }
     }
 
     struct HistoryKey: Hashable {
@@ -208,7 +293,7 @@ struct ServerStore {
             return "WHEN \(PostgresConnection.literal(className)) THEN EXISTS (SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(matches) AND (\(condition)))"
         }
         let inView = cases.isEmpty ? "TRUE" : "CASE c.class \(cases.joined(separator: " ")) ELSE TRUE END"
-        let result = try connection.execute("""
+        let result = try reader.execute("""
             SELECT c.seq, json_build_object('class', c.class, 'pk', c.pk, 'kind', c.kind, 'clock', c.clock, 'fields', c.fields)::text,
                 \(inView)
             FROM burrow.changes c WHERE c.seq > $1 ORDER BY c.seq LIMIT \(limit)
@@ -232,7 +317,7 @@ struct ServerStore {
     ///
     /// - Throws: ``PostgresError`` naming what the server refused.
     func check(_ className: String, condition: String) throws {
-        try connection.execute("EXPLAIN SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(condition)")
+        try reader.execute("EXPLAIN SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(condition)")
     }
 
     /// The latest sequence number (`0` when nothing changed yet), and the last one trimmed
@@ -265,7 +350,23 @@ struct ServerStore {
 
     /// The latest sequence number, `0` when nothing changed yet.
     func latestSequence() throws -> UInt64 {
-        try connection.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0
+        try Self.latestSequence(on: connection)
+    }
+
+    /// The latest sequence number where downloads read: behind ``latestSequence()`` while a
+    /// replica catches up.
+    func readableSequence() throws -> UInt64 {
+        try Self.holdsChangeLog(reader) ? Self.latestSequence(on: reader) : 0
+    }
+
+    /// Whether `source` has the change log: a replica made before the server was set up has
+    /// it once it replays that far.
+    private static func holdsChangeLog(_ source: PostgresConnection) throws -> Bool {
+        try source.execute("SELECT to_regclass('burrow.changes') IS NOT NULL")[0, 0] == "t"
+    }
+
+    private static func latestSequence(on source: PostgresConnection) throws -> UInt64 {
+        try source.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0
     }
 
     /// Reads the current rows of `classes` (those for which the class's condition in
@@ -274,13 +375,30 @@ struct ServerStore {
     /// time as creations; returns that sequence number. What a new client starts from, instead
     /// of replaying every change ever made.
     ///
+    /// A replica whose snapshot is older than `minimum` (what the file already pulled) is not
+    /// read: the primary is, so that the file never goes back in time.
+    ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not read; what `page` throws.
-    func snapshot(of classes: [String], conditions: [String: String] = [:], pageSize: Int,
+    func snapshot(of classes: [String], conditions: [String: String] = [:], pageSize: Int, atLeast minimum: UInt64 = 0,
                   _ page: (_ operations: [SyncOperation], _ bytes: Int, _ rowsLeft: UInt64) throws -> Void) throws -> UInt64 {
+        if readConnection != nil, try Self.holdsChangeLog(reader),
+           let sequence = try snapshot(on: reader, of: classes, conditions: conditions, pageSize: pageSize, atLeast: minimum, page) {
+            return sequence
+        }
+        return try snapshot(on: connection, of: classes, conditions: conditions, pageSize: pageSize, atLeast: 0, page) ?? 0
+    }
+
+    /// ``snapshot(of:conditions:pageSize:atLeast:_:)`` read from `source`; `nil`, having read
+    /// nothing, when its latest sequence number is below `minimum`.
+    private func snapshot(on source: PostgresConnection, of classes: [String], conditions: [String: String], pageSize: Int,
+                          atLeast minimum: UInt64,
+                          _ page: (_ operations: [SyncOperation], _ bytes: Int, _ rowsLeft: UInt64) throws -> Void) throws -> UInt64? {
         let origin = ChangeClock(timestamp: .zero, client: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))).text
+        let connection = source
         return try connection.transaction(isolation: "REPEATABLE READ") {
-            let sequence = try latestSequence()
+            let sequence = try Self.latestSequence(on: connection)
+            guard sequence >= minimum else { return nil }
             guard sequence > 0 else { return 0 }
             var rowsLeft: UInt64 = 0
             for className in classes where primaryKeys[className] != nil {

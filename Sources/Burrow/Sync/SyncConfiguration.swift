@@ -15,6 +15,10 @@ import LMDB
 public struct SyncConfiguration: Sendable {
     /// The libpq connection string of the server.
     public var server: String
+    /// A streaming replica of the server (a hot standby) to download from, while uploads go to
+    /// ``server``: reads scale with PostgreSQL's own replicas. The file never goes back in time
+    /// when it moves between them; while the replica is out of reach, downloads read ``server``.
+    public var readServer: String?
     /// Fills the subscription set the first time the file syncs (at every open with
     /// ``rerunOnOpen``).
     public var initialSubscriptions: (@Sendable (SyncSubscriptionSet) -> Void)?
@@ -27,11 +31,12 @@ public struct SyncConfiguration: Sendable {
     public var errorHandler: (@Sendable (SyncError, SyncSession?) -> Void)?
 
     /// A configuration syncing with `server`.
-    public init(server: String,
+    public init(server: String, readServer: String? = nil,
                 initialSubscriptions: (@Sendable (SyncSubscriptionSet) -> Void)? = nil,
                 rerunOnOpen: Bool = false,
                 errorHandler: (@Sendable (SyncError, SyncSession?) -> Void)? = nil) {
         self.server = server
+        self.readServer = readServer
         self.initialSubscriptions = initialSubscriptions
         self.rerunOnOpen = rerunOnOpen
         self.errorHandler = errorHandler

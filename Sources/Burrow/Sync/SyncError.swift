@@ -21,7 +21,9 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The server's tables do not fit this file's schema (a property of another type, or a
         /// change that is not additive).
         case schemaMismatch
-        /// The server refused an upload.
+        /// The server refused a write (a row-level security policy, a constraint, a value its
+        /// column cannot hold): the write was undone in the file, and
+        /// ``SyncError/compensatingWriteInfo`` names each object.
         case writeRejected
         /// The server sent something that does not decode: it is not applied.
         case malformedServerData
@@ -36,15 +38,28 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidSubscription
     }
 
+    /// One object whose write the server refused, undone in the file (a compensating write).
+    public struct CompensatingWriteInfo: Equatable, Sendable {
+        /// The object's class.
+        public let objectType: String
+        /// The object's primary key, as the server holds it (`"t1"`, `42`).
+        public let primaryKeyText: String
+        /// Why the server refused it, in its words.
+        public let reason: String
+    }
+
     /// What kind of failure this is.
     public let code: Code
     /// What went wrong, naming the cause.
     public let message: String
+    /// For ``Code/writeRejected``: each object whose write was undone, and why.
+    public let compensatingWriteInfo: [CompensatingWriteInfo]
 
     /// An error of `code` with `message`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, compensatingWriteInfo: [CompensatingWriteInfo] = []) {
         self.code = code
         self.message = message
+        self.compensatingWriteInfo = compensatingWriteInfo
     }
 
     public var description: String { message }

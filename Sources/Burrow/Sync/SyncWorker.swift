@@ -133,6 +133,12 @@ final class SyncWorker: @unchecked Sendable {
     private func syncWhileConnected(_ replica: LocalReplica, connected: () -> Void) throws {
         let connection = try PostgresConnection(session.sync.server)
         try connection.execute("SET TIME ZONE 'UTC'")
+        // A client that vanishes mid-transaction (cut off, killed) must not hold the upload
+        // lock until the server's TCP notices, hours later.
+        try connection.execute("""
+            SET idle_in_transaction_session_timeout = '20s'; SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2;
+            SET tcp_keepalives_count = 3; SET tcp_user_timeout = 10000
+            """)
         try ServerSchema.install(on: connection)
         try replica.adopt(serverID: try ServerSchema.serverID(on: connection))
         let schemas = replica.realm.schema.objectSchema.filter { !$0.isEmbedded }
@@ -144,6 +150,7 @@ final class SyncWorker: @unchecked Sendable {
         var store = ServerStore(connection: connection,
                                 primaryKeys: Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.name) }, uniquingKeysWith: { a, _ in a }))
         store.primaryKeyTypes = Dictionary(schemas.map { ($0.className, $0.primaryKeyProperty!.type) }, uniquingKeysWith: { a, _ in a })
+        store.readConnection = connectReadServer()
         for schema in schemas {
             let lists = schema.properties.filter { CollectionKind(of: $0) == .list }.map(\.name)
             if !lists.isEmpty { store.listProperties[schema.className] = lists }
@@ -161,8 +168,15 @@ final class SyncWorker: @unchecked Sendable {
             session.armUploadWaiters()
             let uploaded: Bool
             if let batch = try replica.nextBatch(limit: Self.batchLimit) {
-                try store.apply(batch.operations, batch: batch.number, client: client)
+                var refused: [ServerStore.Refusal] = []
+                do {
+                    try store.apply(batch.operations, batch: batch.number, client: client)
+                } catch let error where ServerStore.refusal(error) != nil {
+                    // Some of its data the server refuses: the rest applies, and the refused is undone here.
+                    refused = try store.applyRefusingEach(batch.operations, batch: batch.number, client: client)
+                }
                 try replica.acknowledge(batch)
+                if !refused.isEmpty { try compensate(refused, store: store, replica: replica) }
                 if progress.isObserved(.upload) {
                     progress.report(.upload, units: UInt64(batch.sent.count), bytes: batch.bytes, remaining: UInt64(try replica.pendingCount()))
                 }
@@ -192,6 +206,21 @@ final class SyncWorker: @unchecked Sendable {
         }
     }
 
+    /// A connection to the read server, when the configuration names one and it answers;
+    /// when it does not, downloads read the server until the next connection, and the error
+    /// handler hears why.
+    private func connectReadServer() -> PostgresConnection? {
+        guard let readServer = session.sync.readServer else { return nil }
+        do {
+            let reader = try PostgresConnection(readServer)
+            try reader.execute("SET TIME ZONE 'UTC'")
+            return reader
+        } catch {
+            session.report(SyncError(.connectionLost, "the read server is out of reach, so downloads read the server until the next connection: \(error)"))
+            return nil
+        }
+    }
+
     /// What the subscriptions select, class by class: the SQL condition, or `nil` for every
     /// object (a subscription without a query, or two that select alike).
     static func views(of entries: [SubscriptionEntry]) -> [String: String?] {
@@ -210,10 +239,12 @@ final class SyncWorker: @unchecked Sendable {
     /// Applies the current rows of `classes` that `conditions` select, a page at a time;
     /// returns the sequence number they are current at, and the primary keys (wire form, as
     /// text) of the rows of each class.
-    private func download(_ classes: Set<String>, conditions: [String: String], from store: ServerStore,
+    /// Rows older than `minimum` (a replica behind what the file holds) are not read.
+    private func download(_ classes: Set<String>, conditions: [String: String], atLeast minimum: UInt64, from store: ServerStore,
                           into replica: LocalReplica) throws -> (through: UInt64, keys: [String: Set<String>]) {
         var keys: [String: Set<String>] = [:]
-        let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize) { operations, bytes, rowsLeft in
+        let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize,
+                                         atLeast: minimum) { operations, bytes, rowsLeft in
             try replica.apply(rows: operations).forEach(session.report)
             for operation in operations { keys[operation.className, default: []].insert(operation.primaryKey.text) }
             session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
@@ -227,7 +258,7 @@ final class SyncWorker: @unchecked Sendable {
     ///
     /// Returns the views the file now holds, and the sequence number the rows downloaded are
     /// current at, when it downloaded any class.
-    private func reconcile(_ entries: [SubscriptionEntry], version: UInt64, held: [String: String?],
+    private func reconcile(_ entries: [SubscriptionEntry], version: UInt64, held: [String: String?], pulled: UInt64,
                            store: ServerStore, replica: LocalReplica) throws -> (views: [String: String?], through: UInt64?) {
         let wanted = Self.views(of: entries)
         let changed = Set(wanted.keys.filter { held[$0] != wanted[$0] })
@@ -242,7 +273,7 @@ final class SyncWorker: @unchecked Sendable {
         }
         var through: UInt64?
         if !changed.isEmpty {
-            let downloaded = try download(changed, conditions: wanted.compactMapValues { $0 }, from: store, into: replica)
+            let downloaded = try download(changed, conditions: wanted.compactMapValues { $0 }, atLeast: pulled, from: store, into: replica)
             through = downloaded.through
             // Objects the file held that the new views leave out go (those with local changes stay).
             for className in changed.sorted() where held[className] != nil {
@@ -274,7 +305,7 @@ final class SyncWorker: @unchecked Sendable {
             pulled = try replica.pulledSequence()
         } else if pulled == 0, try replica.pendingCount() == 0 {
             // A file that never pulled and has nothing to upload starts from the server's tables.
-            let reconciled = try reconcile(entries, version: version, held: [:], store: store, replica: replica)
+            let reconciled = try reconcile(entries, version: version, held: [:], pulled: 0, store: store, replica: replica)
             views = reconciled.views
             // Without a class to download, no change before now concerns the file.
             let through = try reconciled.through ?? store.latestSequence()
@@ -288,16 +319,20 @@ final class SyncWorker: @unchecked Sendable {
             // replay over them what changed since, which ends as the tables are.
             views = try replica.heldViews() ?? Self.views(of: entries)
             if appliedVersion != version {
-                views = try reconcile(entries, version: version, held: views, store: store, replica: replica).views
+                views = try reconcile(entries, version: version, held: views, pulled: pulled, store: store, replica: replica).views
                 appliedVersion = version
             }
         }
-        let filtered = views.compactMapValues { $0 }
+        // Every class's changes are checked against its table as this role sees it: a row a
+        // row-level security policy hides is out of view, like one no subscription selects.
+        let filtered = views.mapValues { $0 ?? "TRUE" }
         let latest = try store.latestSequence()
+        // A replica may not have it all yet: the file pulls what it has, and looks again soon.
+        let readable = store.readConnection == nil ? latest : Swift.min(latest, try store.readableSequence())
         defer { if pulled != reportedPull { try? store.report(pulled: pulled, client: client); reportedPull = pulled } }
         session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)
         var pagesLeft = pages
-        while pulled < latest && pagesLeft > 0 {
+        while pulled < readable && pagesLeft > 0 {
             pagesLeft -= 1
             let (changes, bytes) = try store.changes(after: pulled, limit: 1000, views: filtered)
             // A server that answers with changes it was not asked for is not followed.
@@ -316,6 +351,29 @@ final class SyncWorker: @unchecked Sendable {
         return finished
     }
 
+    /// Undoes in the file the writes the server refused (a compensating write): each object
+    /// becomes what the server holds, as this client may see it, or goes when it holds none;
+    /// the error handler hears which objects and why.
+    private func compensate(_ refused: [ServerStore.Refusal], store: ServerStore, replica: LocalReplica) throws {
+        let objects = refused.map { (className: $0.operations[0].className, primaryKey: $0.operations[0].primaryKey) }
+        let latest = try store.latestSequence()
+        var held: Set<String> = []
+        for (className, entries) in Dictionary(grouping: objects, by: \.className) {
+            let downloaded = try download([className], conditions: [className: store.rows(className, keyedBy: entries.map(\.primaryKey))],
+                                          atLeast: latest, from: store, into: replica)
+            held.formUnion((downloaded.keys[className] ?? []).map { className + "\u{0}" + $0 })
+        }
+        try replica.removeObjects(objects.filter { !held.contains($0.className + "\u{0}" + $0.primaryKey.text) })
+        let info = refused.map { refusal in
+            SyncError.CompensatingWriteInfo(objectType: refusal.operations[0].className,
+                                            primaryKeyText: refusal.operations[0].primaryKey.stringValue ?? refusal.operations[0].primaryKey.text,
+                                            reason: refusal.reason)
+        }
+        let named = info.prefix(5).map { "\($0.objectType) '\($0.primaryKeyText)' (\($0.reason))" }.joined(separator: "; ")
+        session.report(SyncError(.writeRejected, "the server refused the writes of \(info.count) object(s), undone in this file: \(named)\(info.count > 5 ? "; …" : "")",
+                                 compensatingWriteInfo: info))
+    }
+
     /// Downloads the file's subscriptions again, because the server no longer has the changes
     /// after `pulled`: objects the server does not hold go, but for those with changes to
     /// upload, which stay and upload next. Reports the reset; returns the views held.
@@ -323,7 +381,8 @@ final class SyncWorker: @unchecked Sendable {
                        store: ServerStore, replica: LocalReplica) throws -> [String: String?] {
         let held = try replica.heldViews() ?? [:]
         let wanted = Self.views(of: entries)
-        let downloaded = try download(Set(wanted.keys), conditions: wanted.compactMapValues { $0 }, from: store, into: replica)
+        let downloaded = try download(Set(wanted.keys), conditions: wanted.compactMapValues { $0 }, atLeast: position.trimmed,
+                                      from: store, into: replica)
         for className in wanted.keys.sorted() {
             try replica.removeObjects(of: className, keeping: downloaded.keys[className] ?? [])
         }
@@ -344,11 +403,14 @@ final class SyncWorker: @unchecked Sendable {
     /// through a change of some of their properties come whole, as rows; the rest apply.
     private func applyPage(_ changes: [ServerStore.PulledChange], through last: UInt64, filtered: [String: String],
                            store: ServerStore, replica: LocalReplica) throws {
-        let leaving = changes.filter { !$0.inView }.map { ($0.operation.className, $0.operation.primaryKey) }
+        // A deletion applies as such (it wins over edits here); other objects out of view go,
+        // but for those with edits to upload.
+        let leaving = changes.filter { !$0.inView && $0.operation.kind != .delete }.map { ($0.operation.className, $0.operation.primaryKey) }
         try replica.removeObjects(leaving)
         let schemas = replica.schemasByName
         var entering: [String: [JSONValue]] = [:]
-        for change in changes where change.inView && filtered[change.operation.className] != nil {
+        // A creation carries every property; other changes of an object not here bring it whole.
+        for change in changes where change.inView && change.operation.kind != .create && filtered[change.operation.className] != nil {
             let operation = change.operation
             if replica.object(ofType: operation.className, primaryKey: operation.primaryKey, schemas: schemas) == nil {
                 entering[operation.className, default: []].append(operation.primaryKey)
@@ -358,9 +420,10 @@ final class SyncWorker: @unchecked Sendable {
             let conditions = Dictionary(uniqueKeysWithValues: entering.map { className, keys in
                 (className, "(\(store.rows(className, keyedBy: keys))) AND (\(filtered[className]!))")
             })
-            _ = try download(Set(entering.keys), conditions: conditions, from: store, into: replica)
+            _ = try download(Set(entering.keys), conditions: conditions, atLeast: last, from: store, into: replica)
         }
-        let rejected = try replica.apply(changes.filter(\.inView).map { ($0.sequence, $0.operation) }, through: last)
+        let applied = changes.filter { $0.inView || $0.operation.kind == .delete }
+        let rejected = try replica.apply(applied.map { ($0.sequence, $0.operation) }, through: last)
         rejected.forEach(session.report)
     }
 }

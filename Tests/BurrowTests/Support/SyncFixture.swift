@@ -11,8 +11,9 @@ final class SyncFixture {
     let directory = TestDirectory()
     private var configurations: [Realm.Configuration] = []
 
-    init() throws {
-        server = try TemporaryPostgres.start()
+    /// A fixture whose server runs in `networkNamespace`, when given.
+    init(networkNamespace: String? = nil) throws {
+        server = try TemporaryPostgres.start(networkNamespace: networkNamespace)
     }
 
     deinit {

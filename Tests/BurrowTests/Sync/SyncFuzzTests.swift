@@ -60,7 +60,12 @@ final class SyncFuzzTests {
     }
 
     func clientDump(_ name: String) throws -> [String] {
-        let configuration = Self.configuration(path: directory.file(name).path, server: server.connectionString)
+        try Self.clientDump(path: directory.file(name).path, server: server.connectionString, fixture: fixture)
+    }
+
+    /// The notes of the file at `path` once it holds everything `server` has.
+    static func clientDump(path: String, server: String, fixture: SyncFixture) throws -> [String] {
+        let configuration = Self.configuration(path: path, server: server)
         fixture.track(configuration)
         let realm = try Realm(configuration: configuration)
         try realm.syncSession!.waitUntilSynced(timeout: 120)
@@ -76,7 +81,12 @@ final class SyncFuzzTests {
     /// stays in the row until the owner next changes; every client reads it as no link, and
     /// so does this.
     func serverDump() throws -> [String] {
-        let rows = try PostgresConnection(server.connectionString).execute(
+        try Self.serverDump(server.connectionString)
+    }
+
+    /// The notes of the server's table, as ``serverDump()``.
+    static func serverDump(_ server: String) throws -> [String] {
+        let rows = try PostgresConnection(server).execute(
             "SELECT id, title, priority, lines::text, labels::text, counts::text, next, related::text, place::text FROM \"FuzzNote\"")
         let ids = Set((0..<rows.rowCount).map { rows[$0, 0]! })
         return try Self.dump((0..<rows.rowCount).map { row in
