@@ -4,6 +4,7 @@
 #
 # Usage: Scripts/bench.sh [--rounds R] [N] [directory]
 #        Scripts/bench.sh --sync [N]   the sync step, against a PostgreSQL server of its own
+#        Scripts/bench.sh --scale      1, 4 and 16 synced processes over a server and its replica
 #   N          objects in the workload (default 1000000)
 #   directory  where the files go (default: a temporary folder, removed afterwards)
 set -euo pipefail
@@ -17,7 +18,8 @@ fi
 rm -f Benchmarks/.build/release.yaml
 swift build -c release --package-path Benchmarks
 bin_path="$(swift build -c release --package-path Benchmarks --show-bin-path)"
-if [ "${1:-}" = "--sync" ]; then
+if [ "${1:-}" = "--sync" ] || [ "${1:-}" = "--scale" ]; then
+    mode="$1"
     shift
     # A throwaway server: initdb into a temporary folder, a Unix socket there, run as postgres
     # when this script runs as root (PostgreSQL refuses root).
@@ -37,7 +39,24 @@ if [ "${1:-}" = "--sync" ]; then
         rm -rf "$folder"
     }
     trap stop_server EXIT
-    "$bin_path/BurrowBench" --sync "host=$folder port=$port user=burrow dbname=postgres" "${@:-1000000}"
+    if [ "$mode" = "--sync" ]; then
+        "$bin_path/BurrowBench" --sync "host=$folder port=$port user=burrow dbname=postgres" "${@:-1000000}"
+        exit
+    fi
+    # A streaming replica of it, as an operator makes one.
+    replica_port=54331
+    mkdir -p "$folder/replica-socket"
+    [ "$(id -u)" -eq 0 ] && chown postgres "$folder/replica-socket"
+    "${run_as[@]}" "$pg_bin/pg_basebackup" -h "$folder" -p $port -U burrow -D "$folder/replica" -R -X stream -c fast >/dev/null
+    "${run_as[@]}" "$pg_bin/pg_ctl" -D "$folder/replica" -l "$folder/replica.log" \
+        -o "-k $folder/replica-socket -c listen_addresses='' -p $replica_port -c hot_standby=on" -w start >/dev/null
+    stop_both() {
+        "${run_as[@]}" "$pg_bin/pg_ctl" -D "$folder/replica" -m immediate -w stop >/dev/null || true
+        stop_server
+    }
+    trap stop_both EXIT
+    "$bin_path/BurrowBench" --scale "host=$folder port=$port user=burrow dbname=postgres" \
+        "host=$folder/replica-socket port=$replica_port user=burrow dbname=postgres" "$folder/data" "$folder/replica"
     exit
 fi
 "$bin_path/BurrowBench" "${@:-1000000}"

@@ -58,6 +58,12 @@ enum BenchmarkCommand {
                 let growth = try FileGrowthRun.measure(gigabytes: gigabytes, in: workspace.directory)
                 print(FileGrowthRun.summary(growth))
                 agree = growth.bytesRead == growth.bytesWritten
+            } else if let scale = options.scale {
+                for line in try ScaleRun.measure(server: scale.server, replica: scale.replica, serverData: scale.serverData,
+                                                 replicaData: scale.replicaData, in: workspace.directory) {
+                    print(line)
+                }
+                agree = true
             } else if let server = options.syncServer {
                 let measurement = try SyncStep.measure(count: options.objectCount, server: server, in: workspace.directory)
                 print(SyncStep.summary(measurement))

@@ -22,6 +22,11 @@ struct BenchmarkOptions {
           --sync CONNECTION
                       run only the sync step against the PostgreSQL server CONNECTION
                       (a libpq connection string; Scripts/bench.sh --sync starts one)
+          --scale SERVER REPLICA SERVER_DATA REPLICA_DATA
+                      run only the scale run: 1, 4 and 16 client processes uploading to SERVER
+                      and downloading from its streaming replica REPLICA (connection strings;
+                      the data directories are read for the servers' CPU time;
+                      Scripts/bench.sh --scale starts both)
           --file-growth GIB
                       write GIB GiB into one realm with the default configuration, then
                       reopen it and read every value back
@@ -39,6 +44,8 @@ struct BenchmarkOptions {
     /// GiB to write in the file-growth run instead of the workload.
     var fileGrowthGigabytes: Int?
     var syncServer: String?
+    /// The scale run's server, replica, and their data directories.
+    var scale: (server: String, replica: String, serverData: String, replicaData: String)?
 
     /// Whether the usage was asked for (`-h`, `--help`) instead of a run.
     var wantsHelp = false
@@ -66,6 +73,11 @@ struct BenchmarkOptions {
             guard flag + 1 < remaining.count else { throw BenchmarkError("--sync needs a connection string.\n\n" + Self.usage) }
             syncServer = remaining[flag + 1]
             remaining.removeSubrange(flag...(flag + 1))
+        }
+        if let flag = remaining.firstIndex(of: "--scale") {
+            guard flag + 4 < remaining.count else { throw BenchmarkError("--scale needs two connection strings and two data directories.\n\n" + Self.usage) }
+            scale = (remaining[flag + 1], remaining[flag + 2], remaining[flag + 3], remaining[flag + 4])
+            remaining.removeSubrange(flag...(flag + 4))
         }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {
             concurrentReadsOnly = true
