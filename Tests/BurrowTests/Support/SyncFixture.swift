@@ -2,6 +2,7 @@ import Burrow
 import Foundation
 import LMDB
 import TemporaryPostgres
+import Testing
 
 /// A sync test's world: a PostgreSQL server of its own, a folder for its files, and the synced
 /// configurations opened in it, whose sessions stop before the server and the folder go (the
@@ -51,6 +52,18 @@ final class SyncFixture {
                 realm.refresh()
             }
         }
+    }
+
+    /// Refreshes `realm` until `condition` holds, at most 20 s: the test writes nothing
+    /// meanwhile, so what arrives came by itself.
+    func eventually(_ realm: Realm, _ what: Comment, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            realm.refresh()
+            if condition() { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record(what)
     }
 
     /// Runs `sql` with `psql`, as a person or a backend job would.

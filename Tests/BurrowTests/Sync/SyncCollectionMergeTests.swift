@@ -97,6 +97,34 @@ final class SyncCollectionMergeTests {
         #expect(Set(onB.labels) == Set(onA.labels))
     }
 
+    @Test func stringsThatDifferOnlyInTheirNormalFormStayApart() throws {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let (a, b, onA, onB) = try twoPausedFiles(note: ["id": "n", "labels": [composed], "counts": [composed: 1]])
+        try a.write {
+            onA.labels.insert(decomposed)
+            onA.counts[decomposed] = 2
+            onA.lines.append(objectsIn: [composed, decomposed])
+        }
+        try b.write { onB.labels.insert("other") }
+        try resumeAndConverge(a, b)
+        for note in [onA, onB] {
+            #expect(note.lines.map { Array($0.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
+        }
+        let c = try Realm(configuration: configuration("c"))
+        try converge(c)
+        let onC = try #require(c.object(ofType: MergedNote.self, forPrimaryKey: "n"))
+        // Sets and map keys name elements by Swift string equality, under which the two
+        // spellings are one: they collapse. Known; this fails once they stay apart.
+        withKnownIssue("set elements and map keys that differ only in their normal form collapse in sync") {
+            for note in [onA, onB] {
+                #expect(note.labels.count == 3, "\(Array(note.labels).map { Array($0.utf8) })")
+                #expect(note.counts.count == 2 && note.counts[composed] == 1 && note.counts[decomposed] == 2)
+            }
+            // And in a file that starts from the server's tables.
+            #expect(onC.labels.count == 3 && onC.counts.count == 2)
+        }
+    }
+
     @Test func theLaterOfAnAddAndARemovalOfOneSetElementWins() throws {
         let (a, b, onA, onB) = try twoPausedFiles(note: ["id": "n", "labels": ["shared"]])
         /// The server gets `element` from a, which b has not seen; then a removes it and b

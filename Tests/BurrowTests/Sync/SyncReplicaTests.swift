@@ -37,17 +37,6 @@ final class SyncReplicaTests {
         Dictionary(uniqueKeysWithValues: realm.objects(SyncedTask.self).map { ($0.id, $0.title) })
     }
 
-    /// Refreshes `realm` until `condition` holds, at most 20 s.
-    func eventually(_ realm: Realm, _ what: Comment, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            realm.refresh()
-            if condition() { return }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        Issue.record(what)
-    }
-
     @Test func downloadsReadTheReplicaWhileUploadsGoToTheServer() throws {
         let writer = try open("writer", readsReplica: false), reader = try open("reader", readsReplica: true)
         try writer.write {
@@ -67,12 +56,12 @@ final class SyncReplicaTests {
         // A write on the reader goes to the server: a hot standby takes none.
         try reader.write { reader.create(SyncedTask.self, value: ["id": "from reader", "title": "up"]) }
         try reader.syncSession!.waitUntilUploaded()
-        eventually(writer, "the reader's write did not reach the writer") {
+        fixture.eventually(writer, "the reader's write did not reach the writer") {
             writer.object(ofType: SyncedTask.self, forPrimaryKey: "from reader")?.title == "up"
         }
         // Live changes arrive through the replica too.
         try writer.write { writer.object(ofType: SyncedTask.self, forPrimaryKey: "t7")!.title = "changed" }
-        eventually(reader, "a change did not arrive through the replica") {
+        fixture.eventually(reader, "a change did not arrive through the replica") {
             reader.object(ofType: SyncedTask.self, forPrimaryKey: "t7")?.title == "changed"
         }
         #expect(errors.withLock { $0.isEmpty }, "\(errors.withLock { $0 })")
@@ -132,7 +121,7 @@ final class SyncReplicaTests {
         try replica.pause()
         try replica.appendSettings(["recovery_min_apply_delay = 0"])
         try replica.resume()
-        eventually(reader, "the change did not arrive once the replica caught up") {
+        fixture.eventually(reader, "the change did not arrive once the replica caught up") {
             reader.object(ofType: SyncedTask.self, forPrimaryKey: "t3")?.title == "later"
         }
         #expect(titles(reader) == titles(writer))

@@ -44,18 +44,6 @@ final class SyncSQLWriterTests {
         return result.rowCount == 0 ? nil : result[0, 0]
     }
 
-    /// Refreshes `realm` until `condition` holds, at most 20 s: no file writes meanwhile, so
-    /// what arrives came by itself.
-    func eventually(_ realm: Realm, _ what: Comment, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            realm.refresh()
-            if condition() { return }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        Issue.record(what)
-    }
-
     @Test func insertsUpdatesAndDeletesInSQLReachEveryFileLive() throws {
         let a = try open("a"), b = try open("b"), open = try open("open", query: "done == false")
         try fixture.converge([a, b, open])
@@ -70,27 +58,27 @@ final class SyncSQLWriterTests {
 
         try sql(#"INSERT INTO "SQLTask" (id, title, priority, done, tags, labels) VALUES ('s1', 'from SQL ✓', 3, false, '["x", "y"]', '{"k": 1}')"#)
         for realm in [a, b, open] {
-            eventually(realm, "the inserted row did not arrive") { realm.object(ofType: SQLTask.self, forPrimaryKey: "s1") != nil }
+            fixture.eventually(realm, "the inserted row did not arrive") { realm.object(ofType: SQLTask.self, forPrimaryKey: "s1") != nil }
         }
         let inserted = try #require(b.object(ofType: SQLTask.self, forPrimaryKey: "s1"))
         #expect(inserted.title == "from SQL ✓" && inserted.priority == 3 && Array(inserted.tags) == ["x", "y"] && inserted.labels["k"] == 1)
 
         try sql(#"UPDATE "SQLTask" SET priority = 4, tags = '["z"]' WHERE id = 's1'"#)
-        eventually(b, "the update did not arrive") { inserted.priority == 4 && Array(inserted.tags) == ["z"] }
+        fixture.eventually(b, "the update did not arrive") { inserted.priority == 4 && Array(inserted.tags) == ["z"] }
         #expect(inserted.title == "from SQL ✓")
 
         // A row that leaves a file's subscription leaves the file.
         try sql(#"UPDATE "SQLTask" SET done = true WHERE id = 's1'"#)
-        eventually(open, "the row that left the view stayed") { open.object(ofType: SQLTask.self, forPrimaryKey: "s1") == nil }
+        fixture.eventually(open, "the row that left the view stayed") { open.object(ofType: SQLTask.self, forPrimaryKey: "s1") == nil }
 
         // A new primary key is another object.
         try sql(#"UPDATE "SQLTask" SET id = 's2' WHERE id = 's1'"#)
-        eventually(a, "the renamed row did not arrive") {
+        fixture.eventually(a, "the renamed row did not arrive") {
             a.object(ofType: SQLTask.self, forPrimaryKey: "s1") == nil && a.object(ofType: SQLTask.self, forPrimaryKey: "s2")?.priority == 4
         }
 
         try sql(#"DELETE FROM "SQLTask" WHERE id = 's2'"#)
-        eventually(b, "the deletion did not arrive") { b.objects(SQLTask.self).isEmpty }
+        fixture.eventually(b, "the deletion did not arrive") { b.objects(SQLTask.self).isEmpty }
         #expect(changes.first == "-0+1~0" && changes.contains("-0+0~1"), "\(changes)")
         #expect(errors.withLock { $0.isEmpty })
     }
@@ -103,7 +91,7 @@ final class SyncSQLWriterTests {
         // Later than the file's write: SQL's value wins everywhere.
         try sql(#"UPDATE "SQLTask" SET title = 'sql1' WHERE id = 't'"#)
         let onB = try #require(b.object(ofType: SQLTask.self, forPrimaryKey: "t"))
-        eventually(b, "the SQL write did not arrive") { onB.title == "sql1" }
+        fixture.eventually(b, "the SQL write did not arrive") { onB.title == "sql1" }
 
         // An offline edit made before an SQL write loses to it when it comes up later; what
         // SQL did not touch keeps the edit.
@@ -125,7 +113,7 @@ final class SyncSQLWriterTests {
 
         // An edit made after an SQL write wins over it.
         try sql(#"UPDATE "SQLTask" SET title = 'sql3' WHERE id = 't'"#)
-        eventually(a, "the SQL write did not arrive") { a.object(ofType: SQLTask.self, forPrimaryKey: "t")?.title == "sql3" }
+        fixture.eventually(a, "the SQL write did not arrive") { a.object(ofType: SQLTask.self, forPrimaryKey: "t")?.title == "sql3" }
         try a.write { a.object(ofType: SQLTask.self, forPrimaryKey: "t")!.title = "a3" }
         try fixture.converge([a, b])
         #expect(onB.title == "a3")
@@ -148,7 +136,7 @@ final class SyncSQLWriterTests {
         try sql(#"UPDATE "SQLTask" SET tags = '{"not": "a list"}' WHERE id = 't'"#)
         try sql(#"UPDATE "SQLTask" SET title = 'after' WHERE id = 't'"#)
         let task = try #require(a.object(ofType: SQLTask.self, forPrimaryKey: "t"))
-        eventually(a, "the valid write after the bad one did not arrive") { task.title == "after" }
+        fixture.eventually(a, "the valid write after the bad one did not arrive") { task.title == "after" }
         #expect(Array(task.tags) == ["ok"])
         let reported: [SyncError] = errors.withLock { $0 }
         #expect(reported.contains { $0.code == .malformedServerData && $0.message.contains("SQLTask") }, "\(reported)")
