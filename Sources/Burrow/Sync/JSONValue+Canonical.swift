@@ -13,8 +13,9 @@ extension JSONValue {
         }
     }
 
-    /// The canonical value's text: what identifies an element of a synced set.
-    var canonicalText: String { canonical.text }
+    /// The canonical value's text, in ASCII: what identifies an element of a synced set, and
+    /// tells two values apart, byte for byte (``asciiText``).
+    var canonicalText: String { canonical.asciiText }
 
     /// `text`, a JSON number, in plain decimal notation: no exponent, no leading zeros, no
     /// trailing zeros after the point, no sign on zero.

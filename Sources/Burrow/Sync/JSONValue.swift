@@ -11,15 +11,18 @@ enum JSONValue: Equatable, Sendable {
     /// Members in the order they were written; keys are distinct.
     case object([(String, JSONValue)])
 
+    /// Equality of the JSON texts: strings compare by their UTF-8 bytes, as Burrow stores
+    /// them, not by Swift's canonical equivalence, under which `"caf\u{E9}"` (composed) and
+    /// `"cafe\u{301}"` (decomposed) are one string.
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
-        case (.number(let a), .number(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
+        case (.number(let a), .number(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)):
-            a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            a.count == b.count && zip(a, b).allSatisfy { $0.0.utf8.elementsEqual($1.0.utf8) && $0.1 == $1.1 }
         default: false
         }
     }
@@ -40,39 +43,48 @@ enum JSONValue: Equatable, Sendable {
     /// The value as compact JSON text.
     var text: String {
         var output = ""
-        write(to: &output)
+        write(to: &output, ascii: false)
         return output
     }
 
-    private func write(to output: inout String) {
+    /// The value as compact JSON text in ASCII, every other character escaped (`\u00e9`):
+    /// two texts are equal as Swift strings exactly when their values are equal byte for byte,
+    /// so that they can name elements in sets and dictionaries.
+    var asciiText: String {
+        var output = ""
+        write(to: &output, ascii: true)
+        return output
+    }
+
+    private func write(to output: inout String, ascii: Bool) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .number(let text): output += text
-        case .string(let text): Self.writeString(text, to: &output)
+        case .string(let text): Self.writeString(text, to: &output, ascii: ascii)
         case .array(let items):
             output += "["
             for (index, item) in items.enumerated() {
                 if index > 0 { output += "," }
-                item.write(to: &output)
+                item.write(to: &output, ascii: ascii)
             }
             output += "]"
         case .object(let members):
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                Self.writeString(key, to: &output, ascii: ascii)
                 output += ":"
-                value.write(to: &output)
+                value.write(to: &output, ascii: ascii)
             }
             output += "}"
         }
     }
 
-    private static func writeString(_ text: String, to output: inout String) {
+    private static func writeString(_ text: String, to output: inout String, ascii: Bool) {
         output += "\""
         // Most strings need no escape: appended whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (ascii && $0 > 0x7E) }) {
             output += text
             output += "\""
             return
@@ -85,12 +97,19 @@ enum JSONValue: Equatable, Sendable {
             case "\r": output += "\\r"
             case "\t": output += "\\t"
             case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                output += escaped(UInt16(control.value))
+            case let other where ascii && other.value > 0x7E:
+                for unit in String(other).utf16 { output += escaped(unit) }
             default: output.unicodeScalars.append(scalar)
             }
         }
         output += "\""
+    }
+
+    /// `\u` and the four hex digits of `unit`.
+    private static func escaped(_ unit: UInt16) -> String {
+        let hex = String(unit, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
     // MARK: Reading

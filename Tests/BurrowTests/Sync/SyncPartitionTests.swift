@@ -21,7 +21,8 @@ final class SyncPartitionTests {
         let server = fixture.server
         let seed = UInt64.random(in: 1...UInt64.max)
         print("sync partition seed \(seed)")
-        // Cut links for a second to four, a client at a time or two, for as long as they write.
+        // Cut links for four to six seconds (longer than a client takes to notice), a client
+        // at a time or two, for as long as they write.
         let cutsFile = fixture.directory.file("cuts").path
         let cutter = Thread {
             var random = SplitMix64(seed: seed)
@@ -31,7 +32,7 @@ final class SyncPartitionTests {
                 Thread.sleep(forTimeInterval: Double(500 + random.next(below: 1500)) / 1000)
                 let victims = Set((0..<(1 + Int(random.next(below: 2)))).map { _ in Int(random.next(below: 3)) })
                 for victim in victims { try? namespaces.setLink(of: victim, up: false) }
-                Thread.sleep(forTimeInterval: Double(1000 + random.next(below: 3000)) / 1000)
+                Thread.sleep(forTimeInterval: Double(4000 + random.next(below: 2000)) / 1000)
                 for victim in victims { try? namespaces.setLink(of: victim, up: true) }
                 cuts += victims.count
             }
@@ -78,8 +79,8 @@ final class SyncPartitionTests {
             .split(separator: " ").compactMap { Int($0) } }
         print("sync partition: \(reports.map { "\($0.first ?? 0)" }.joined(separator: ", ")) writes; links cut \(cuts) times; "
               + "\(reports.map { $0.last ?? 0 }.reduce(0, +)) connections lost")
-        #expect(cuts >= 5, "the links were cut too seldom to test anything")
-        #expect(reports.map { $0.last ?? 0 }.reduce(0, +) >= 2, "no client noticed a cut")
+        #expect(cuts >= 3, "the links were cut too seldom to test anything")
+        #expect(reports.map { $0.last ?? 0 }.reduce(0, +) >= 1, "no client noticed a cut")
         // Read over the socket, which no namespace cuts.
         let expected = try SyncFuzzTests.serverDump(server.connectionString)
         #expect(expected.count > 5, "the clients left too little to compare")
