@@ -333,6 +333,12 @@ struct ServerStore {
         return (Swift.max(latest, trimmed), trimmed)
     }
 
+    /// The last sequence number trimmed from the change log.
+    func trimmedSequence() throws -> UInt64 {
+        let result = try connection.execute("SELECT value FROM burrow.meta WHERE key = 'trimmed'")
+        return result.rowCount == 1 ? result[0, 0].flatMap(UInt64.init) ?? 0 : 0
+    }
+
     /// Records that `client` pulled through `sequence`: trimming keeps what it has not pulled.
     func report(pulled sequence: UInt64, client: UUID) throws {
         try connection.execute("""

@@ -303,8 +303,10 @@ final class SyncWorker: @unchecked Sendable {
             // The changes after the file's last pull are gone from the server.
             views = try reset(entries, version: version, pulled: pulled, position: position, store: store, replica: replica)
             pulled = try replica.pulledSequence()
-        } else if pulled == 0, try replica.pendingCount() == 0 {
-            // A file that never pulled and has nothing to upload starts from the server's tables.
+        } else if pulled == 0, try position.trimmed > 0 || replica.pendingCount() == 0 {
+            // A file that never pulled starts from the server's tables: when it has nothing to
+            // upload, or when the log no longer starts at the beginning (its changes to upload
+            // win over the rows, as over any older change).
             let reconciled = try reconcile(entries, version: version, held: [:], pulled: 0, store: store, replica: replica)
             views = reconciled.views
             // Without a class to download, no change before now concerns the file.
@@ -337,6 +339,8 @@ final class SyncWorker: @unchecked Sendable {
             let (changes, bytes) = try store.changes(after: pulled, limit: 1000, views: filtered)
             // A server that answers with changes it was not asked for is not followed.
             guard let last = changes.last?.sequence, last > pulled else { break }
+            // Trimmed past the file meanwhile, the page may lack changes: the next turn resets.
+            if try store.trimmedSequence() > pulled { break }
             try applyPage(changes.filter { views[$0.operation.className] != nil }, through: last, filtered: filtered,
                           store: store, replica: replica)
             session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)

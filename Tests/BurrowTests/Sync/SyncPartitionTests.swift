@@ -79,8 +79,9 @@ final class SyncPartitionTests {
             .split(separator: " ").compactMap { Int($0) } }
         print("sync partition: \(reports.map { "\($0.first ?? 0)" }.joined(separator: ", ")) writes; links cut \(cuts) times; "
               + "\(reports.map { $0.last ?? 0 }.reduce(0, +)) connections lost")
+        // Whether a cut breaks a connection or only stalls it depends on the load: either way
+        // the clients must end as the server does.
         #expect(cuts >= 3, "the links were cut too seldom to test anything")
-        #expect(reports.map { $0.last ?? 0 }.reduce(0, +) >= 1, "no client noticed a cut")
         // Read over the socket, which no namespace cuts.
         let expected = try SyncFuzzTests.serverDump(server.connectionString)
         #expect(expected.count > 5, "the clients left too little to compare")

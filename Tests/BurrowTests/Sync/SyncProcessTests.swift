@@ -69,7 +69,8 @@ final class SyncProcessTests {
         let expected = try serverTasks()
         #expect(expected.count == 61)
         for client in 0..<3 {
-            #expect(try syncedTasks("client\(client).realm") == expected, "client \(client) differs from the server")
+            let tasks = try syncedTasks("client\(client).realm")
+            #expect(tasks == expected, "client \(client) differs from the server: \(Set(tasks.map { "\($0.key)=\($0.value)" }).symmetricDifference(expected.map { "\($0.key)=\($0.value)" }).sorted())")
         }
         #expect(try syncedTasks("late.realm") == expected)
         #expect(try changesAppliedTwice() == 0)
