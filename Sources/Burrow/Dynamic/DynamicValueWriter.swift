@@ -61,10 +61,11 @@ struct DynamicValueWriter {
         let description = "\(layout.className).\(property.name)"
         switch property.collection {
         case .map?:
-            let entries = StoredValueConversion.unwrapped(value).map { value -> [String: Any?] in
+            let entries = StoredValueConversion.unwrapped(value).map { value -> [(key: String, value: Any?)] in
+                if let ordered = value as? OrderedMapEntries { return ordered.entries }
                 guard let entries = value as? [String: Any?] else { burrowPreconditionFailure("Invalid value '\(value)' for map property '\(description)'.") }
-                return entries
-            } ?? [:]
+                return entries.map { ($0.key, $0.value) }
+            } ?? []
             try tables.removeMap(of: owner, column: column, in: layout)
             for (key, entry) in entries {
                 try tables.setMapValue(try storedValue(entry, for: element, of: layout.className), for: key, owner: owner, column: column, in: layout)

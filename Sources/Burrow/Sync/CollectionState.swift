@@ -6,33 +6,37 @@
 /// does not bring one back.
 struct CollectionState: Equatable {
     struct Entry: Equatable {
+        /// The element's key.
+        var key: String
         /// The element's value; `nil` once removed.
         var value: JSONValue?
         var clock: String
     }
 
     let kind: CollectionKind
+    /// The entries by their key compared byte for byte (``KeyedElements/exact(_:)``).
     private(set) var entries: [String: Entry]
 
     /// A state holding `elements`, as set before any clock (a value written without edits).
     init(adopting elements: KeyedElements) {
         kind = elements.kind
-        entries = Dictionary(elements.entries.map { ($0.key, Entry(value: $0.value, clock: "")) }, uniquingKeysWith: { a, _ in a })
+        entries = Dictionary(elements.entries.map { (KeyedElements.exact($0.key), Entry(key: $0.key, value: $0.value, clock: "")) },
+                             uniquingKeysWith: { a, _ in a })
     }
 
     /// Applies `edits`, made at `clock`, to the elements whose last change is older.
     mutating func apply(_ edits: CollectionEdits, clock: String) {
-        for key in edits.remove where entries[key].map({ clock > $0.clock }) ?? true {
-            entries[key] = Entry(value: nil, clock: clock)
+        for key in edits.remove where entries[KeyedElements.exact(key)].map({ clock > $0.clock }) ?? true {
+            entries[KeyedElements.exact(key)] = Entry(key: key, value: nil, clock: clock)
         }
-        for (key, value) in edits.put where entries[key].map({ clock > $0.clock }) ?? true {
-            entries[key] = Entry(value: value, clock: clock)
+        for (key, value) in edits.put where entries[KeyedElements.exact(key)].map({ clock > $0.clock }) ?? true {
+            entries[KeyedElements.exact(key)] = Entry(key: key, value: value, clock: clock)
         }
     }
 
     /// The elements not removed, in key order.
     var visible: KeyedElements {
-        KeyedElements(kind: kind, entries: entries.compactMap { key, entry in entry.value.map { (key, $0) } })
+        KeyedElements(kind: kind, entries: entries.values.compactMap { entry in entry.value.map { (entry.key, $0) } })
     }
 
     // MARK: Storage
@@ -41,8 +45,8 @@ struct CollectionState: Equatable {
     /// a removed element without a value.
     var json: JSONValue {
         let sorted = entries.sorted { $0.key < $1.key }
-        return .object([("kind", .string(kind.rawValue)), ("e", .array(sorted.map { key, entry in
-            .array([.string(key), .string(entry.clock)] + (entry.value.map { [$0] } ?? []))
+        return .object([("kind", .string(kind.rawValue)), ("e", .array(sorted.map { _, entry in
+            .array([.string(entry.key), .string(entry.clock)] + (entry.value.map { [$0] } ?? []))
         }))])
     }
 
@@ -59,7 +63,7 @@ struct CollectionState: Equatable {
         for item in items {
             guard let parts = item.arrayValue, parts.count == 2 || parts.count == 3,
                   let key = parts[0].stringValue, let clock = parts[1].stringValue else { throw malformed() }
-            entries[key] = Entry(value: parts.count == 3 ? parts[2] : nil, clock: clock)
+            entries[KeyedElements.exact(key)] = Entry(key: key, value: parts.count == 3 ? parts[2] : nil, clock: clock)
         }
     }
 }

@@ -177,14 +177,15 @@ enum JSONValue: Equatable, Sendable {
             case UInt8(ascii: "{"):
                 position += 1
                 var members: [(String, JSONValue)] = []
-                var keys = Set<String>()
+                // By their bytes: two spellings of one string are two member names.
+                var keys = Set<[UInt8]>()
                 skipSpace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
                 while true {
                     skipSpace()
                     guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
                     let key = try string()
-                    guard keys.insert(key).inserted else { throw error("the member \"\(key)\" appears twice") }
+                    guard keys.insert(Array(key.utf8)).inserted else { throw error("the member \"\(key)\" appears twice") }
                     skipSpace()
                     try expect(":")
                     skipSpace()

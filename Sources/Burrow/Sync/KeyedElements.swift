@@ -20,12 +20,13 @@ struct KeyedElements: Equatable {
 
     static func == (lhs: KeyedElements, rhs: KeyedElements) -> Bool {
         lhs.kind == rhs.kind && lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
     }
 
     init(kind: CollectionKind, entries: [(key: String, value: JSONValue)]) {
         self.kind = kind
-        self.entries = entries.sorted { $0.key < $1.key }
+        // By the keys' bytes: Swift's order takes two spellings of one string for one.
+        self.entries = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// The elements of `value`, a collection in wire form, with a list's `keys` (`nil`: the
@@ -70,11 +71,11 @@ struct KeyedElements: Equatable {
         var edits = CollectionEdits(kind: kind)
         switch kind {
         case .map:
-            let old = Dictionary(entries.map { ($0.key, $0.value.canonicalText) }, uniquingKeysWith: { a, _ in a })
+            let old = Dictionary(entries.map { (Self.exact($0.key), $0.value.canonicalText) }, uniquingKeysWith: { a, _ in a })
             let new = local.objectValue ?? []
-            let newKeys = Set(new.map(\.0))
-            for (key, value) in new where old[key] != value.canonicalText { edits.put.append((key, value)) }
-            edits.remove = entries.map(\.key).filter { !newKeys.contains($0) }
+            let newKeys = Set(new.map { Self.exact($0.0) })
+            for (key, value) in new where old[Self.exact(key)] != value.canonicalText { edits.put.append((key, value)) }
+            edits.remove = entries.map(\.key).filter { !newKeys.contains(Self.exact($0)) }
         case .set:
             let old = Set(entries.map(\.key))
             let new = (local.arrayValue ?? []).map { ($0.canonicalText, $0) }
@@ -126,10 +127,16 @@ struct KeyedElements: Equatable {
 
     /// The elements after `edits`, as the server makes them when nothing else changed them.
     func applying(_ edits: CollectionEdits) -> KeyedElements {
-        var byKey = Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-        for key in edits.remove { byKey[key] = nil }
-        for (key, value) in edits.put { byKey[key] = value }
-        return KeyedElements(kind: kind, entries: byKey.map { ($0.key, $0.value) })
+        var byKey = Dictionary(entries.map { (Self.exact($0.key), ($0.key, $0.value)) }, uniquingKeysWith: { a, _ in a })
+        for key in edits.remove { byKey[Self.exact(key)] = nil }
+        for (key, value) in edits.put { byKey[Self.exact(key)] = (key, value) }
+        return KeyedElements(kind: kind, entries: byKey.values.map { ($0.0, $0.1) })
+    }
+
+    /// `key` in a form that Swift compares byte for byte (ASCII, escaped as in JSON): a map's
+    /// keys are the user's strings, two spellings of one of which Swift takes for one string.
+    static func exact(_ key: String) -> String {
+        JSONValue.string(key).asciiText
     }
 
     // MARK: Storage

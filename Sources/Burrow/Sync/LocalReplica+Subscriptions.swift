@@ -58,19 +58,19 @@ extension LocalReplica {
         try removeObjects(in: classes) { _, _ in true }
     }
 
-    /// Removes the objects of `className` whose primary key (wire form, as text) is not in
+    /// Removes the objects of `className` whose primary key (wire form, as ASCII text) is not in
     /// `kept`, but for those with changes still to upload: they left the subscriptions.
     func removeObjects(of className: String, keeping kept: Set<String>) throws {
-        try removeObjects(in: [className]) { _, key in !kept.contains(key.text) }
+        try removeObjects(in: [className]) { _, key in !kept.contains(key.asciiText) }
     }
 
     /// Removes the objects named by `keys` (class and primary key in wire form) that the file
     /// holds, but for those with changes still to upload: they left the subscriptions.
     func removeObjects(_ keys: [(className: String, primaryKey: JSONValue)]) throws {
         guard !keys.isEmpty else { return }
-        let named = Set(keys.map { $0.className + "\u{0}" + $0.primaryKey.text })
+        let named = Set(keys.map { $0.className + "\u{0}" + $0.primaryKey.asciiText })
         let classes = Set(keys.map(\.className))
-        try removeObjects(in: classes) { className, key in named.contains(className + "\u{0}" + key.text) }
+        try removeObjects(in: classes) { className, key in named.contains(className + "\u{0}" + key.asciiText) }
     }
 
     /// Removes each object for which `isRemoved` holds, in a write that is not uploaded, but for

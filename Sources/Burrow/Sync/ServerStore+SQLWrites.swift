@@ -50,9 +50,9 @@ extension ServerStore {
             last = Swift.max(reading.rawValue, last &+ 1)
             let clock = ChangeClock(timestamp: HybridTimestamp(rawValue: last), client: Self.sqlWriter).text
             for operation in Self.operations(className: className, keyName: keyName, kind: kind, old: old, new: new, clock: clock) {
-                let key = HistoryKey(className: className, primaryKey: operation.primaryKey.text)
+                let key = HistoryKey(className: className, primaryKey: operation.primaryKey.asciiText)
                 func row(_ members: [(String, JSONValue)]?) -> [String: JSONValue]? {
-                    guard let members, Self.member(keyName, of: members)?.text == operation.primaryKey.text else { return nil }
+                    guard let members, Self.member(keyName, of: members)?.asciiText == operation.primaryKey.asciiText else { return nil }
                     return Dictionary(members, uniquingKeysWith: { a, _ in a })
                 }
                 // The row before the first of its writes, which they are settled from, and the

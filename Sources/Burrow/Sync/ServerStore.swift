@@ -74,7 +74,7 @@ struct ServerStore {
             var groups: [HistoryKey: [SyncOperation]] = [:]
             var order: [HistoryKey] = []
             for operation in operations {
-                let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
+                let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.asciiText)
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(operation)
             }
@@ -122,14 +122,14 @@ struct ServerStore {
         var histories = try loadHistories(of: operations)
         // Rows written in SQL are known without reading them, which this role may not be let do.
         var rows = try loadRows(of: operations.filter {
-            sqlRows[HistoryKey(className: $0.className, primaryKey: $0.primaryKey.text)] == nil
+            sqlRows[HistoryKey(className: $0.className, primaryKey: $0.primaryKey.asciiText)] == nil
         })
         for (key, written) in sqlRows { rows[key] = written.before }
         var effects: [SyncOperation] = []
         var touched: [HistoryKey] = []
         var seen = Set<HistoryKey>()
         for operation in operations {
-            let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.text)
+            let key = HistoryKey(className: operation.className, primaryKey: operation.primaryKey.asciiText)
             guard primaryKeys[operation.className] != nil else {
                 throw SyncError(.schemaMismatch, "the class '\(operation.className)' is not synced by the server")
             }
@@ -171,7 +171,7 @@ struct ServerStore {
 
     struct HistoryKey: Hashable {
         let className: String
-        /// The primary key's wire form as text.
+        /// The primary key's wire form as ASCII text (`asciiText`): keys compare byte for byte.
         let primaryKey: String
     }
 
@@ -188,7 +188,7 @@ struct ServerStore {
                   let collections = result[row, 5].flatMap({ try? JSONValue(parsing: $0) })?.objectValue else {
                 throw SyncError(.malformedServerData, "burrow.objects holds an unreadable row")
             }
-            histories[HistoryKey(className: className, primaryKey: key.text)] = ObjectHistory(
+            histories[HistoryKey(className: className, primaryKey: key.asciiText)] = ObjectHistory(
                 created: result[row, 2], deleted: result[row, 3],
                 clocks: Dictionary(clocks.compactMap { name, clock in clock.stringValue.map { (name, $0) } }, uniquingKeysWith: { a, _ in a }),
                 collections: try Dictionary(collections.map { name, state throws(SyncError) in (name, try CollectionState(json: state)) },
@@ -212,7 +212,7 @@ struct ServerStore {
                       let key = members.first(where: { $0.0 == keyName })?.1 else {
                     throw SyncError(.malformedServerData, "a row of \(table) does not read")
                 }
-                rows[HistoryKey(className: className, primaryKey: key.text)] = Dictionary(members, uniquingKeysWith: { a, _ in a })
+                rows[HistoryKey(className: className, primaryKey: key.asciiText)] = Dictionary(members, uniquingKeysWith: { a, _ in a })
             }
         }
         return rows

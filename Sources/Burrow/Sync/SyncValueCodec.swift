@@ -128,9 +128,10 @@ enum SyncValueCodec {
         }
         if property.isMap {
             guard let members = wire.objectValue else { throw Mismatch(description: "'\(property.name)' is not an object") }
-            var map: [String: Any] = [:]
-            for (key, value) in members { map[key] = try decodeElement(value, of: property, schemas: schemas, object: object) ?? NSNull() }
-            return map
+            // In order, keys by their bytes: a dictionary would merge two spellings of one key.
+            var entries: [(key: String, value: Any?)] = []
+            for (key, value) in members { entries.append((key, try decodeElement(value, of: property, schemas: schemas, object: object) ?? NSNull())) }
+            return OrderedMapEntries(entries: entries)
         }
         if property.isArray || property.isSet {
             guard let items = wire.arrayValue else { throw Mismatch(description: "'\(property.name)' is not an array") }

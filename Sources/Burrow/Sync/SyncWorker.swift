@@ -237,7 +237,7 @@ final class SyncWorker: @unchecked Sendable {
     }
 
     /// Applies the current rows of `classes` that `conditions` select, a page at a time;
-    /// returns the sequence number they are current at, and the primary keys (wire form, as
+    /// returns the sequence number they are current at, and the primary keys (wire form, as ASCII
     /// text) of the rows of each class.
     /// Rows older than `minimum` (a replica behind what the file holds) are not read.
     private func download(_ classes: Set<String>, conditions: [String: String], atLeast minimum: UInt64, from store: ServerStore,
@@ -246,7 +246,7 @@ final class SyncWorker: @unchecked Sendable {
         let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize,
                                          atLeast: minimum) { operations, bytes, rowsLeft in
             try replica.apply(rows: operations).forEach(session.report)
-            for operation in operations { keys[operation.className, default: []].insert(operation.primaryKey.text) }
+            for operation in operations { keys[operation.className, default: []].insert(operation.primaryKey.asciiText) }
             session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
         }
         return (through, keys)
@@ -367,7 +367,7 @@ final class SyncWorker: @unchecked Sendable {
                                           atLeast: latest, from: store, into: replica)
             held.formUnion((downloaded.keys[className] ?? []).map { className + "\u{0}" + $0 })
         }
-        try replica.removeObjects(objects.filter { !held.contains($0.className + "\u{0}" + $0.primaryKey.text) })
+        try replica.removeObjects(objects.filter { !held.contains($0.className + "\u{0}" + $0.primaryKey.asciiText) })
         let info = refused.map { refusal in
             SyncError.CompensatingWriteInfo(objectType: refusal.operations[0].className,
                                             primaryKeyText: refusal.operations[0].primaryKey.stringValue ?? refusal.operations[0].primaryKey.text,

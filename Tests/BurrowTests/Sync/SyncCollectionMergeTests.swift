@@ -115,12 +115,10 @@ final class SyncCollectionMergeTests {
             #expect(note.lines.map { Array($0.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
             #expect(Set(note.labels.map { Array($0.utf8) }) == [Array(composed.utf8), Array(decomposed.utf8), Array("other".utf8)])
         }
-        // A map's keys reach the file through a Swift dictionary, under whose equality the two
-        // spellings are one key: they collapse. Known; this fails once they stay apart.
-        withKnownIssue("map keys that differ only in their normal form collapse in sync") {
-            for note in [onA, onB, onC] {
-                #expect(note.counts.count == 2 && note.counts[composed] == 1 && note.counts[decomposed] == 2)
-            }
+        for note in [onA, onB, onC] {
+            let counts = note.counts.map { (Array($0.key.utf8), $0.value) }
+            #expect(counts.count == 2, "\(counts)")
+            #expect(counts.contains { $0.0 == Array(composed.utf8) && $0.1 == 1 } && counts.contains { $0.0 == Array(decomposed.utf8) && $0.1 == 2 })
         }
     }
 
