@@ -12,8 +12,12 @@ final class SyncWorker: @unchecked Sendable {
     private var wakeDescriptors: [Int32] = [-1, -1]
     /// The version of the subscription set the file holds what it selects of, once checked.
     private var appliedVersion: UInt64?
-    /// The sequence number last reported to the server as pulled through.
+    /// The sequence number last reported to the server as pulled through, and when the next
+    /// report may go.
     private var reportedPull: UInt64?
+    private var nextReport = Date()
+    /// How often a client reports how far it pulled, at most.
+    static let reportInterval: TimeInterval = 5
     /// The server's trim point as last recorded in the file.
     private var recordedTrim: UInt64?
     /// This file's client id, once connected.
@@ -328,10 +332,18 @@ final class SyncWorker: @unchecked Sendable {
         // Every class's changes are checked against its table as this role sees it: a row a
         // row-level security policy hides is out of view, like one no subscription selects.
         let filtered = views.mapValues { $0 ?? "TRUE" }
-        let latest = try store.latestSequence()
+        let latest = position.latest
         // A replica may not have it all yet: the file pulls what it has, and looks again soon.
         let readable = store.readConnection == nil ? latest : Swift.min(latest, try store.readableSequence())
-        defer { if pulled != reportedPull { try? store.report(pulled: pulled, client: client); reportedPull = pulled } }
+        // Trimming needs to know roughly how far each client pulled: a write every few
+        // seconds, not one per pull.
+        defer {
+            if pulled != reportedPull && Date() >= nextReport {
+                try? store.report(pulled: pulled, client: client)
+                reportedPull = pulled
+                nextReport = Date().addingTimeInterval(Self.reportInterval)
+            }
+        }
         session.progress.report(.download, units: 0, bytes: 0, remaining: latest > pulled ? latest - pulled : 0)
         var pagesLeft = pages
         while pulled < readable && pagesLeft > 0 {
@@ -339,8 +351,9 @@ final class SyncWorker: @unchecked Sendable {
             let (changes, bytes) = try store.changes(after: pulled, limit: 1000, views: filtered)
             // A server that answers with changes it was not asked for is not followed.
             guard let last = changes.last?.sequence, last > pulled else { break }
-            // Trimmed past the file meanwhile, the page may lack changes: the next turn resets.
-            if try store.trimmedSequence() > pulled { break }
+            // A gap may be a trim past the file meanwhile (or only numbers a rolled-back upload
+            // took): when trimmed, the page may lack changes, and the next turn resets.
+            if let first = changes.first?.sequence, first > pulled + 1, try store.trimmedSequence() > pulled { break }
             try applyPage(changes.filter { views[$0.operation.className] != nil }, through: last, filtered: filtered,
                           store: store, replica: replica)
             session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)
