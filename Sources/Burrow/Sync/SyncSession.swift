@@ -207,15 +207,25 @@ public final class SyncSession: @unchecked Sendable {
         ready.forEach { $0(nil) }
     }
 
-    /// The download waiters that have no target yet get `latest`; those whose target is at or
-    /// below `pulled` are resumed.
-    func downloads(latest: UInt64, pulled: UInt64) {
+    /// Called by the worker once it has read the server's latest sequence number: the
+    /// download waiters that have no target yet get `latest`. Those that come after wait for
+    /// the next pull, whose latest number is read after they began.
+    func armDownloadWaiters(latest: UInt64) {
+        status.withLock { status in
+            for index in status.downloadWaiters.indices where status.downloadWaiters[index].target == nil {
+                status.downloadWaiters[index].target = latest
+            }
+        }
+    }
+
+    /// The download waiters whose target is at or below `pulled` are resumed.
+    func downloads(pulled: UInt64) {
         let ready = status.withLock { status -> [Waiter] in
             var ready: [Waiter] = []
             status.downloadWaiters = status.downloadWaiters.compactMap { entry in
-                let target = entry.target ?? latest
+                guard let target = entry.target else { return entry }
                 if pulled >= target { ready.append(entry.waiter); return nil }
-                return (target, entry.waiter)
+                return entry
             }
             return ready
         }

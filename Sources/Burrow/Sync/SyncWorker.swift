@@ -22,8 +22,9 @@ final class SyncWorker: @unchecked Sendable {
     private var recordedTrim: UInt64?
     /// This file's client id, once connected.
     private var client = UUID()
-    /// When this client next trims the server's change log.
-    private var nextTrim = Date()
+    /// When this client next trims the server's change log: not at once, so that connecting
+    /// costs the server no maintenance work.
+    private var nextTrim = Date().addingTimeInterval(SyncWorker.trimInterval)
     /// How often a client trims the change log.
     static let trimInterval: TimeInterval = 60
     /// How many objects an upload batch carries at most.
@@ -332,7 +333,9 @@ final class SyncWorker: @unchecked Sendable {
         // Every class's changes are checked against its table as this role sees it: a row a
         // row-level security policy hides is out of view, like one no subscription selects.
         let filtered = views.mapValues { $0 ?? "TRUE" }
-        let latest = position.latest
+        // Read after the downloads above: a waiter that began during them waits for this.
+        let latest = try store.latestSequence()
+        session.armDownloadWaiters(latest: latest)
         // A replica may not have it all yet: the file pulls what it has, and looks again soon.
         let readable = store.readConnection == nil ? latest : Swift.min(latest, try store.readableSequence())
         // Trimming needs to know roughly how far each client pulled: a write every few
@@ -364,7 +367,7 @@ final class SyncWorker: @unchecked Sendable {
         if finished { try replica.settleDeferredLinks() }
         // The set is complete before a download waiter wakes: it sees the state it waited for.
         if finished { session.subscriptions.complete(version) }
-        session.downloads(latest: latest, pulled: pulled)
+        session.downloads(pulled: pulled)
         return finished
     }
 
