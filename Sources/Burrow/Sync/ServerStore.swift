@@ -288,15 +288,26 @@ struct ServerStore {
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not decode (nothing of the pull is then applied).
     func changes(after sequence: UInt64, limit: Int, views: [String: String] = [:]) throws -> (changes: [PulledChange], bytes: Int) {
-        let cases = views.sorted { $0.key < $1.key }.compactMap { className, condition -> String? in
-            guard let matches = primaryKeyMatches(className, wire: "c.pk") else { return nil }
-            return "WHEN \(PostgresConnection.literal(className)) THEN EXISTS (SELECT 1 FROM \(ServerSchema.table(className)) t WHERE \(matches) AND (\(condition)))"
+        // Each class's row is looked up by primary key for each change of the page (a lateral
+        // join with LIMIT 1): an EXISTS in the select list may be planned as a hash of the
+        // whole table, on every pull.
+        var joins: [String] = [], cases: [String] = []
+        for (index, (className, condition)) in views.sorted(by: { $0.key < $1.key }).enumerated() {
+            guard let matches = primaryKeyMatches(className, wire: "c.pk") else { continue }
+            let name = PostgresConnection.literal(className)
+            joins.append("""
+                LEFT JOIN LATERAL (SELECT TRUE AS found FROM \(ServerSchema.table(className)) t
+                    WHERE c.class = \(name) AND \(matches) AND (\(condition)) LIMIT 1) v\(index) ON TRUE
+                """)
+            cases.append("WHEN \(name) THEN v\(index).found IS NOT NULL")
         }
         let inView = cases.isEmpty ? "TRUE" : "CASE c.class \(cases.joined(separator: " ")) ELSE TRUE END"
         let result = try reader.execute("""
             SELECT c.seq, json_build_object('class', c.class, 'pk', c.pk, 'kind', c.kind, 'clock', c.clock, 'fields', c.fields)::text,
                 \(inView)
-            FROM burrow.changes c WHERE c.seq > $1 ORDER BY c.seq LIMIT \(limit)
+            FROM (SELECT * FROM burrow.changes WHERE seq > $1 ORDER BY seq LIMIT \(limit)) c
+            \(joins.joined(separator: "\n"))
+            ORDER BY c.seq
             """, [String(sequence)])
         var bytes = 0
         let changes = try (0..<result.rowCount).map { row in
