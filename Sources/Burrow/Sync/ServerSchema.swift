@@ -176,19 +176,23 @@ enum ServerSchema {
     /// key column type, for links.
     static func columnType(of property: Property, primaryKeyTypes: [String: String]) -> String {
         if property.isArray || property.isSet || property.isMap { return "jsonb" }
-        switch property.type {
-        case .int: return "bigint"
-        case .bool: return "boolean"
-        case .float: return "real"
-        case .double: return "double precision"
-        case .string, .objectId: return "text"
-        case .data: return "bytea"
-        case .date: return "timestamptz"
-        case .decimal128: return "numeric"
-        case .UUID: return "uuid"
-        case .any: return "jsonb"
-        case .object: return property.objectClassName.flatMap { primaryKeyTypes[$0] } ?? "jsonb"
-        case .linkingObjects: return "jsonb"
+        if property.type == .object { return property.objectClassName.flatMap { primaryKeyTypes[$0] } ?? "jsonb" }
+        return scalarType(property.type)
+    }
+
+    /// The PostgreSQL type of one value of `type`; `jsonb` for those without one of their own.
+    static func scalarType(_ type: PropertyType) -> String {
+        switch type {
+        case .int: "bigint"
+        case .bool: "boolean"
+        case .float: "real"
+        case .double: "double precision"
+        case .string, .objectId: "text"
+        case .data: "bytea"
+        case .date: "timestamptz"
+        case .decimal128: "numeric"
+        case .UUID: "uuid"
+        case .any, .object, .linkingObjects: "jsonb"
         }
     }
 

@@ -40,17 +40,25 @@ struct ServerStore {
     ///
     /// - Throws: ``PostgresError``; ``SyncError`` for a class the server does not know.
     func apply(_ operations: [SyncOperation], batch number: UInt64, client: UUID) throws {
+        try once(batch: number, client: client, orElse: ()) { try merge(operations, client: client) }
+    }
+
+    /// Runs `body` in one transaction holding the upload lock, unless the server applied batch
+    /// `number` of `client` already (a retry after a lost acknowledgement), then records the
+    /// batch as applied. Writes other programs made before the batch are ordered before it.
+    private func once<Result>(batch number: UInt64, client: UUID, orElse skipped: Result,
+                              _ body: () throws -> Result) throws -> Result {
         try connection.transaction {
             try connection.execute("SELECT pg_advisory_xact_lock(\(ServerSchema.uploadLock))")
             let last = try connection.execute("SELECT last_batch FROM burrow.clients WHERE client = $1", [client.uuidString])
-            if last.rowCount == 1, let applied = last[0, 0].flatMap(UInt64.init), applied >= number { return }
-            // Writes other programs made before this batch are ordered before it.
+            if last.rowCount == 1, let applied = last[0, 0].flatMap(UInt64.init), applied >= number { return skipped }
             while try adoptSQLWritesLocked(limit: Self.sqlWritesPerTurn) == Self.sqlWritesPerTurn {}
-            try merge(operations, client: client)
+            let result = try body()
             try connection.execute("""
                 INSERT INTO burrow.clients (client, last_batch) VALUES ($1, $2)
                 ON CONFLICT (client) DO UPDATE SET last_batch = EXCLUDED.last_batch, seen = now()
                 """, [client.uuidString, String(number)])
+            return result
         }
     }
 
@@ -66,11 +74,7 @@ struct ServerStore {
     ///
     /// - Throws: ``PostgresError`` for any other failure.
     func applyRefusingEach(_ operations: [SyncOperation], batch number: UInt64, client: UUID) throws -> [Refusal] {
-        try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(\(ServerSchema.uploadLock))")
-            let last = try connection.execute("SELECT last_batch FROM burrow.clients WHERE client = $1", [client.uuidString])
-            if last.rowCount == 1, let applied = last[0, 0].flatMap(UInt64.init), applied >= number { return [] }
-            while try adoptSQLWritesLocked(limit: Self.sqlWritesPerTurn) == Self.sqlWritesPerTurn {}
+        try once(batch: number, client: client, orElse: []) {
             var groups: [HistoryKey: [SyncOperation]] = [:]
             var order: [HistoryKey] = []
             for operation in operations {
@@ -90,10 +94,6 @@ struct ServerStore {
                     refused.append(Refusal(operations: groups[key]!, reason: reason))
                 }
             }
-            try connection.execute("""
-                INSERT INTO burrow.clients (client, last_batch) VALUES ($1, $2)
-                ON CONFLICT (client) DO UPDATE SET last_batch = EXCLUDED.last_batch, seen = now()
-                """, [client.uuidString, String(number)])
             return refused
         }
     }

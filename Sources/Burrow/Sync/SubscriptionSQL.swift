@@ -262,18 +262,7 @@ struct SubscriptionSQL {
 
     /// The PostgreSQL type of a value of `type`, as ``ServerSchema`` stores it.
     static func sqlType(_ type: PropertyType) -> String {
-        switch type {
-        case .int: "bigint"
-        case .bool: "boolean"
-        case .float: "real"
-        case .double: "double precision"
-        case .string, .objectId: "text"
-        case .data: "bytea"
-        case .date: "timestamptz"
-        case .decimal128: "numeric"
-        case .UUID: "uuid"
-        case .any, .object, .linkingObjects: "jsonb"
-        }
+        ServerSchema.scalarType(type)
     }
 
     private static func literalType(_ value: _PersistedValue) -> PropertyType? {
