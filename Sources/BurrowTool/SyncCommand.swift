@@ -1,23 +1,27 @@
 import Burrow
 import Foundation
+import Synchronization
 
 /// `burrow sync setup CONNECTION FILE` creates Burrow's tables in a PostgreSQL database for
 /// the classes of a realm file; `burrow sync status FILE [--json]` says what a synced file
-/// holds of its sync.
+/// holds of its sync; `burrow sync adopt CONNECTION [--follow]` turns other programs' SQL
+/// writes into changes, with a role row-level security does not bind.
 ///
 /// Exit status: 0 done, 1 failed, 2 misused.
 enum SyncCommand {
     static let usage = """
         usage: burrow sync setup CONNECTION FILE
                burrow sync status FILE [--json]
+               burrow sync adopt CONNECTION [--follow]
         """
 
     static func run(_ arguments: [String]) -> Int32 {
         switch arguments.first {
         case "setup": return setup(Array(arguments.dropFirst()))
         case "status": return status(Array(arguments.dropFirst()))
+        case "adopt": return adopt(Array(arguments.dropFirst()))
         default:
-            BurrowTool.printError("burrow sync: expected setup or status\n\n\(usage)")
+            BurrowTool.printError("burrow sync: expected setup, status or adopt\n\n\(usage)")
             return 2
         }
     }
@@ -39,6 +43,38 @@ enum SyncCommand {
             return 0
         } catch {
             BurrowTool.printError("burrow sync setup: \(error)")
+            return 1
+        }
+    }
+
+    /// Set by SIGINT or SIGTERM: `adopt --follow` ends after the adoption under way.
+    private static let stopRequested = Atomic<Bool>(false)
+
+    private static func adopt(_ arguments: [String]) -> Int32 {
+        let follow = arguments.contains("--follow")
+        let servers = arguments.filter { $0 != "--follow" }
+        guard servers.count == 1, !servers[0].hasPrefix("-") else {
+            BurrowTool.printError("burrow sync adopt takes CONNECTION\n\n\(usage)")
+            return 2
+        }
+        do {
+            guard follow else {
+                print("adopted \(try Realm.adoptSyncSQLWrites(servers[0])) SQL write(s)")
+                return 0
+            }
+            // A parent may have started this process with these signals blocked.
+            var stopSignals = sigset_t()
+            sigemptyset(&stopSignals)
+            for stopSignal in [SIGINT, SIGTERM] {
+                signal(stopSignal) { _ in SyncCommand.stopRequested.store(true, ordering: .relaxed) }
+                sigaddset(&stopSignals, stopSignal)
+            }
+            pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+            let adopted = try Realm.followSyncSQLWrites(servers[0]) { stopRequested.load(ordering: .relaxed) }
+            print("adopted \(adopted) SQL write(s)")
+            return 0
+        } catch {
+            BurrowTool.printError("burrow sync adopt: \(error)")
             return 1
         }
     }

@@ -64,6 +64,14 @@ extension LocalReplica {
         try removeObjects(in: [className]) { _, key in !kept.contains(key.asciiText) }
     }
 
+    /// The primary keys (wire form) of the objects of `className` the file holds.
+    func primaryKeys(of className: String) throws -> [JSONValue] {
+        try read { _, _ in
+            guard let keyProperty = schemasByName[className]?.primaryKeyProperty else { return [] }
+            return realm.dynamicObjects(className).map { SyncValueCodec.encode($0[keyProperty.name], of: keyProperty) }
+        }
+    }
+
     /// Removes the objects named by `keys` (class and primary key in wire form) that the file
     /// holds, but for those with changes still to upload: they left the subscriptions.
     func removeObjects(_ keys: [(className: String, primaryKey: JSONValue)]) throws {

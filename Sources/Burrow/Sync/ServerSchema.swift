@@ -15,9 +15,14 @@ import PostgreSQL
 ///   clients pull.
 /// - `burrow.sql_writes`: writes other programs made to the class tables in SQL, recorded by
 ///   triggers, until a client turns them into changes.
+/// - `burrow.change_log`: the change log without values, which every role reads whole; each
+///   role reads in `burrow.changes` and `burrow.objects` only what its policies show it of the
+///   class tables (``installIsolation(on:)``).
 enum ServerSchema {
     /// The channel on which commits announce their last sequence number.
     static let channel = "burrow_changes"
+    /// What a write made in SQL announces on ``channel``.
+    static let sqlWritePayload = "sql"
     /// The schema of the class tables. Named outright: a search path that starts with the
     /// role's own schema would put them elsewhere for a role named like one (`burrow`).
     static let tableSchema = "public"
@@ -41,7 +46,8 @@ enum ServerSchema {
                    EXISTS (SELECT 1 FROM information_schema.columns
                            WHERE table_schema = 'burrow' AND table_name = 'objects' AND column_name = 'collections'),
                    to_regclass('burrow.sql_writes') IS NOT NULL,
-                   to_regprocedure('burrow.trim()') IS NOT NULL
+                   to_regprocedure('burrow.trim()') IS NOT NULL,
+                   to_regclass('\(changeLog)') IS NOT NULL
             """)
         if installed[0, 0] == "t" {
             // A server set up before collections merged element by element gains their column.
@@ -52,6 +58,8 @@ enum ServerSchema {
             if installed[0, 2] != "t" { try connection.transaction { try installCapture(on: connection) } }
             // And one set up before the change log was trimmed gains the trimming.
             if installed[0, 3] != "t" { try connection.transaction { try installTrimming(on: connection) } }
+            // And one set up before roles were kept apart in the change log gains that.
+            if installed[0, 4] != "t" { try connection.transaction { try installIsolation(on: connection) } }
             return
         }
         try connection.transaction {
@@ -72,6 +80,7 @@ enum ServerSchema {
                 """)
             try installCapture(on: connection)
             try installTrimming(on: connection)
+            try installIsolation(on: connection)
         }
     }
 
@@ -134,7 +143,7 @@ enum ServerSchema {
                 INSERT INTO burrow.sql_writes (class, kind, old, new, milliseconds) VALUES (TG_TABLE_NAME, lower(TG_OP),
                     CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END, CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END,
                     floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint);
-                PERFORM pg_notify('\(channel)', 'sql');
+                PERFORM pg_notify('\(channel)', '\(sqlWritePayload)');
                 RETURN NULL;
             END $$;
             CREATE OR REPLACE FUNCTION burrow.refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -170,6 +179,22 @@ enum ServerSchema {
         let result = try connection.execute("SELECT value FROM burrow.meta WHERE key = 'server'")
         guard result.rowCount == 1, let id = result[0, 0] else { throw SyncError(.schemaMismatch, "the server's burrow.meta has no id") }
         return id
+    }
+
+    /// Each synced class's primary key column, by class, as the server's tables have them.
+    ///
+    /// - Throws: ``PostgresError``.
+    static func primaryKeys(on connection: PostgresConnection) throws -> [String: String] {
+        let result = try connection.execute("""
+            SELECT c.name, a.attname FROM burrow.classes c
+            JOIN pg_index i ON i.indrelid = to_regclass(format('%I.%I', $1::text, c.name)) AND i.indisprimary
+            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            """, [tableSchema])
+        var keys: [String: String] = [:]
+        for row in 0..<result.rowCount {
+            if let className = result[row, 0], let column = result[row, 1] { keys[className] = column }
+        }
+        return keys
     }
 
     /// The PostgreSQL type of `property`'s column; `primaryKeyTypes` gives each class's primary

@@ -120,6 +120,7 @@ struct ServerStore {
         // Burrow's own writes to the class tables are not other programs' writes.
         try connection.execute("SET LOCAL burrow.applying = 'on'")
         var histories = try loadHistories(of: operations)
+        let loaded = Set(histories.keys)
         // Rows written in SQL are known without reading them, which this role may not be let do.
         var rows = try loadRows(of: operations.filter {
             sqlRows[HistoryKey(className: $0.className, primaryKey: $0.primaryKey.asciiText)] == nil
@@ -145,7 +146,7 @@ struct ServerStore {
             rows[key] = row
             if seen.insert(key).inserted { touched.append(key) }
         }
-        try storeHistories(touched.map { ($0, histories[$0]!) })
+        try storeHistories(touched.map { ($0, histories[$0]!) }, seen: loaded)
         try storeRows(touched.filter { sqlRows[$0] == nil }.map { ($0, rows[$0] ?? nil) })
         for key in touched {
             guard let written = sqlRows[key], !Self.sameRow(rows[key] ?? nil, written.after) else { continue }
@@ -160,7 +161,7 @@ struct ServerStore {
         }
         try storeEffects(effects, client: client)
         if !effects.isEmpty {
-            try connection.execute("SELECT pg_notify('\(ServerSchema.channel)', (SELECT max(seq)::text FROM burrow.changes))")
+            try connection.execute("SELECT pg_notify('\(ServerSchema.channel)', (SELECT max(seq)::text FROM \(ServerSchema.changeLog)))")
         }
     }
 
@@ -218,22 +219,20 @@ struct ServerStore {
         return rows
     }
 
-    private func storeHistories(_ histories: [(HistoryKey, ObjectHistory)]) throws {
+    /// Writes `histories`, through `burrow.store_histories`, which refuses (as row-level
+    /// security would) to overwrite the history of an object alive on the server that this role
+    /// could not read: one not in `seen`.
+    private func storeHistories(_ histories: [(HistoryKey, ObjectHistory)], seen: Set<HistoryKey>) throws {
         guard !histories.isEmpty else { return }
         let records = try JSONValue.array(histories.map { key, history in
             .object([("class", .string(key.className)), ("pk", try JSONValue(parsing: key.primaryKey)),
+                     ("seen", .bool(seen.contains(key))),
                      ("created", history.created.map(JSONValue.string) ?? .null),
                      ("deleted", history.deleted.map(JSONValue.string) ?? .null),
                      ("clocks", .object(history.clocks.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
                      ("collections", .object(history.collections.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))])
         })
-        try connection.execute("""
-            INSERT INTO burrow.objects (class, pk, created, deleted, clocks, collections)
-            SELECT class, pk, created, deleted, clocks, collections FROM jsonb_to_recordset($1::jsonb)
-                AS r(class text, pk jsonb, created text, deleted text, clocks jsonb, collections jsonb)
-            ON CONFLICT (class, pk) DO UPDATE SET created = EXCLUDED.created, deleted = EXCLUDED.deleted, clocks = EXCLUDED.clocks,
-                collections = EXCLUDED.collections
-            """, [records.text])
+        try connection.execute("SELECT burrow.store_histories($1::jsonb)", [records.text])
     }
 
     private func storeRows(_ rows: [(HistoryKey, [String: JSONValue]?)]) throws {
@@ -281,13 +280,35 @@ struct ServerStore {
         let inView: Bool
     }
 
-    /// The changes after sequence number `after`, oldest first, at most `limit`, and the size
-    /// of their text. `views` holds the SQL condition of each class whose subscriptions select
-    /// some of its objects: a change of another class is in view.
+    /// A change of an object whose row this role cannot read (deleted since, or hidden by a
+    /// row-level security policy), as the change log shows it: without its values, its primary
+    /// key only as a digest (``ServerSchema/keyDigest(_:)``).
+    struct HiddenChange {
+        let sequence: UInt64
+        let className: String
+        let kind: SyncOperation.Kind
+        let clock: String?
+        let keyDigest: String
+    }
+
+    /// A page of the change log.
+    struct Page {
+        var changes: [PulledChange] = []
+        var hidden: [HiddenChange] = []
+        /// The first and last sequence numbers of the page, `nil` when it is empty.
+        var first: UInt64?
+        var last: UInt64?
+        /// The size of its text.
+        var bytes = 0
+    }
+
+    /// The changes after sequence number `after`, oldest first, at most `limit`. `views` holds
+    /// the SQL condition of each class whose subscriptions select some of its objects: a change
+    /// of another class is in view. A change of an object this role cannot read comes hidden.
     ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not decode (nothing of the pull is then applied).
-    func changes(after sequence: UInt64, limit: Int, views: [String: String] = [:]) throws -> (changes: [PulledChange], bytes: Int) {
+    func changes(after sequence: UInt64, limit: Int, views: [String: String] = [:]) throws -> Page {
         // Each class's row is looked up by primary key for each change of the page (a lateral
         // join with LIMIT 1): an EXISTS in the select list may be planned as a hash of the
         // whole table, on every pull.
@@ -302,26 +323,46 @@ struct ServerStore {
             cases.append("WHEN \(name) THEN v\(index).found IS NOT NULL")
         }
         let inView = cases.isEmpty ? "TRUE" : "CASE c.class \(cases.joined(separator: " ")) ELSE TRUE END"
+        // The whole log comes from the view without values; each change this role may read
+        // comes from `burrow.changes`, which shows it no other.
         let result = try reader.execute("""
-            SELECT c.seq, json_build_object('class', c.class, 'pk', c.pk, 'kind', c.kind, 'clock', c.clock, 'fields', c.fields)::text,
+            SELECT k.seq, k.class, k.kind, k.clock, k.key,
+                CASE WHEN c.seq IS NOT NULL THEN
+                    json_build_object('class', c.class, 'pk', c.pk, 'kind', c.kind, 'clock', c.clock, 'fields', c.fields)::text
+                END,
                 \(inView)
-            FROM (SELECT * FROM burrow.changes WHERE seq > $1 ORDER BY seq LIMIT \(limit)) c
+            FROM (SELECT * FROM \(ServerSchema.changeLog) WHERE seq > $1 ORDER BY seq LIMIT \(limit)) k
+            LEFT JOIN burrow.changes c ON c.seq = k.seq
             \(joins.joined(separator: "\n"))
-            ORDER BY c.seq
+            ORDER BY k.seq
             """, [String(sequence)])
-        var bytes = 0
-        let changes = try (0..<result.rowCount).map { row in
-            guard let sequence = result[row, 0].flatMap(UInt64.init), let text = result[row, 1] else {
+        var page = Page()
+        for row in 0..<result.rowCount {
+            guard let sequence = result[row, 0].flatMap(UInt64.init) else {
                 throw SyncError(.malformedServerData, "a row of burrow.changes has no sequence number")
+            }
+            page.first = page.first ?? sequence
+            page.last = sequence
+            guard let text = result[row, 5] else {
+                guard let className = result[row, 1], let kind = result[row, 2].flatMap(SyncOperation.Kind.init(rawValue:)),
+                      let digest = result[row, 4] else {
+                    throw SyncError(.malformedServerData, "change \(sequence) of the change log has no class, kind or key")
+                }
+                let clock = result[row, 3]
+                guard kind == .update || clock.flatMap(ChangeClock.init(text:)) != nil else {
+                    throw SyncError(.malformedServerData, "change \(sequence), a \(kind.rawValue) of '\(className)', has no valid clock")
+                }
+                page.hidden.append(HiddenChange(sequence: sequence, className: className, kind: kind, clock: clock, keyDigest: digest))
+                continue
             }
             let json: JSONValue
             do { json = try JSONValue(parsing: text) } catch {
                 throw SyncError(.malformedServerData, "change \(sequence) does not parse: \(error)")
             }
-            bytes += text.utf8.count
-            return PulledChange(sequence: sequence, operation: try SyncOperation(json: json), inView: result[row, 2] != "f")
+            page.bytes += text.utf8.count
+            page.changes.append(PulledChange(sequence: sequence, operation: try SyncOperation(json: json), inView: result[row, 6] != "f"))
         }
-        return (changes, bytes)
+        return page
     }
 
     /// Checks that the server accepts `condition` on `className`'s table, without running it.
@@ -335,7 +376,7 @@ struct ServerStore {
     /// from the change log.
     func position() throws -> (latest: UInt64, trimmed: UInt64) {
         let result = try connection.execute("""
-            SELECT coalesce((SELECT max(seq) FROM burrow.changes), 0),
+            SELECT coalesce((SELECT max(seq) FROM \(ServerSchema.changeLog)), 0),
                    coalesce((SELECT value FROM burrow.meta WHERE key = 'trimmed'), '0')
             """)
         guard let latest = result[0, 0].flatMap(UInt64.init), let trimmed = result[0, 1].flatMap(UInt64.init) else {
@@ -379,11 +420,11 @@ struct ServerStore {
     /// Whether `source` has the change log: a replica made before the server was set up has
     /// it once it replays that far.
     private static func holdsChangeLog(_ source: PostgresConnection) throws -> Bool {
-        try source.execute("SELECT to_regclass('burrow.changes') IS NOT NULL")[0, 0] == "t"
+        try source.execute("SELECT to_regclass('\(ServerSchema.changeLog)') IS NOT NULL")[0, 0] == "t"
     }
 
     private static func latestSequence(on source: PostgresConnection) throws -> UInt64 {
-        try source.execute("SELECT coalesce(max(seq), 0) FROM burrow.changes")[0, 0].flatMap(UInt64.init) ?? 0
+        try source.execute("SELECT coalesce(max(seq), 0) FROM \(ServerSchema.changeLog)")[0, 0].flatMap(UInt64.init) ?? 0
     }
 
     /// Reads the current rows of `classes` (those for which the class's condition in

@@ -36,6 +36,9 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A subscription's query has no SQL form (the message names the part), or the server
         /// refused it.
         case invalidSubscription
+        /// The connection's role may not do what was asked (for instance, read the writes other
+        /// programs made, which row-level security keeps from roles it binds).
+        case permissionDenied
     }
 
     /// One object whose write the server refused, undone in the file (a compensating write).

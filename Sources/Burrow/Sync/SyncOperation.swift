@@ -134,6 +134,10 @@ struct ObjectHistory: Equatable {
             if deleted == nil || clock > deleted! { deleted = clock }
             guard existed, !exists else { return nil }
             row = nil
+            // Nothing of this life matters to the next (a creation starts afresh, and edits
+            // made before the deletion are dropped): a deleted object's history keeps no values.
+            clocks = [:]
+            collections = [:]
             return operation
         case .create:
             guard let clock = operation.clock else { return nil }

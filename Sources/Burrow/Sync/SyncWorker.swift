@@ -25,6 +25,8 @@ final class SyncWorker: @unchecked Sendable {
     /// When this client next trims the server's change log: not at once, so that connecting
     /// costs the server no maintenance work.
     private var nextTrim = Date().addingTimeInterval(SyncWorker.trimInterval)
+    /// Which held object a change the log shows without its key concerns.
+    private var heldDigests = HeldKeyDigests()
     /// How often a client trims the change log.
     static let trimInterval: TimeInterval = 60
     /// How many objects an upload batch carries at most.
@@ -181,6 +183,7 @@ final class SyncWorker: @unchecked Sendable {
                     refused = try store.applyRefusingEach(batch.operations, batch: batch.number, client: client)
                 }
                 try replica.acknowledge(batch)
+                for operation in batch.operations { heldDigests.note(operation.className, operation.primaryKey) }
                 if !refused.isEmpty { try compensate(refused, store: store, replica: replica) }
                 if progress.isObserved(.upload) {
                     progress.report(.upload, units: UInt64(batch.sent.count), bytes: batch.bytes, remaining: UInt64(try replica.pendingCount()))
@@ -251,7 +254,10 @@ final class SyncWorker: @unchecked Sendable {
         let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize,
                                          atLeast: minimum) { operations, bytes, rowsLeft in
             try replica.apply(rows: operations).forEach(session.report)
-            for operation in operations { keys[operation.className, default: []].insert(operation.primaryKey.asciiText) }
+            for operation in operations {
+                keys[operation.className, default: []].insert(operation.primaryKey.asciiText)
+                heldDigests.note(operation.className, operation.primaryKey)
+            }
             session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
         }
         return (through, keys)
@@ -351,15 +357,16 @@ final class SyncWorker: @unchecked Sendable {
         var pagesLeft = pages
         while pulled < readable && pagesLeft > 0 {
             pagesLeft -= 1
-            let (changes, bytes) = try store.changes(after: pulled, limit: 1000, views: filtered)
+            let page = try store.changes(after: pulled, limit: 1000, views: filtered)
             // A server that answers with changes it was not asked for is not followed.
-            guard let last = changes.last?.sequence, last > pulled else { break }
+            guard let last = page.last, last > pulled else { break }
             // A gap may be a trim past the file meanwhile (or only numbers a rolled-back upload
             // took): when trimmed, the page may lack changes, and the next turn resets.
-            if let first = changes.first?.sequence, first > pulled + 1, try store.trimmedSequence() > pulled { break }
+            if let first = page.first, first > pulled + 1, try store.trimmedSequence() > pulled { break }
+            let changes = try resolve(page, views: views, replica: replica)
             try applyPage(changes.filter { views[$0.operation.className] != nil }, through: last, filtered: filtered,
                           store: store, replica: replica)
-            session.progress.report(.download, units: last - pulled, bytes: bytes, remaining: latest > last ? latest - last : 0)
+            session.progress.report(.download, units: last - pulled, bytes: page.bytes, remaining: latest > last ? latest - last : 0)
             pulled = last
         }
         let finished = pulled >= latest
@@ -417,6 +424,23 @@ final class SyncWorker: @unchecked Sendable {
         let kept = try replica.pendingCount()
         session.report(SyncError(.clientReset, "\(why); the file downloaded its subscriptions again and kept its \(kept) object(s) with changes not yet uploaded, which upload next"))
         return wanted
+    }
+
+    /// The changes of `page` in order, each change the log shows without its key (of an object
+    /// deleted, or that a policy hides from this role) made one of the held object it concerns,
+    /// out of view; those of objects the file does not hold concern it no more.
+    private func resolve(_ page: ServerStore.Page, views: [String: String?], replica: LocalReplica) throws -> [ServerStore.PulledChange] {
+        for change in page.changes { heldDigests.note(change.operation.className, change.operation.primaryKey) }
+        guard !page.hidden.isEmpty else { return page.changes }
+        var resolved: [ServerStore.PulledChange] = []
+        for hidden in page.hidden where views[hidden.className] != nil {
+            guard let key = try heldDigests.primaryKey(of: hidden.className, digest: hidden.keyDigest, keys: replica.primaryKeys(of:)) else {
+                continue
+            }
+            let operation = SyncOperation(className: hidden.className, primaryKey: key, kind: hidden.kind, clock: hidden.clock, fields: [])
+            resolved.append(ServerStore.PulledChange(sequence: hidden.sequence, operation: operation, inView: false))
+        }
+        return (page.changes + resolved).sorted { $0.sequence < $1.sequence }
     }
 
     /// Applies a page of changes: objects that left the views go; objects that entered one

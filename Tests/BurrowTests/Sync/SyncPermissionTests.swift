@@ -10,6 +10,7 @@ final class OwnedTask: Object {
     @Persisted var owner: String = ""
     @Persisted var title: String = ""
     @Persisted var points: Int = 0
+    @Persisted var tags: List<String>
 }
 
 /// What each machine may read and write is PostgreSQL's to say: each connects as its own
@@ -42,7 +43,7 @@ final class SyncPermissionTests {
 
     func open(_ user: String) throws -> Realm {
         var configuration = fixture.configuration(user, objectTypes: [OwnedTask.self]) { $0.append(QuerySubscription<OwnedTask>()) }
-        configuration.syncConfiguration?.server = fixture.server.connectionString(user: user, password: "\(user)-secret")
+        configuration.syncConfiguration?.server = server(user)
         configuration.syncConfiguration?.errorHandler = { [errors] error, _ in errors.withLock { $0[user, default: []].append(error) } }
         return try Realm(configuration: configuration)
     }
@@ -52,6 +53,14 @@ final class SyncPermissionTests {
     }
 
     func ids(_ realm: Realm) -> Set<String> { Set(realm.objects(OwnedTask.self).map(\.id)) }
+
+    func server(_ user: String) -> String { fixture.server.connectionString(user: user, password: "\(user)-secret") }
+
+    /// The first column of each row `sql` gives `user`.
+    func query(_ user: String, _ sql: String) throws -> [String] {
+        let result = try PostgresConnection(server(user)).execute(sql)
+        return (0..<result.rowCount).map { result[$0, 0] ?? "NULL" }
+    }
 
     func serverRow(_ id: String) throws -> String? {
         let result = try PostgresConnection(fixture.server.connectionString).execute(
@@ -67,8 +76,11 @@ final class SyncPermissionTests {
         #expect(ids(ana) == ["a1"] && ids(bob) == ["b1"])
         #expect(try serverRow("a1") == "ana:ana's:0" && serverRow("b1") == "bob:bob's:0")
 
-        // An operator hands a task over: it leaves one file and arrives whole in the other.
+        // An operator hands a task over: it leaves one file and arrives whole in the other,
+        // once a role that sees every row turns the write into a change.
         try fixture.psql(#"UPDATE "OwnedTask" SET owner = 'bob', points = 3 WHERE id = 'a1'"#)
+        #expect(throws: SyncError.self) { try Realm.adoptSyncSQLWrites(self.server("ana")) }
+        #expect(try Realm.adoptSyncSQLWrites(fixture.server.connectionString) == 1)
         try fixture.converge([ana, bob])
         #expect(ids(ana).isEmpty && ids(bob) == ["a1", "b1"])
         #expect(bob.object(ofType: OwnedTask.self, forPrimaryKey: "a1")?.title == "ana's")
@@ -124,5 +136,69 @@ final class SyncPermissionTests {
         try fixture.converge([ana])
         #expect(try serverRow("mine") == "ana:kept:2")
         #expect(rejections("ana").count == 3)
+    }
+
+    @Test func noRoleReadsAnothersRowsInBurrowsOwnTables() throws {
+        let ana = try open("ana"), bob = try open("bob")
+        try ana.write {
+            ana.create(OwnedTask.self, value: ["id": "a1", "owner": "ana", "title": "ana's secret", "tags": ["hidden tag"]])
+            ana.create(OwnedTask.self, value: ["id": "a2", "owner": "ana", "title": "ana's plan"])
+        }
+        try bob.write { bob.create(OwnedTask.self, value: ["id": "b1", "owner": "bob", "title": "bob's", "tags": ["bob's tag"]]) }
+        try fixture.converge([ana, bob])
+        try ana.write { ana.object(ofType: OwnedTask.self, forPrimaryKey: "a1")!.tags.append("another hidden tag") }
+        try fixture.converge([ana, bob])
+        #expect(ids(ana) == ["a1", "a2"] && ids(bob) == ["b1"])
+
+        // The change log's values, the histories' collections and the keys are ana's alone.
+        #expect(try query("bob", "SELECT pk #>> '{}' FROM burrow.changes ORDER BY seq") == ["b1"])
+        #expect(try query("bob", "SELECT count(*) FROM burrow.changes WHERE fields::text LIKE '%hidden%' OR pk::text LIKE '%a1%'") == ["0"])
+        #expect(try query("bob", "SELECT pk #>> '{}' FROM burrow.objects") == ["b1"])
+        #expect(try query("ana", "SELECT pk #>> '{}' FROM burrow.objects ORDER BY 1") == ["a1", "a2"])
+        #expect(try query("ana", "SELECT count(*) FROM burrow.objects WHERE collections::text LIKE '%hidden tag%'") == ["1"])
+        // The log itself every role reads whole, without values or keys.
+        let log = try query("bob", "SELECT row_to_json(l)::text FROM burrow.change_log l")
+        #expect(log.count == 4 && log.allSatisfy { !$0.contains("\"a1\"") && !$0.contains("\"a2\"") && !$0.contains("ana") }, "\(log)")
+        #expect(try query("bob", "SELECT count(*) FROM burrow.change_log WHERE key ~ '^[0-9a-f]{64}$'") == ["4"])
+        // Nor can bob write over what he cannot read.
+        #expect(throws: PostgresError.self) {
+            try self.query("bob", "SELECT burrow.store_histories('[{\"class\": \"OwnedTask\", \"pk\": \"a1\", \"created\": \"x\", \"clocks\": {}, \"collections\": {}}]')")
+        }
+        try bob.write { bob.create(OwnedTask.self, value: ["id": "a2", "owner": "bob", "title": "taken"]) }
+        try fixture.converge([ana, bob])
+        #expect(rejections("bob").map(\.primaryKeyText) == ["a2"])
+        #expect(try serverRow("a2") == "ana:ana's plan:0" && ids(bob) == ["b1"])
+
+        // Other programs' writes wait for a role that sees every row, as bob sees none of them.
+        let follower = Process()
+        follower.executableURL = try #require(BuildDirectory.product("burrow"))
+        follower.arguments = ["sync", "adopt", fixture.server.connectionString, "--follow"]
+        let output = Pipe()
+        follower.standardOutput = output
+        try fixture.psql(#"DELETE FROM "OwnedTask" WHERE id = 'a2'; INSERT INTO "OwnedTask" (id, owner, title, points, tags) VALUES ('a3', 'ana', 'from SQL', 0, '[]')"#)
+        #expect(try query("bob", "SELECT count(*) FROM burrow.sql_writes") == ["0"])
+        #expect(try query("ana", "SELECT count(*) FROM burrow.sql_writes") == ["0"])
+        try follower.run()
+        // The deletion reaches ana's file through the log, which names the object only by digest.
+        fixture.eventually(ana, "the SQL deletion and insertion arrive") { ids(ana) == ["a1", "a3"] }
+        #expect(ids(ana) == ["a1", "a3"])
+        try fixture.psql(#"UPDATE "OwnedTask" SET title = 'edited in SQL' WHERE id = 'b1'"#)
+        fixture.eventually(bob, "a later SQL write arrives live") {
+            bob.object(ofType: OwnedTask.self, forPrimaryKey: "b1")?.title == "edited in SQL"
+        }
+        follower.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while follower.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if follower.isRunning { kill(follower.processIdentifier, SIGKILL) }
+        follower.waitUntilExit()
+        #expect(follower.terminationReason == .exit && follower.terminationStatus == 0)
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "adopted 3 SQL write(s)\n")
+
+        // A deleted object's history keeps no values.
+        try ana.write { ana.delete(ana.object(ofType: OwnedTask.self, forPrimaryKey: "a1")!) }
+        try fixture.converge([ana, bob])
+        #expect(try query("bob", "SELECT pk #>> '{}' FROM burrow.objects WHERE clocks = '{}' AND collections = '{}' ORDER BY 1") == ["a1", "a2"])
+        let owner = try PostgresConnection(fixture.server.connectionString)
+        #expect(try owner.execute("SELECT count(*) FROM burrow.objects WHERE collections::text LIKE '%hidden%'")[0, 0] == "0")
     }
 }

@@ -4,7 +4,7 @@ import PostgreSQL
 import TemporaryPostgres
 import Testing
 
-/// `burrow sync setup` and `burrow sync status`, run as a user runs them.
+/// `burrow sync setup`, `status` and `adopt`, run as a user runs them.
 @Suite(.enabled(if: TemporaryPostgres.isAvailable, "\(TemporaryPostgres.unavailableReason ?? "")"), .serialized,
        .plainFilesOnly("the tool reads keys from the environment; its encrypted runs are covered by the tool tests"))
 final class SyncToolTests {
@@ -91,5 +91,29 @@ final class SyncToolTests {
 
         let misuse = try BurrowToolRun(["sync", "status"])
         #expect(misuse.status == 2)
+    }
+
+    @Test func adoptTurnsOtherProgramsWritesIntoChanges() throws {
+        #expect(try BurrowToolRun(["sync", "adopt"]).status == 2)
+        let early = try BurrowToolRun(["sync", "adopt", server.connectionString])
+        #expect(early.status == 1 && early.errors.contains("not set up for sync"), "\(early.errors)")
+
+        let file = directory.file("models.realm")
+        _ = try Realm(configuration: Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self]))
+        #expect(try BurrowToolRun(["sync", "setup", server.connectionString, file.path]).status == 0)
+        let admin = try PostgresConnection(server.connectionString)
+        try admin.execute("""
+            INSERT INTO "SyncedTask" (id, title, priority, done, score) VALUES ('from sql', 'written in SQL', 1, false, 0);
+            CREATE ROLE bound LOGIN PASSWORD 'secret';
+            GRANT USAGE ON SCHEMA burrow TO bound;
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA burrow, public TO bound;
+            """)
+        let bound = try BurrowToolRun(["sync", "adopt", server.connectionString(user: "bound", password: "secret")])
+        #expect(bound.status == 1 && bound.errors.contains("row-level security"), "\(bound.errors)")
+        let run = try BurrowToolRun(["sync", "adopt", server.connectionString])
+        #expect(run.status == 0 && run.output == "adopted 1 SQL write(s)\n", "\(run.output) \(run.errors)")
+        #expect(try admin.execute("SELECT kind, fields->'title'->>'v' FROM burrow.changes").rowCount == 1)
+        #expect(try admin.execute("SELECT fields->'title'->>'v' FROM burrow.changes")[0, 0] == "written in SQL")
+        #expect(try BurrowToolRun(["sync", "adopt", server.connectionString]).output == "adopted 0 SQL write(s)\n")
     }
 }
