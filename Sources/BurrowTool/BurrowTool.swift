@@ -23,17 +23,56 @@ enum BurrowTool {
           sync status FILE [--json]
                               the server, the last sequence pulled, the uploads waiting
                               (count and oldest) and the connection state of a synced file
+          sync adopt CONNECTION [--follow]
+                              turn other programs' SQL writes into changes, with a role
+                              row-level security does not bind; --follow keeps at it
           stress [options]    run threads in processes against one file, killing some, and
                               check every invariant (burrow stress --help)
-          help                print this text
+          help                print this text (COMMAND --help: that command's)
 
         An encrypted file's key is read from BURROW_ENCRYPTION_KEY (128 hex digits), never
         from the arguments, which other users can see.
         """
 
+    /// The help of the commands without a usage text of their own.
+    static let commandHelp = [
+        "compact": """
+            usage: burrow compact SRC [DST]
+
+            Copy-compacts the realm file SRC: in place (atomically, keeping its mode) or into
+            DST, which must not exist. Refuses a file that another process has open.
+            Exit status: 0 compacted, 1 failed, 2 misused.
+            """,
+        "dump": """
+            usage: burrow dump FILE [CLASS]
+
+            Prints every object of FILE (or of CLASS): every property and collection element.
+            Opens the file read-only. Exit status: 0 printed, 1 the file cannot be opened or
+            has no such class, 2 misused.
+            """,
+        "verify": """
+            usage: burrow verify FILE
+
+            Checks every record of the realm file FILE (rows, indexes, links, collections, the
+            change log), in a child process, so that damage LMDB trips over is reported, not
+            fatal. Exit status: 0 intact, 1 damaged, 2 misused.
+            """,
+    ]
+
     static func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else { return misuse("no command given") }
         let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            switch command {
+            case "sync": print(SyncCommand.usage); return 0
+            case "stress": print(StressCommand.usage); return 0
+            case "help", "--help", "-h": print(usage); return 0
+            default:
+                guard let help = commandHelp[command] else { return misuse("unknown command '\(command)'") }
+                print(help)
+                return 0
+            }
+        }
         switch command {
         case "compact": return compact(rest)
         case "verify": return VerifyCommand.run(rest)

@@ -324,7 +324,8 @@ struct ServerStore {
         }
         let inView = cases.isEmpty ? "TRUE" : "CASE c.class \(cases.joined(separator: " ")) ELSE TRUE END"
         // The whole log comes from the view without values; each change this role may read
-        // comes from `burrow.changes`, which shows it no other.
+        // comes from `burrow.changes`, which shows it no other: looked up by sequence number
+        // (a plain join may be planned as a hash of the whole log).
         let result = try reader.execute("""
             SELECT k.seq, k.class, k.kind, k.clock, k.key,
                 CASE WHEN c.seq IS NOT NULL THEN
@@ -332,7 +333,7 @@ struct ServerStore {
                 END,
                 \(inView)
             FROM (SELECT * FROM \(ServerSchema.changeLog) WHERE seq > $1 ORDER BY seq LIMIT \(limit)) k
-            LEFT JOIN burrow.changes c ON c.seq = k.seq
+            LEFT JOIN LATERAL (SELECT * FROM burrow.changes x WHERE x.seq = k.seq LIMIT 1) c ON TRUE
             \(joins.joined(separator: "\n"))
             ORDER BY k.seq
             """, [String(sequence)])

@@ -54,7 +54,9 @@ public enum SyncSubscriptionState: Equatable, Sendable {
     case pending
     /// The change was refused (the message names why); the file keeps what it held.
     case error(SyncError)
-    /// A later change replaced it before it was applied.
+    /// In RealmSwift, a set replaced by a newer copy. Here every `realm.subscriptions` is the
+    /// session's one set, always current, so this is never reported; the case is kept so that
+    /// code written against RealmSwift that matches it still compiles.
     case superseded
 }
 
