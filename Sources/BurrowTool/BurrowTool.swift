@@ -4,58 +4,89 @@ import Foundation
 /// The `burrow` command: reads its subcommand and arguments, runs it, and returns the exit
 /// status (0 done, 1 failed, 2 misused).
 enum BurrowTool {
+    /// The tool's version, which is the package's (CHANGELOG.md).
+    static let version = "0.9.0"
+
     static let usage = """
-        usage: burrow <command> [arguments]
+        usage: burrow <command> [arguments]      burrow <command> --help: that command's help
 
-        commands:
-          compact SRC [DST]   copy-compact the realm file SRC: in place (atomically, keeping
-                              its mode) or into DST, which must not exist; refuses a file
-                              that another process has open
-          dump FILE [CLASS]   print every object of FILE (or of CLASS): every property
-                              and collection element, read-only
-          verify FILE         check every record of the realm file FILE (rows, indexes,
-                              links, collections, the change log), in a child process so
-                              that damage LMDB trips over is reported, not fatal; exit
-                              status 0 intact, 1 damaged
+        look into a file:
+          info FILE [--json]  format, schema version, classes and object counts, file size,
+                              used and free space, readers and the versions they pin
+          schema FILE [--json | --swift]
+                              the stored schema, or Swift model classes that open the file
+          query FILE CLASS ['PREDICATE'] [--sort K] [--limit N] [--format table|json|jsonl|csv]
+                              the objects that match, in the query language of filter(_:)
+          dump FILE [CLASS]   every object of FILE (or of CLASS), every property and element
+
+        check and maintain a file:
+          verify FILE         check every record (rows, indexes, links, collections, the
+                              change log) in a child process; exit status 1 when damaged
+          compact SRC [DST]   copy-compact SRC in place (atomically) or into DST; refuses a
+                              file that another process has open
+
+        make a file:
+          demo FILE           a sample file (people, dogs, links, lists, maps) to try things on
+          stress [options]    threads in processes against one file, killing some, checking
+                              every invariant
+
+        sync through PostgreSQL:
           sync setup CONNECTION FILE
-                              create Burrow's tables in a PostgreSQL database (libpq
-                              connection string) for the classes of FILE
+                              create Burrow's tables for the classes of FILE
           sync status FILE [--json]
-                              the server, the last sequence pulled, the uploads waiting
-                              (count and oldest) and the connection state of a synced file
+                              the server, the last pull, the uploads waiting, the connection
           sync adopt CONNECTION [--follow]
-                              turn other programs' SQL writes into changes, with a role
-                              row-level security does not bind; --follow keeps at it
-          stress [options]    run threads in processes against one file, killing some, and
-                              check every invariant (burrow stress --help)
-          help                print this text (COMMAND --help: that command's)
+                              turn other programs' SQL writes into changes
 
-        An encrypted file's key is read from BURROW_ENCRYPTION_KEY (128 hex digits), never
-        from the arguments, which other users can see.
+          help, --help, -h    this text;  --version: the tool's version
+
+        An encrypted file's key is read from BURROW_ENCRYPTION_KEY (128 hex digits) or from the
+        file named by --key-file, never from an argument, which other users can see.
+
+        Exit status: 0 done; 1 a finding (verify: damage) or a failure; 2 a misused command
+        line or bad input (a missing file, not a Burrow file, a wrong or missing key, an
+        unknown class, a malformed query). Errors go to standard error, one line each.
         """
 
     /// The help of the commands without a usage text of their own.
     static let commandHelp = [
         "compact": """
-            usage: burrow compact SRC [DST]
+            usage: burrow compact SRC [DST] [--key-file PATH]
 
             Copy-compacts the realm file SRC: in place (atomically, keeping its mode) or into
             DST, which must not exist. Refuses a file that another process has open.
-            Exit status: 0 compacted, 1 failed, 2 misused.
+
+            example:
+              burrow compact app.realm                  # in place
+              burrow compact app.realm /backup/app.realm
+
+            Exit status: 0 compacted, 1 failed, 2 misused or bad input.
             """,
         "dump": """
-            usage: burrow dump FILE [CLASS]
+            usage: burrow dump FILE [CLASS] [--key-file PATH]
 
-            Prints every object of FILE (or of CLASS): every property and collection element.
-            Opens the file read-only. Exit status: 0 printed, 1 the file cannot be opened or
-            has no such class, 2 misused.
+            Prints every object of FILE (or of CLASS): every property and collection element,
+            links as the target's class and primary key, Data as base64. Opens the file
+            read-only. For a table, JSON or CSV, use burrow query.
+
+            example:
+              burrow dump app.realm Dog
+
+            Exit status: 0 printed, 2 misused or bad input (a missing or foreign file, a wrong
+            or missing key, no such class).
             """,
         "verify": """
-            usage: burrow verify FILE
+            usage: burrow verify FILE [--key-file PATH]
 
             Checks every record of the realm file FILE (rows, indexes, links, collections, the
             change log), in a child process, so that damage LMDB trips over is reported, not
-            fatal. Exit status: 0 intact, 1 damaged, 2 misused.
+            fatal.
+
+            example:
+              burrow verify app.realm && echo intact
+
+            Exit status: 0 intact, 1 damaged, 2 misused or bad input (a missing file, a file
+            that is not a Burrow file, a wrong or missing key).
             """,
     ]
 
@@ -66,6 +97,9 @@ enum BurrowTool {
             switch command {
             case "sync": print(SyncCommand.usage); return 0
             case "stress": print(StressCommand.usage); return 0
+            case "query": print(QueryCommand.usage); return 0
+            case "schema": print(SchemaCommand.usage); return 0
+            case "demo": print(DemoCommand.usage); return 0
             case "help", "--help", "-h": print(usage); return 0
             default:
                 guard let help = commandHelp[command] else { return misuse("unknown command '\(command)'") }
@@ -80,6 +114,12 @@ enum BurrowTool {
         case "sync": return SyncCommand.run(rest)
         case "stress": return StressCommand.run(rest)
         case "stress-worker": return StressCommand.runWorker(rest)
+        case "query": return QueryCommand.run(rest)
+        case "schema": return SchemaCommand.run(rest)
+        case "demo": return DemoCommand.run(rest)
+        case "--version", "version":
+            print("burrow \(version)")
+            return 0
         case "help", "--help", "-h":
             print(usage)
             return 0
@@ -88,23 +128,24 @@ enum BurrowTool {
     }
 
     private static func compact(_ arguments: [String]) -> Int32 {
-        guard (1...2).contains(arguments.count), !arguments.contains(where: { $0.hasPrefix("-") }) else {
-            return misuse("compact takes SRC and an optional DST")
-        }
-        guard let key = ToolEncryptionKey.read(for: "compact") else { return 2 }
-        let source = URL(fileURLWithPath: arguments[0])
-        let destination = arguments.count == 2 ? URL(fileURLWithPath: arguments[1]) : nil
-        let started = Date()
-        do {
-            let outcome = try FileCompaction.compact(source, into: destination, encryptionKey: key)
-            let seconds = Date().timeIntervalSince(started)
-            let target = destination.map { " into \($0.path)" } ?? " in place"
-            print("compacted \(source.path)\(target): \(outcome.bytesBefore) -> \(outcome.bytesAfter) bytes "
-                  + "(\(percent(outcome.bytesAfter, of: outcome.bytesBefore)) of before) in \(String(format: "%.2f", seconds)) s")
-            return 0
-        } catch {
-            printError("burrow compact: \(error.localizedDescription)")
-            return 1
+        running("compact") { () throws(ToolFailure) in
+            let options = try CommandLineOptions(arguments, command: "compact", valued: ["key-file"])
+            guard (1...2).contains(options.positional.count) else { throw .usage("compact takes SRC and an optional DST", command: "compact") }
+            let file = try ToolFile(options.positional[0], options: options)
+            let destination = options.positional.count == 2 ? URL(fileURLWithPath: options.positional[1]) : nil
+            let started = Date()
+            do {
+                let outcome = try FileCompaction.compact(file.url, into: destination, encryptionKey: file.key)
+                let seconds = Date().timeIntervalSince(started)
+                let target = destination.map { " into \($0.path)" } ?? " in place"
+                print("compacted \(file.path)\(target): \(outcome.bytesBefore) -> \(outcome.bytesAfter) bytes "
+                      + "(\(percent(outcome.bytesAfter, of: outcome.bytesBefore)) of before) in \(String(format: "%.2f", seconds)) s")
+                return 0
+            } catch let error as Realm.Error where error.code == .invalidDatabase || error.code == .unsupportedFileFormatVersion {
+                throw .input(ToolFile.describe(error, path: file.path))
+            } catch {
+                throw .failed(ToolFile.describe(error, path: file.path))
+            }
         }
     }
 

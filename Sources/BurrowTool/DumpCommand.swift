@@ -5,64 +5,52 @@ import Foundation
 /// property and every collection element, through the dynamic API, read-only: a program
 /// reading the file would read the same values.
 ///
-/// Exit status: 0 printed, 1 the file cannot be opened or has no such class, 2 misused.
+/// Exit status: 0 printed, 2 misused or bad input (the file cannot be opened, no such class).
 enum DumpCommand {
     static func run(_ arguments: [String]) -> Int32 {
-        guard (1...2).contains(arguments.count), !arguments.contains(where: { $0.hasPrefix("-") }) else {
-            BurrowTool.printError("burrow: dump takes FILE and an optional CLASS\n\n\(BurrowTool.usage)")
-            return 2
-        }
-        guard let key = ToolEncryptionKey.read(for: "dump") else { return 2 }
-        let realm: Realm
-        do {
-            realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: arguments[0]), encryptionKey: key,
-                                                                 readOnly: true, objectTypes: []))
-        } catch {
-            BurrowTool.printError("burrow dump: \(error.localizedDescription)")
-            return 1
-        }
-        let schemas = realm.fileSchema.objectSchema.sorted { $0.className < $1.className }
-        let chosen: [ObjectSchema]
-        if arguments.count == 2 {
-            guard let schema = schemas.first(where: { $0.className == arguments[1] }) else {
-                BurrowTool.printError("burrow dump: \(arguments[0]) has no class '\(arguments[1])'")
-                return 1
+        BurrowTool.running("dump") { () throws(ToolFailure) in
+            let options = try CommandLineOptions(arguments, command: "dump", valued: ["key-file"])
+            guard (1...2).contains(options.positional.count) else { throw .usage("dump takes FILE and an optional CLASS", command: "dump") }
+            let file = try ToolFile(options.positional[0], options: options)
+            let realm = try file.openReadOnly()
+            let chosen: [ObjectSchema]
+            if options.positional.count == 2 {
+                chosen = [try file.objectSchema(options.positional[1], in: realm)]
+            } else {
+                // Embedded objects are printed inside their owners.
+                chosen = realm.fileSchema.objectSchema.sorted { $0.className < $1.className }.filter { !$0.isEmbedded }
             }
-            chosen = [schema]
-        } else {
-            // Embedded objects are printed inside their owners.
-            chosen = schemas.filter { !$0.isEmbedded }
+            var output = StandardOutput()
+            for schema in chosen {
+                let objects = realm.dynamicObjects(schema.className)
+                output.write("\(schema.className): \(objects.count) objects\n")
+                for object in objects { describe(object, schema: schema, depth: 1, into: &output) }
+            }
+            output.flush()
+            return 0
         }
-        var output = OutputBuffer()
-        for schema in chosen {
-            let objects = realm.dynamicObjects(schema.className)
-            output.line("\(schema.className): \(objects.count) objects")
-            for object in objects { describe(object, schema: schema, depth: 1, into: &output) }
-        }
-        output.flush()
-        return 0
     }
 
     /// Prints `object`'s properties; embedded objects inside it are printed in full, links to
     /// other objects by class (and primary key).
-    private static func describe(_ object: DynamicObject, schema: ObjectSchema, depth: Int, into output: inout OutputBuffer) {
+    private static func describe(_ object: DynamicObject, schema: ObjectSchema, depth: Int, into output: inout StandardOutput) {
         let indent = String(repeating: "  ", count: depth)
         for property in schema.properties {
             let value = object[property.name]
             if property.isArray || property.isSet || property.isMap {
                 let elements = elements(of: value)
-                output.line("\(indent)\(property.name): \(elements.count) elements")
-                for element in elements { output.line("\(indent)  \(element)") }
+                output.write("\(indent)\(property.name): \(elements.count) elements\n")
+                for element in elements { output.write("\(indent)  \(element)\n") }
             } else if let linked = value as? DynamicObject {
                 if linked.objectSchema.isEmbedded {
-                    output.line("\(indent)\(property.name): \(linked.objectSchema.className) {")
+                    output.write("\(indent)\(property.name): \(linked.objectSchema.className) {\n")
                     describe(linked, schema: linked.objectSchema, depth: depth + 1, into: &output)
-                    output.line("\(indent)}")
+                    output.write("\(indent)}\n")
                 } else {
-                    output.line("\(indent)\(property.name): \(reference(to: linked))")
+                    output.write("\(indent)\(property.name): \(reference(to: linked))\n")
                 }
             } else {
-                output.line("\(indent)\(property.name): \(text(value))")
+                output.write("\(indent)\(property.name): \(text(value))\n")
             }
         }
     }
@@ -80,34 +68,21 @@ enum DumpCommand {
         }
     }
 
-    /// `value` as text, optionals unwrapped and objects as references.
+    /// `value` as text: optionals unwrapped, objects as references, `Data` as base64, dates
+    /// in ISO 8601.
     private static func text(_ value: Any?) -> String {
         guard let value else { return "nil" }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional { return mirror.children.first.map { text($0.value) } ?? "nil" }
         if let object = value as? DynamicObject { return reference(to: object) }
-        return "\(value)"
+        return ObjectRendering.element(value).plainText
     }
 
+    /// A linked object: its class and primary key, or its class and values when the class has
+    /// no primary key.
     private static func reference(to object: DynamicObject) -> String {
         let schema = object.objectSchema
-        guard let primaryKey = schema.primaryKeyProperty else { return schema.className }
-        return "\(schema.className)(\(primaryKey.name): \(object[primaryKey.name].map { "\($0)" } ?? "nil"))"
-    }
-}
-
-/// Standard output, written in large pieces.
-private struct OutputBuffer {
-    private var pending = ""
-
-    mutating func line(_ text: String) {
-        pending += text
-        pending += "\n"
-        if pending.utf8.count > 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        FileHandle.standardOutput.write(Data(pending.utf8))
-        pending = ""
+        guard let primaryKey = schema.primaryKeyProperty else { return "\(schema.className) \(ObjectRendering.element(object).json)" }
+        return "\(schema.className)(\(primaryKey.name): \(text(object[primaryKey.name])))"
     }
 }

@@ -21,8 +21,13 @@ enum StressCommand {
                            place (default 3; 0: never)
           --watchdog S     fail as deadlocked when nothing commits or reads for S seconds
                            (default 15)
+          --force          use a --file that holds classes of its own (refused otherwise: the
+                           run adds its classes and objects to it)
+        example:
+          burrow stress --threads 8 --processes 4 --seconds 60
+
         exit status: 0 when every invariant held, 1 on a violation, crash or deadlock,
-        2 on a misused command line
+        2 on a misused command line or a --file that holds other classes
         """
 
     struct Options {
@@ -34,11 +39,12 @@ enum StressCommand {
         var killEvery = 3
         var watchdog = 15
         var breakInvariant = false
+        var force = false
 
         init(_ arguments: [String]) throws(CommandLineOptions.UsageError) {
             let parsed = try CommandLineOptions(arguments, valued: ["threads", "processes", "seconds", "file", "accounts",
                                                                     "kill-every", "watchdog"],
-                                                flags: ["break-invariant"])
+                                                flags: ["break-invariant", "force"])
             guard parsed.positional.isEmpty else {
                 throw CommandLineOptions.UsageError(message: "stress takes no arguments but options: '\(parsed.positional[0])'")
             }
@@ -50,6 +56,7 @@ enum StressCommand {
             watchdog = try parsed.integer("watchdog", default: watchdog, in: 2...86_400)
             file = parsed.string("file")
             breakInvariant = parsed.flags.contains("break-invariant")
+            force = parsed.flags.contains("force")
         }
     }
 
@@ -73,6 +80,11 @@ enum StressCommand {
         if let folder { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         defer { folder.map { try? FileManager.default.removeItem(at: $0) } }
         let path = options.file ?? folder!.appendingPathComponent("stress.realm").path
+        if options.file != nil && !options.force, let foreign = foreignClasses(in: path) {
+            BurrowTool.printError("burrow stress: \(path) holds classes of its own (\(foreign.joined(separator: ", "))); "
+                                  + "the run would add its classes and objects to it: use a new file, or --force")
+            return 2
+        }
         do {
             let realm = try Realm(configuration: StressLedger.configuration(path))
             try StressLedger.seed(realm, accounts: options.accounts)
@@ -83,6 +95,18 @@ enum StressCommand {
         print("burrow stress: \(options.threads) threads x \(options.processes) processes for \(options.seconds) s on \(path)")
         let outcome = StressRun(options: options, path: path).execute()
         return outcome.passed ? 0 : 1
+    }
+
+    /// The classes of the existing file at `path` that are not the run's, or `nil` when there
+    /// are none (or no file).
+    private static func foreignClasses(in path: String) -> [String]? {
+        guard FileManager.default.fileExists(atPath: path),
+              let realm = try? Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path),
+                                                                        encryptionKey: (try? ToolEncryptionKey.fromEnvironment()) ?? nil,
+                                                                        readOnly: true, objectTypes: [])) else { return nil }
+        let own = Set(StressLedger.objectTypes.map { $0.className() })
+        let foreign = realm.fileSchema.objectSchema.map(\.className).filter { !own.contains($0) }.sorted()
+        return foreign.isEmpty ? nil : foreign
     }
 
     /// Runs the hidden `stress-worker` command a stress run starts its processes with.

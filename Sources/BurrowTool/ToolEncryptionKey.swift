@@ -1,11 +1,13 @@
 import Foundation
 
-/// The encryption key of the file a command reads, from `BURROW_ENCRYPTION_KEY`: 128
-/// hexadecimal digits (64 bytes). An environment variable rather than an argument, since any
-/// user of the machine can read a process's arguments.
+/// The encryption key of the file a command reads, from `BURROW_ENCRYPTION_KEY` (128
+/// hexadecimal digits, a 64-byte key) or from a file named by `--key-file` (the same digits,
+/// or the 64 bytes themselves). Never an argument's value: any user of the machine can read a
+/// process's arguments.
 ///
 /// ```
 /// BURROW_ENCRYPTION_KEY=$(cat app.key.hex) burrow verify app.realm
+/// burrow query app.realm Order --key-file /run/secrets/app.key
 /// ```
 enum ToolEncryptionKey {
     static let variable = "BURROW_ENCRYPTION_KEY"
@@ -19,18 +21,33 @@ enum ToolEncryptionKey {
     /// - Throws: ``Malformed`` when it is not 128 hexadecimal digits.
     static func fromEnvironment() throws -> Data? {
         guard let text = ProcessInfo.processInfo.environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
-        return try parse(text)
+        return try parse(text, source: variable)
     }
 
-    static func parse(_ text: String) throws -> Data {
+    /// The key in the file at `path`: 64 bytes, or 128 hexadecimal digits (surrounding white
+    /// space ignored).
+    ///
+    /// - Throws: ``Malformed`` when it cannot be read or holds neither.
+    static func fromFile(_ path: String) throws -> Data {
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw Malformed(description: "--key-file \(path): cannot be read (\(String(cString: strerror(errno))))")
+        }
+        if contents.count == 64 { return contents }
+        guard let text = String(data: contents, encoding: .utf8) else {
+            throw Malformed(description: "--key-file \(path) must hold 64 bytes or 128 hexadecimal digits")
+        }
+        return try parse(text.trimmingCharacters(in: .whitespacesAndNewlines), source: "--key-file \(path)")
+    }
+
+    static func parse(_ text: String, source: String = variable) throws -> Data {
         let digits = Array(text.utf8)
         guard digits.count == 128 else {
-            throw Malformed(description: "\(variable) must be 128 hexadecimal digits (a 64-byte key); it has \(digits.count) characters")
+            throw Malformed(description: "\(source) must be 128 hexadecimal digits (a 64-byte key); it has \(digits.count) characters")
         }
         var key = Data(capacity: 64)
         for index in stride(from: 0, to: digits.count, by: 2) {
             guard let high = value(of: digits[index]), let low = value(of: digits[index + 1]) else {
-                throw Malformed(description: "\(variable) must be 128 hexadecimal digits; it holds other characters")
+                throw Malformed(description: "\(source) must be 128 hexadecimal digits; it holds other characters")
             }
             key.append(high << 4 | low)
         }
@@ -43,6 +60,18 @@ enum ToolEncryptionKey {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
         default: nil
+        }
+    }
+
+    /// The key from `keyFile` when given, else from the environment; `nil` for none.
+    ///
+    /// - Throws: ``ToolFailure`` (status 2) when the key is malformed or unreadable.
+    static func resolve(keyFile: String?) throws(ToolFailure) -> Data? {
+        do {
+            if let keyFile { return try fromFile(keyFile) }
+            return try fromEnvironment()
+        } catch {
+            throw .input("\(error)")
         }
     }
 

@@ -5,26 +5,27 @@ import Foundation
 /// child process, so that damage LMDB itself trips over (it trusts its B-tree pages, and
 /// aborts or faults on a damaged one) is reported as damage instead of ending the tool.
 ///
-/// Exit status: 0 intact, 1 damaged or not a readable realm file, 2 misused.
+/// Exit status: 0 intact, 1 damaged, 2 misused or bad input (a missing file, not a Burrow
+/// file, a wrong or missing key).
 enum VerifyCommand {
     /// The argument that makes the process the child that does the check.
     static let inProcessFlag = "--in-process"
 
     static func run(_ arguments: [String]) -> Int32 {
-        let inProcess = arguments.contains(inProcessFlag)
-        let paths = arguments.filter { $0 != inProcessFlag }
-        guard paths.count == 1, !paths[0].hasPrefix("-") else {
-            BurrowTool.printError("burrow: verify takes one FILE\n\n\(BurrowTool.usage)")
-            return 2
+        BurrowTool.running("verify") { () throws(ToolFailure) in
+            let options = try CommandLineOptions(arguments, command: "verify", valued: ["key-file"], flags: [String(inProcessFlag.dropFirst(2))])
+            guard options.positional.count == 1 else { throw .usage("verify takes one FILE", command: "verify") }
+            // A missing or foreign file, or a malformed key, is bad input, not damage.
+            let file = try ToolFile(options.positional[0], options: options)
+            if options.flags.contains(String(inProcessFlag.dropFirst(2))) { return try check(file) }
+            return checkInChild(file.path, keyFile: options.string("key-file"))
         }
-        guard let key = ToolEncryptionKey.read(for: "verify") else { return 2 }
-        return inProcess ? check(paths[0], key: key) : checkInChild(paths[0])
     }
 
     /// Runs the check in a child process and reports how it ended.
-    private static func checkInChild(_ path: String) -> Int32 {
+    private static func checkInChild(_ path: String, keyFile: String?) -> Int32 {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let arguments = [executable, "verify", inProcessFlag, path]
+        let arguments = [executable, "verify", inProcessFlag, path] + (keyFile.map { ["--key-file", $0] } ?? [])
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -46,11 +47,13 @@ enum VerifyCommand {
     }
 
     /// Does the check in this process and prints what it found.
-    private static func check(_ path: String, key: Data?) -> Int32 {
+    private static func check(_ file: ToolFile) throws(ToolFailure) -> Int32 {
+        let path = file.path
         let verification: Realm.FileVerification
         do {
-            verification = try Realm.verifyFile(at: URL(fileURLWithPath: path), encryptionKey: key)
+            verification = try Realm.verifyFile(at: file.url, encryptionKey: file.key)
         } catch {
+            if ToolFile.isKeyProblem(error) { throw .input(ToolFile.describe(error, path: path)) }
             print("\(path) cannot be opened: \(error.localizedDescription)\nresult: damaged")
             return 1
         }

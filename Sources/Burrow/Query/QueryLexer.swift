@@ -248,6 +248,7 @@ extension Character {
 /// Builds `invalidQuery` errors that name the position.
 enum QueryError {
     static func at(_ position: Int, _ message: String) -> Realm.Error {
-        Realm.Error(.invalidQuery, "Invalid query at position \(position): \(message).")
+        // A message that ends in a question ("did you mean 'age'?") takes no full stop.
+        Realm.Error(.invalidQuery, "Invalid query at position \(position): \(message)\(message.hasSuffix("?") ? "" : ".")")
     }
 }

@@ -46,8 +46,10 @@ public enum FileCompaction {
             throw Realm.Error(.fileOperationFailed, "Cannot compact '\(path)': another process has it open.", fileURL: file)
         }
         let before = try FileCompactor.size(of: path)
-        // Opening it read-only checks that it is a Burrow file of a version this build reads.
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: file, encryptionKey: encryptionKey, readOnly: true, schemaVersion: .max))
+        // Opening it read-only checks that it is a Burrow file of a version this build reads;
+        // through the schema stored in it, since the process's model classes may differ.
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: file, encryptionKey: encryptionKey, readOnly: true, schemaVersion: .max,
+                                                                 objectTypes: []))
         if let destination {
             try realm.writeCopy(toFile: destination, encryptionKey: encryptionKey)
             return Outcome(bytesBefore: before, bytesAfter: try FileCompactor.size(of: destination.standardizedFileURL.path))

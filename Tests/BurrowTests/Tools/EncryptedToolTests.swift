@@ -41,11 +41,11 @@ struct EncryptedToolTests {
         let url = try file()
         for arguments in [["verify", url.path], ["dump", url.path]] {
             let run = try BurrowToolRun(arguments, environment: ["BURROW_ENCRYPTION_KEY": String(repeating: "ab", count: 64)])
-            #expect(run.status == 1, "\(run.output) \(run.errors)")
+            #expect(run.status == 2, "\(run.output) \(run.errors)")
             #expect((run.output + run.errors).contains("encryption key is not the file's"))
         }
         let unkeyed = try BurrowToolRun(["dump", url.path])
-        #expect(unkeyed.status == 1 && unkeyed.errors.contains("no encryption key was given"), "\(unkeyed.errors)")
+        #expect(unkeyed.status == 2 && unkeyed.errors.contains("no encryption key was given"), "\(unkeyed.errors)")
         let malformed = try BurrowToolRun(["verify", url.path], environment: ["BURROW_ENCRYPTION_KEY": "12zz"])
         #expect(malformed.status == 2 && malformed.errors.contains("128 hexadecimal digits"))
     }

@@ -25,13 +25,12 @@ struct VerifyToolTests {
         #expect(run.output.hasSuffix("result: intact\n"))
     }
 
-    @Test func aFileThatIsNotARealmIsReportedDamaged() throws {
+    @Test func aFileThatIsNotARealmIsBadInputNotDamage() throws {
         let url = directory.file("text.realm")
         try Data(repeating: 0x41, count: 20_000).write(to: url)
         let run = try BurrowToolRun(["verify", url.path])
-        #expect(run.status == 1)
-        #expect(run.output.contains("cannot be opened"))
-        #expect(run.output.hasSuffix("result: damaged\n"))
+        #expect(run.status == 2 && run.output.isEmpty)
+        #expect(run.errors == "burrow verify: \(url.path): not a Burrow file (no LMDB header)\n")
     }
 
     @Test func misuseExitsTwo() throws {

@@ -1,0 +1,120 @@
+import Burrow
+import Foundation
+
+/// Prints objects in one of the tool's formats: an aligned table, a JSON array, JSON lines or
+/// CSV (RFC 4180, a header row first, `nil` as an empty field). Every format but the table
+/// streams: an object is written once it is read.
+struct ObjectPrinter {
+    enum Format: String, CaseIterable {
+        case table, json, jsonl, csv
+    }
+
+    let format: Format
+    let properties: [Property]
+    private var output = StandardOutput()
+    private var tableRows: [[ToolValue]] = []
+    private var printed = 0
+
+    init(format: Format, properties: [Property]) {
+        self.format = format
+        self.properties = properties
+    }
+
+    /// Writes what comes before the first object.
+    mutating func begin() {
+        switch format {
+        case .json: output.write("[")
+        case .csv: output.write(properties.map { ToolValue.csvField($0.name) }.joined(separator: ",") + "\r\n")
+        case .table, .jsonl: break
+        }
+    }
+
+    mutating func print(_ object: DynamicObject) {
+        switch format {
+        case .json, .jsonl:
+            var line = format == .json ? (printed == 0 ? "\n" : ",\n") : ""
+            ObjectRendering.render(object, properties: properties).writeJSON(into: &line)
+            if format == .jsonl { line += "\n" }
+            output.write(line)
+        case .csv:
+            let fields = properties.map { property -> String in
+                let value = ObjectRendering.value(of: property, in: object)
+                return value == .null ? "" : ToolValue.csvField(value.plainText)
+            }
+            output.write(fields.joined(separator: ",") + "\r\n")
+        case .table:
+            tableRows.append(properties.map { ObjectRendering.value(of: $0, in: object) })
+        }
+        printed += 1
+    }
+
+    /// Writes what comes after the last object, and flushes.
+    mutating func end() {
+        switch format {
+        case .json: output.write(printed == 0 ? "]\n" : "\n]\n")
+        case .table: output.write(TableText(header: properties.map(\.name), rows: tableRows).text + "(\(printed) \(printed == 1 ? "object" : "objects"))\n")
+        case .csv, .jsonl: break
+        }
+        output.flush()
+    }
+}
+
+/// Rows as an aligned table: a header, a rule, and cells padded to their column's width
+/// (numbers to the right), each cell cut at ``maximumWidth`` characters.
+struct TableText {
+    static let maximumWidth = 48
+
+    let header: [String]
+    let rows: [[ToolValue]]
+
+    var text: String {
+        let cells = rows.map { $0.map { Self.cut($0.plainText) } }
+        var widths = header.map(\.count)
+        for row in cells {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var lines = [zip(header, widths).map { Self.pad($0, to: $1, right: false) }.joined(separator: "  ")]
+        lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+        for (row, values) in zip(cells, rows) {
+            lines.append(row.enumerated().map { column, cell in
+                Self.pad(cell, to: widths[column], right: values[column].isNumber)
+            }.joined(separator: "  "))
+        }
+        return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n") + "\n"
+    }
+
+    private static func cut(_ text: String) -> String {
+        let oneLine = text.replacingOccurrences(of: "\n", with: "⏎")
+        return oneLine.count > maximumWidth ? String(oneLine.prefix(maximumWidth - 1)) + "…" : oneLine
+    }
+
+    private static func pad(_ text: String, to width: Int, right: Bool) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}
+
+private extension ToolValue {
+    var isNumber: Bool {
+        switch self {
+        case .integer, .number: true
+        default: false
+        }
+    }
+}
+
+/// Standard output, written in large pieces.
+struct StandardOutput {
+    private var pending = ""
+
+    mutating func write(_ text: String) {
+        pending += text
+        if pending.utf8.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(pending.utf8))
+        pending = ""
+    }
+}

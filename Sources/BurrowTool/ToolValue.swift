@@ -1,0 +1,105 @@
+import Foundation
+
+/// A value as the tool prints it: JSON's kinds, with object members in schema order.
+indirect enum ToolValue: Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([ToolValue])
+    case object([(key: String, value: ToolValue)])
+
+    static func == (lhs: ToolValue, rhs: ToolValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.number(let a), .number(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        default: false
+        }
+    }
+
+    /// Compact JSON text. Numbers JSON cannot hold (infinities, NaN) are strings.
+    var json: String {
+        var text = ""
+        writeJSON(into: &text)
+        return text
+    }
+
+    func writeJSON(into text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .integer(let value): text += String(value)
+        case .number(let value): text += Self.numberText(value, quotedWhenNotFinite: true)
+        case .string(let value): Self.writeJSONString(value, into: &text)
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                element.writeJSON(into: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { text += "," }
+                Self.writeJSONString(member.key, into: &text)
+                text += ":"
+                member.value.writeJSON(into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// The value in a table cell or a CSV field: strings bare, `nil` for null, collections and
+    /// embedded objects as JSON.
+    var plainText: String {
+        switch self {
+        case .null: "nil"
+        case .string(let value): value
+        case .number(let value): Self.numberText(value, quotedWhenNotFinite: false)
+        default: json
+        }
+    }
+
+    /// The shortest text that reads back as the same `Double`; `inf`, `-inf`, `nan` otherwise.
+    static func numberText(_ value: Double, quotedWhenNotFinite: Bool) -> String {
+        guard value.isFinite else {
+            let word = value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf")
+            return quotedWhenNotFinite ? "\"\(word)\"" : word
+        }
+        if value == value.rounded(), abs(value) < 1e15 { return String(format: "%.1f", value) }
+        return "\(value)"
+    }
+
+    static func writeJSONString(_ value: String, into text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                text += String(format: "\\u%04x", scalar.value)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
+    /// `field` quoted for CSV (RFC 4180) when it holds a comma, a quote or a line break, or
+    /// starts or ends with white space.
+    static func csvField(_ field: String) -> String {
+        let needsQuotes = field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            || field.first?.isWhitespace == true || field.last?.isWhitespace == true
+        guard needsQuotes else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
