@@ -1,6 +1,6 @@
 import Foundation
 
-/// One run of the built `burrow` tool: its exit status and what it printed.
+/// One run of the built `burrow` tool (or another program): its exit status and what it printed.
 struct BurrowToolRun {
     let status: Int32
     /// Whether the tool was ended by a signal (`status` is then the signal's number).
@@ -11,8 +11,17 @@ struct BurrowToolRun {
     /// Runs `burrow` with `arguments` (and `environment` added to this process's) and waits
     /// for it.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(executable: BuildDirectory.product("burrow"), arguments, environment: environment)
+    }
+
+    /// Runs another program the same way.
+    static func external(_ executable: URL, _ arguments: [String]) throws -> BurrowToolRun {
+        try BurrowToolRun(executable: executable, arguments, environment: [:])
+    }
+
+    private init(executable: URL?, _ arguments: [String], environment: [String: String]) throws {
         let process = Process()
-        process.executableURL = BuildDirectory.product("burrow")
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         let output = Pipe(), errors = Pipe()
