@@ -13,6 +13,8 @@ enum BurrowTool {
         look into a file:
           info FILE [--json]  format, schema version, classes and object counts, file size,
                               used and free space, readers and the versions they pin
+          readers FILE [--clear-stale]
+                              the processes holding versions; clear those of dead ones
           schema FILE [--json | --swift]
                               the stored schema, or Swift model classes that open the file
           query FILE CLASS ['PREDICATE'] [--sort K] [--limit N] [--format table|json|jsonl|csv]
@@ -100,6 +102,8 @@ enum BurrowTool {
             case "query": print(QueryCommand.usage); return 0
             case "schema": print(SchemaCommand.usage); return 0
             case "demo": print(DemoCommand.usage); return 0
+            case "info": print(InfoCommand.usage); return 0
+            case "readers": print(ReadersCommand.usage); return 0
             case "help", "--help", "-h": print(usage); return 0
             default:
                 guard let help = commandHelp[command] else { return misuse("unknown command '\(command)'") }
@@ -117,6 +121,8 @@ enum BurrowTool {
         case "query": return QueryCommand.run(rest)
         case "schema": return SchemaCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
+        case "info": return InfoCommand.run(rest)
+        case "readers": return ReadersCommand.run(rest)
         case "--version", "version":
             print("burrow \(version)")
             return 0

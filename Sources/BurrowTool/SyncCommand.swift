@@ -38,7 +38,8 @@ enum SyncCommand {
             return 1
         }
         do {
-            try Realm.setUpSyncServer(arguments[0], for: Realm.Configuration(fileURL: file, encryptionKey: key, readOnly: true))
+            // The classes stored in the file, not this program's.
+            try Realm.setUpSyncServer(arguments[0], for: Realm.Configuration(fileURL: file, encryptionKey: key, readOnly: true, objectTypes: []))
             print("set up the server for the classes of \(file.path)")
             return 0
         } catch {

@@ -22,6 +22,12 @@ extension Environment {
     /// processes. Reset transactions (which hold a slot but no version) are left out.
     public func activeReaders() -> [Reader] {
         checkReaders()
+        return readerTable()
+    }
+
+    /// The readers holding a version now, in every process, as the reader table has them:
+    /// slots of processes that died are listed too (their ``Reader/processID`` is gone).
+    public func readerTable() -> [Reader] {
         let collected = ReaderTableLines()
         mdb_reader_list(handle, { message, context in
             guard let message, let context else { return 0 }

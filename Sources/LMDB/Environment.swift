@@ -41,6 +41,9 @@ public final class Environment: @unchecked Sendable {
         public var fileMode: mode_t = 0o644
         /// Seals the values of databases opened with `sealed: true` (see ``ValueSealer``).
         public var sealer: (any ValueSealer)?
+        /// Whether opening clears the reader slots of dead processes (`mdb_reader_check`). A
+        /// tool that reports on the reader table leaves them, to show them.
+        public var clearsStaleReaders = true
 
         /// Default options: 64 GiB of address space, 1022 readers, 4096 databases.
         public init() {}
@@ -96,7 +99,8 @@ public final class Environment: @unchecked Sendable {
 
     /// Opens the environment at `path`, or returns the one this process already has open.
     ///
-    /// A new environment clears reader slots left by dead processes (`mdb_reader_check`).
+    /// A new environment clears reader slots left by dead processes (`mdb_reader_check`),
+    /// unless ``Options/clearsStaleReaders`` is false.
     /// When the file is already open, `options` are ignored and the open one is returned.
     ///
     /// - Throws: ``LMDBError`` — ``LMDBError/noSuchFile`` when `readOnly` and the file is
@@ -114,8 +118,10 @@ public final class Environment: @unchecked Sendable {
                 // (When the file itself is unreadable, this open fails the same way.)
                 handle = try openHandle(path: path, options: options, withoutLock: true)
             }
-            var dead: Int32 = 0
-            mdb_reader_check(handle, &dead)
+            if options.clearsStaleReaders {
+                var dead: Int32 = 0
+                mdb_reader_check(handle, &dead)
+            }
             guard let identity = FileIdentity(path: path) else {
                 mdb_env_close(handle)
                 throw LMDBError(code: errno == 0 ? ENOENT : errno)

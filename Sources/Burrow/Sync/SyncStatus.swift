@@ -44,7 +44,7 @@ extension Realm {
     /// - Throws: ``Realm/Error`` when the file does not open (missing, not a realm file, wrong
     ///   key); a damaged sync record.
     public static func syncStatus(ofFileAt url: URL, encryptionKey: Data? = nil) throws -> SyncStatus? {
-        let realm = try Realm(configuration: Configuration(fileURL: url, encryptionKey: encryptionKey, readOnly: true))
+        let realm = try Realm(configuration: Configuration(fileURL: url, encryptionKey: encryptionKey, readOnly: true, objectTypes: []))
         let txn = realm.core.transaction
         guard let journal = try SyncJournal.open(in: txn, create: false) else { return nil }
         let summary = try journal.pendingSummary(in: txn)
@@ -68,8 +68,8 @@ extension Realm {
     }
 
     /// Creates Burrow's tables in the server's database for the synced classes of
-    /// `configuration` (its model classes, or the schema of its file): the `burrow` schema and a
-    /// table per class. What a sync session does at its first connection, for an operator to
+    /// `configuration` (its model classes; with `objectTypes: []`, the classes stored in its
+    /// file): the `burrow` schema and a table per class. What a sync session does at its first connection, for an operator to
     /// run once with a role allowed to create tables, so that clients need none.
     ///
     /// ```swift
@@ -82,7 +82,8 @@ extension Realm {
     public static func setUpSyncServer(_ server: String, for configuration: Configuration) throws {
         var local = configuration
         local.syncConfiguration = nil
-        let schemas = try Realm(configuration: local).schema.objectSchema
+        let realm = try Realm(configuration: local)
+        let schemas = (configuration.objectTypes?.isEmpty == true ? realm.fileSchema : realm.schema).objectSchema
         if let keyless = schemas.first(where: { !$0.isEmbedded && $0.primaryKeyProperty == nil }) {
             throw SyncError(.missingPrimaryKey, "the synced class '\(keyless.className)' has no primary key")
         }

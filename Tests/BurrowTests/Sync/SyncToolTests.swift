@@ -61,6 +61,11 @@ final class SyncToolTests {
         _ = try Realm(configuration: Realm.Configuration(fileURL: directory.file("never.realm"), objectTypes: [SyncedTask.self]))
         let never = try BurrowToolRun(["sync", "status", directory.file("never.realm").path, "--json"])
         #expect(never.status == 0 && never.output.contains("\"synced\":false"))
+        // A file whose class shares a name with one of the tool's own (its demo's Person) but
+        // not its properties is read through its stored schema.
+        _ = try Realm(configuration: Realm.Configuration(fileURL: directory.file("people.realm"), objectTypes: [Person.self]))
+        let people = try BurrowToolRun(["sync", "status", directory.file("people.realm").path, "--json"])
+        #expect(people.status == 0 && people.output.contains("\"synced\":false"), "\(people.errors)")
 
         var configuration = Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self])
         configuration.syncConfiguration = SyncConfiguration(server: server.connectionString,

@@ -4,7 +4,9 @@ import Testing
 /// `burrow COMMAND --help` prints that command's usage and exits 0; an unknown command exits 2.
 @Suite(.enabled(if: BuildDirectory.product("burrow") != nil, "the burrow tool was not built beside the tests (run swift build --build-tests)"))
 struct ToolHelpTests {
-    @Test(arguments: [("compact", "usage: burrow compact SRC [DST]"), ("dump", "usage: burrow dump FILE [CLASS]"),
+    @Test(arguments: [("compact", "usage: burrow compact SRC [DST]"), ("dump", "usage: burrow dump FILE [CLASS]"), ("query", "usage: burrow query FILE CLASS"),
+                      ("schema", "usage: burrow schema FILE"), ("info", "usage: burrow info FILE"), ("readers", "usage: burrow readers FILE"),
+                      ("demo", "usage: burrow demo FILE"),
                       ("verify", "usage: burrow verify FILE"), ("sync", "burrow sync adopt CONNECTION [--follow]"),
                       ("stress", "usage: burrow stress")])
     func eachCommandHasItsOwnHelp(command: String, firstWords: String) throws {

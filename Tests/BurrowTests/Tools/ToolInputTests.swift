@@ -14,7 +14,7 @@ struct ToolInputTests {
 
     /// Each reading command with FILE in place of the file.
     private static func commands(_ file: String) -> [[String]] {
-        [["query", file, "Dog"], ["schema", file], ["dump", file], ["verify", file], ["compact", file]]
+        [["query", file, "Dog"], ["schema", file], ["info", file], ["readers", file], ["dump", file], ["verify", file], ["compact", file]]
     }
 
     private func expectInputError(_ run: BurrowToolRun, _ message: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) {

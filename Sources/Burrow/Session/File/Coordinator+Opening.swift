@@ -20,6 +20,9 @@ extension Coordinator {
         var options = Environment.Options()
         options.sealer = cipher
         options.readOnly = file.readOnly
+        // A read-only open looks at the file and leaves the lock file's other slots as they
+        // are (`burrow info` shows stale ones); writers clear slots of dead processes.
+        options.clearsStaleReaders = !file.readOnly
         options.noSync = isInMemory
         options.fileMode = file.filePermissions
         if let limit = file.maximumFileSize {
