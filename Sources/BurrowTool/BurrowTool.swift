@@ -21,6 +21,12 @@ enum BurrowTool {
                               the objects that match, in the query language of filter(_:)
           dump FILE [CLASS]   every object of FILE (or of CLASS), every property and element
 
+        move data in and out:
+          export FILE [--class C] [--format jsonl|json|csv]
+                              every object, streamed: the whole file, or one class
+          import FILE CLASS DATA | import FILE EXPORT
+                              objects from JSON lines, JSON or CSV, in one transaction
+
         check and maintain a file:
           verify FILE         check every record (rows, indexes, links, collections, the
                               change log) in a child process; exit status 1 when damaged
@@ -104,6 +110,8 @@ enum BurrowTool {
             case "demo": print(DemoCommand.usage); return 0
             case "info": print(InfoCommand.usage); return 0
             case "readers": print(ReadersCommand.usage); return 0
+            case "export": print(ExportCommand.usage); return 0
+            case "import": print(ImportCommand.usage); return 0
             case "help", "--help", "-h": print(usage); return 0
             default:
                 guard let help = commandHelp[command] else { return misuse("unknown command '\(command)'") }
@@ -123,6 +131,8 @@ enum BurrowTool {
         case "demo": return DemoCommand.run(rest)
         case "info": return InfoCommand.run(rest)
         case "readers": return ReadersCommand.run(rest)
+        case "export": return ExportCommand.run(rest)
+        case "import": return ImportCommand.run(rest)
         case "--version", "version":
             print("burrow \(version)")
             return 0

@@ -20,20 +20,20 @@ enum DumpCommand {
                 // Embedded objects are printed inside their owners.
                 chosen = realm.fileSchema.objectSchema.sorted { $0.className < $1.className }.filter { !$0.isEmbedded }
             }
-            var output = StandardOutput()
+            var output = ToolOutput()
             for schema in chosen {
                 let objects = realm.dynamicObjects(schema.className)
                 output.write("\(schema.className): \(objects.count) objects\n")
                 for object in objects { describe(object, schema: schema, depth: 1, into: &output) }
             }
-            output.flush()
+            try output.finish()
             return 0
         }
     }
 
     /// Prints `object`'s properties; embedded objects inside it are printed in full, links to
     /// other objects by class (and primary key).
-    private static func describe(_ object: DynamicObject, schema: ObjectSchema, depth: Int, into output: inout StandardOutput) {
+    private static func describe(_ object: DynamicObject, schema: ObjectSchema, depth: Int, into output: inout ToolOutput) {
         let indent = String(repeating: "  ", count: depth)
         for property in schema.properties {
             let value = object[property.name]

@@ -11,13 +11,14 @@ struct ObjectPrinter {
 
     let format: Format
     let properties: [Property]
-    private var output = StandardOutput()
+    private(set) var output: ToolOutput
     private var tableRows: [[ToolValue]] = []
     private var printed = 0
 
-    init(format: Format, properties: [Property]) {
+    init(format: Format, properties: [Property], output: ToolOutput = ToolOutput()) {
         self.format = format
         self.properties = properties
+        self.output = output
     }
 
     /// Writes what comes before the first object.
@@ -39,7 +40,7 @@ struct ObjectPrinter {
         case .csv:
             let fields = properties.map { property -> String in
                 let value = ObjectRendering.value(of: property, in: object)
-                return value == .null ? "" : ToolValue.csvField(value.plainText)
+                return value == .null ? "" : ToolValue.csvField(Self.csvText(value, of: property))
             }
             output.write(fields.joined(separator: ",") + "\r\n")
         case .table:
@@ -48,14 +49,22 @@ struct ObjectPrinter {
         printed += 1
     }
 
-    /// Writes what comes after the last object, and flushes.
+    /// A CSV field's text: JSON for collections, mixed values and objects (as `burrow import`
+    /// reads them back), the plain text of other values.
+    static func csvText(_ value: ToolValue, of property: Property) -> String {
+        switch value {
+        case .array, .object: return value.json
+        default: return property.type == .any ? value.json : value.plainText
+        }
+    }
+
+    /// Writes what comes after the last object.
     mutating func end() {
         switch format {
         case .json: output.write(printed == 0 ? "]\n" : "\n]\n")
         case .table: output.write(TableText(header: properties.map(\.name), rows: tableRows).text + "(\(printed) \(printed == 1 ? "object" : "objects"))\n")
         case .csv, .jsonl: break
         }
-        output.flush()
     }
 }
 
@@ -103,18 +112,3 @@ private extension ToolValue {
     }
 }
 
-/// Standard output, written in large pieces.
-struct StandardOutput {
-    private var pending = ""
-
-    mutating func write(_ text: String) {
-        pending += text
-        if pending.utf8.count > 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        guard !pending.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(pending.utf8))
-        pending = ""
-    }
-}

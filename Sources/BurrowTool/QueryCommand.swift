@@ -72,6 +72,8 @@ enum QueryCommand {
             printer.begin()
             for object in results { printer.print(object) }
             printer.end()
+            var output = printer.output
+            try output.finish()
             return 0
         }
     }

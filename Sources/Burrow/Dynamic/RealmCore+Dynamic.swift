@@ -77,7 +77,7 @@ extension RealmCore {
             let values = try writer.newRow(given, of: storedClass, model: ClassInfo.type(named: className).map(info))
             let claim = try claimKey(values, in: layout, write: write)
             if try claim.exists ?? (layout.row(claim.key, in: write.transaction) != nil) {
-                try updateGiven(given, of: claim.key, in: layout, update: update, writer: writer, write: write)
+                try updateGiven(given, values: values, of: claim.key, in: layout, update: update, writer: writer, write: write)
                 return claim.key
             }
             try write.tables.insert(values, key: claim.key, in: layout)
@@ -91,9 +91,11 @@ extension RealmCore {
     }
 
     /// Writes the properties `given` names (but the primary key) to the existing object `key`;
-    /// with `.modified`, only the values that differ.
-    private func updateGiven(_ given: [String: Any?], of key: ObjectKey, in layout: TableLayout, update: UpdatePolicy,
-                             writer: DynamicValueWriter, write: WriteState) throws {
+    /// with `.modified`, only the values that differ. `values` are the stored values made from
+    /// `given` (a new embedded object among them): made once, so that none is left without
+    /// an owner.
+    private func updateGiven(_ given: [String: Any?], values: [_PersistedValue], of key: ObjectKey, in layout: TableLayout,
+                             update: UpdatePolicy, writer: DynamicValueWriter, write: WriteState) throws {
         let storedClass = layout.storedClass
         let primaryKey = layout.primaryKeyColumn.map { storedClass.properties[$0] }
         burrowPrecondition(update != .error,
@@ -104,7 +106,7 @@ extension RealmCore {
                 try writer.replaceCollection(of: key, column: column, in: layout, with: entry)
                 continue
             }
-            let stored = try writer.storedValue(entry, for: property, of: layout.className)
+            let stored = values[column]
             guard let row = try layout.row(key, in: write.transaction) else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
             if update == .modified, RowReader(row, key: key).value(column, kind: property.kind) == stored { continue }
             try write.tables.update(key, column: column, to: stored, row: row, in: layout)

@@ -16,7 +16,7 @@ public struct ObjectSchema: Equatable, Sendable, CustomStringConvertible {
     /// owner and cannot be queried or created alone.
     public let isEmbedded: Bool
 
-    init(className: String, properties: [Property], computedProperties: [Property] = [], isEmbedded: Bool = false) {
+    package init(className: String, properties: [Property], computedProperties: [Property] = [], isEmbedded: Bool = false) {
         self.className = className
         self.properties = properties
         self.computedProperties = computedProperties

@@ -29,7 +29,7 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
     /// another (``Object/propertiesMapping()``).
     public let columnName: String
 
-    init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
+    package init(name: String, type: PropertyType, isOptional: Bool, isIndexed: Bool, isPrimary: Bool, objectClassName: String? = nil,
          isArray: Bool = false, isSet: Bool = false, isMap: Bool = false, linkOriginPropertyName: String? = nil,
          columnName: String? = nil) {
         self.name = name

@@ -137,6 +137,22 @@ private final class BreederAddress: EmbeddedObject {
         #expect(typed.objects(Hound.self).filter("name == 'Pip'").first?.age == 0)
     }
 
+    /// An update by primary key that gives an embedded object replaces the one the object held:
+    /// exactly one is left, owned, with either policy.
+    @Test(arguments: [UpdatePolicy.modified, .all])
+    func anUpdateGivingAnEmbeddedObjectLeavesNoneWithoutOwner(policy: UpdatePolicy) throws {
+        try writeKennel()
+        let realm = try openByName()
+        try realm.write {
+            realm.dynamicCreate("Breeder", value: ["id": 2, "address": ["city": "Bergen"]], update: policy)
+            realm.dynamicCreate("Breeder", value: ["id": 2, "address": ["city": "Tromsø"]], update: policy)
+        }
+        let bo = try #require(realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 2))
+        #expect((bo["address"] as? DynamicObject)?["city"] as? String == "Tromsø")
+        // The verification counts each embedded object's owners.
+        expectIntact(directory.file())
+    }
+
     @Test func missingValuesTakeTheModelsDefaults() throws {
         try writeKennel()
         let realm = try Realm(configuration: directory.configuration(objectTypes: types))

@@ -1,0 +1,252 @@
+import Burrow
+import Foundation
+
+/// Writes objects read from an input into a realm inside the write the caller began: parses
+/// each object, converts every value (``ImportValues``), resolves links by primary key, and
+/// stops at the first problem with its line.
+struct ObjectImporter {
+    let realm: Realm
+    let update: UpdatePolicy
+    /// The input's name in messages.
+    let source: String
+    var progress: Progress
+    private(set) var imported = 0
+    private(set) var updated = 0
+    /// Objects made only as link targets, by class, awaiting their own line.
+    private let placeholders = PlaceholderBox()
+
+    init(realm: Realm, update: UpdatePolicy, source: String, progress: Progress) {
+        self.realm = realm
+        self.update = update
+        self.source = source
+        self.progress = progress
+    }
+
+    /// Link targets no line of the input filled: how many, and a few of them.
+    var unfilledLinkTargets: (count: Int, examples: [String]) {
+        let all = placeholders.keys.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)(\($0))" }.sorted() }
+        return (all.count, Array(all.prefix(5)))
+    }
+
+    // MARK: Inputs
+
+    /// The objects of `schema`'s class in `input`.
+    mutating func importObjects(of schema: ObjectSchema, from input: ByteInput, format: ObjectPrinter.Format) throws {
+        guard !schema.isEmbedded else { throw ToolFailure.input("\(schema.className) is embedded: import its objects inside their owners") }
+        switch format {
+        case .jsonl, .table:
+            var reader = JSONReader(input: input)
+            while true {
+                input.skipWhitespace()
+                if input.isAtEnd { break }
+                let line = input.line
+                let value = try parse(&reader)
+                try add(value, of: schema, line: line)
+            }
+        case .json:
+            var reader = JSONReader(input: input)
+            try parsing { () throws(JSONReader.Malformed) in try reader.expect(UInt8(ascii: "["), "to open the array of objects") }
+            if !reader.accept(UInt8(ascii: "]")) {
+                repeat {
+                    input.skipWhitespace()
+                    let line = input.line
+                    try add(try parse(&reader), of: schema, line: line)
+                } while reader.accept(UInt8(ascii: ","))
+                try parsing { () throws(JSONReader.Malformed) in try reader.expect(UInt8(ascii: "]"), "to close the array of objects") }
+            }
+            input.skipWhitespace()
+            guard input.isAtEnd else { throw problem(line: input.line, "text after the array of objects") }
+        case .csv:
+            try importCSV(of: schema, from: input)
+        }
+    }
+
+    /// A whole-file export: its schema line, then a line per object.
+    mutating func importExport(from input: ByteInput) throws {
+        var reader = JSONReader(input: input)
+        input.skipWhitespace()
+        guard case .object(let header) = try parse(&reader), header.first?.key == ExportCommand.headerKey else {
+            throw problem(line: 1, "the first line is not the header of a whole-file export (burrow export FILE); to import objects of one class, name it: burrow import FILE CLASS DATA")
+        }
+        let schemas = try ExportSchema.classes(from: header)
+        try ExportSchema.check(schemas, against: realm.fileSchema, file: realm.configuration.fileURL?.path ?? "")
+        do {
+            try realm.addClasses(schemas)
+        } catch {
+            throw problem(line: 1, ToolFile.describe(error, path: source))
+        }
+        let schema = realm.fileSchema
+        while true {
+            input.skipWhitespace()
+            if input.isAtEnd { break }
+            let line = input.line
+            guard case .object(let members) = try parse(&reader), members.count == 2, members[0].key == "class",
+                  case .string(let className) = members[0].value, members[1].key == "object" else {
+                throw problem(line: line, "expected {\"class\": NAME, \"object\": {...}}")
+            }
+            guard let objectSchema = schema[className], !objectSchema.isEmbedded else {
+                throw problem(line: line, "the export's schema has no top-level class '\(className)'")
+            }
+            try add(members[1].value, of: objectSchema, line: line)
+        }
+    }
+
+    private mutating func importCSV(of schema: ObjectSchema, from input: ByteInput) throws {
+        var reader = CSVReader(input: input)
+        guard let header = try csvRecord(&reader) else { return }
+        var properties: [Property] = []
+        for name in header.fields {
+            guard let property = schema[name] else {
+                throw problem(line: header.line, "the header names '\(name)', which \(schema.className) does not have; it has \(schema.properties.map(\.name).joined(separator: ", "))")
+            }
+            guard !properties.contains(where: { $0.name == name }) else { throw problem(line: header.line, "the header names '\(name)' twice") }
+            properties.append(property)
+        }
+        let values = importValues()
+        while let record = try csvRecord(&reader) {
+            guard record.fields.count == properties.count else {
+                throw problem(line: record.line, "\(record.fields.count) fields, where the header has \(properties.count)")
+            }
+            var object: [String: Any] = [:]
+            for (property, field) in zip(properties, record.fields) {
+                let converted: Any = try converting(line: record.line) { () throws(ImportValues.Problem) -> Any in try values.value(csv: field, for: property) }
+                object[property.name] = converted
+            }
+            try store(object, of: schema, line: record.line)
+        }
+    }
+
+    // MARK: Objects
+
+    /// Adds the object `value` (a JSON object) of `schema`'s class, read on `line`.
+    private mutating func add(_ value: ToolValue, of schema: ObjectSchema, line: Int) throws {
+        guard case .object(let members) = value else { throw problem(line: line, "expected an object, found \(value.brief)") }
+        let values = importValues()
+        let object = try converting(line: line) { () throws(ImportValues.Problem) in try values.object(members, of: schema) }
+        try store(object, of: schema, line: line)
+    }
+
+    /// Creates (or, by the update policy, updates) the object with `values`.
+    private mutating func store(_ values: [String: Any], of schema: ObjectSchema, line: Int) throws {
+        var values = values
+        Self.fillRequired(&values, of: schema)
+        if let primaryKey = schema.primaryKeyProperty {
+            guard let key = values[primaryKey.name], !(key is NSNull) else { throw problem(line: line, "\(primaryKey.name): the primary key is missing") }
+            if realm.dynamicObject(ofType: schema.className, forPrimaryKey: key) != nil {
+                if let hashable = key as? AnyHashable, placeholders.keys[schema.className]?.remove(hashable) != nil {
+                    _ = realm.dynamicCreate(schema.className, value: values, update: .all)
+                } else if update == .error {
+                    throw problem(line: line, "\(primaryKey.name): \(schema.className) has an object with primary key \(key) already (--update modified or all replaces it)")
+                } else {
+                    _ = realm.dynamicCreate(schema.className, value: values, update: update)
+                    updated += 1
+                }
+                imported += 1
+                progress.step()
+                return
+            }
+        }
+        _ = realm.dynamicCreate(schema.className, value: values)
+        imported += 1
+        progress.step()
+    }
+
+    /// The conversions, with links resolved in this realm.
+    private func importValues() -> ImportValues {
+        let realm = self.realm, placeholders = self.placeholders
+        return ImportValues(schema: realm.fileSchema) { target, value throws(ImportValues.Problem) in
+            try Self.linkTarget(target, value, in: realm, placeholders: placeholders)
+        }
+    }
+
+    /// The object a link names: found by primary key, or made with that key alone (and filled
+    /// by its own line later); for a class without one, made from the values given.
+    private static func linkTarget(_ target: ObjectSchema, _ value: ToolValue, in realm: Realm, placeholders: PlaceholderBox) throws(ImportValues.Problem) -> DynamicObject {
+        guard let primaryKey = target.primaryKeyProperty else {
+            guard case .object(let members) = value else {
+                throw ImportValues.Problem(property: target.className, message: "a link to \(target.className), which has no primary key, is given by its values")
+            }
+            let values = ImportValues(schema: realm.fileSchema) { nested, inner throws(ImportValues.Problem) in
+                try linkTarget(nested, inner, in: realm, placeholders: placeholders)
+            }
+            var object = try values.object(members, of: target)
+            fillRequired(&object, of: target)
+            return realm.dynamicCreate(target.className, value: object)
+        }
+        let key = try ImportValues(schema: realm.fileSchema) { _, _ throws(ImportValues.Problem) in
+            throw ImportValues.Problem(property: primaryKey.name, message: "a primary key cannot be a link")
+        }.value(value, for: primaryKey)
+        if let existing = realm.dynamicObject(ofType: target.className, forPrimaryKey: key) { return existing }
+        var values: [String: Any] = [primaryKey.name: key]
+        fillRequired(&values, of: target)
+        if let hashable = key as? AnyHashable { placeholders.keys[target.className, default: []].insert(hashable) }
+        return realm.dynamicCreate(target.className, value: values)
+    }
+
+    /// Gives each required scalar property not in `values` RealmSwift's default (zero, empty,
+    /// the 1970 epoch, the all-zero UUID and object id).
+    static func fillRequired(_ values: inout [String: Any], of schema: ObjectSchema) {
+        for property in schema.properties where values[property.name] == nil && !property.isOptional
+            && !property.isArray && !property.isSet && !property.isMap {
+            switch property.type {
+            case .int: values[property.name] = 0
+            case .bool: values[property.name] = false
+            case .float: values[property.name] = Float(0)
+            case .double: values[property.name] = 0.0
+            case .string: values[property.name] = ""
+            case .data: values[property.name] = Data()
+            case .date: values[property.name] = Date(timeIntervalSince1970: 0)
+            case .objectId: values[property.name] = try! ObjectId(string: "000000000000000000000000")
+            case .decimal128: values[property.name] = Decimal128()
+            case .UUID: values[property.name] = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            case .any, .object, .linkingObjects: break
+            }
+        }
+    }
+
+    // MARK: Errors
+
+    /// The result of `body`, whose problem becomes one of the input's `line`.
+    private func converting<Value>(line: Int, _ body: () throws(ImportValues.Problem) -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            throw problem(line: line, "\(error.property): \(error.message)")
+        }
+    }
+
+    private func parse(_ reader: inout JSONReader) throws -> ToolValue {
+        do {
+            return try reader.value()
+        } catch {
+            throw problem(line: error.line, error.message)
+        }
+    }
+
+    private func parsing(_ body: () throws(JSONReader.Malformed) -> Void) throws {
+        do {
+            try body()
+        } catch {
+            throw problem(line: error.line, error.message)
+        }
+    }
+
+    private func csvRecord(_ reader: inout CSVReader) throws -> (fields: [String], line: Int)? {
+        do {
+            return try reader.record()
+        } catch {
+            throw problem(line: error.line, error.message)
+        }
+    }
+
+    /// Input that stops the import: `source:line: message`, nothing written.
+    func problem(line: Int, _ message: String) -> ToolFailure {
+        .input("\(source):\(line): \(message); nothing was imported")
+    }
+}
+
+/// The placeholders of an import, shared with the link resolver it hands to ``ImportValues``.
+private final class PlaceholderBox {
+    /// Primary keys by class name.
+    var keys: [String: Set<AnyHashable>] = [:]
+}
