@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -f Scripts/bootstrap.sh ]; then
-    bash Scripts/bootstrap.sh
+    bash Scripts/bootstrap.sh --bench
 fi
 
 # SwiftPM keeps the build plan of a path dependency when only its files change: drop the plan so

@@ -12,7 +12,7 @@
 # damage, or a run still going after 60 s); DAMAGE_KEEP=DIR keeps those copies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/bootstrap.sh >/dev/null
+Scripts/bootstrap.sh --tests >/dev/null
 copies="${1:-300}"
 seed="${2:-1}"
 swift build -c release --product burrow >/dev/null

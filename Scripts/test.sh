@@ -4,7 +4,7 @@
 # and the concurrency tests under ThreadSanitizer (Scripts/tsan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/bootstrap.sh
+Scripts/bootstrap.sh --tests
 swift build --build-tests
 swift test --skip-build "$@"
 if [ $# -eq 0 ]; then

@@ -3,7 +3,7 @@
 # in a build folder of their own, and fails on any race it reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/bootstrap.sh
+Scripts/bootstrap.sh --tests
 suites='ConfinementTests|AsyncWriteTests|FreezingTests|ThreadSafeReferenceTests|SnapshotOrderTests|VersionLimitTests|CollectionIdentityTests|InvalidateTests|NotificationTests|CollectionNotificationTests|NotificationDeliveryTests'
 swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 log="$(mktemp)"

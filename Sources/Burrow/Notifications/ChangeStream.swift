@@ -125,7 +125,7 @@ extension Map {
 }
 
 extension Object {
-    /// The notifications of ``observe(keyPaths:on:_:)`` as an asynchronous sequence; see
+    /// The notifications of ``observe(keyPaths:on:_:)-([String]?,_,_)`` as an asynchronous sequence; see
     /// ``Results/changes``.
     ///
     /// ```swift

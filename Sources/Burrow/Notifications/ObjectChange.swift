@@ -1,4 +1,4 @@
-/// What happened to an observed object (``Object/observe(keyPaths:on:_:)``).
+/// What happened to an observed object (``Object/observe(keyPaths:on:_:)-([String]?,_,_)``).
 @frozen
 public enum ObjectChange<T> {
     /// The observation could not go on; no notification follows.

@@ -6,7 +6,7 @@ import LMDB
 /// mode only once complete, so a failure at any step leaves the original as it was.
 ///
 /// It runs for `Realm.Configuration.shouldCompactOnLaunch` at the first open of a file in a
-/// process, and for `burrow compact` (``compact(_:into:)``). Another process with the file
+/// process, and for `burrow compact` (``compact(_:into:encryptionKey:)``). Another process with the file
 /// open is detected by LMDB's lock on the lock file's first byte, which every such process
 /// holds (``Environment/lockExclusively()``); holding it exclusively also keeps other
 /// processes from opening the file until the copy is in place.

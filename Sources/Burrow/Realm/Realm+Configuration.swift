@@ -65,7 +65,7 @@ extension Realm {
         ///
         /// A new file is created encrypted with this key; an existing one opens only with the key
         /// it was created with. Every object, collection element, index key and the schema are
-        /// sealed (see README's "Encryption" for what is protected and what is not). Opening
+        /// sealed (see <doc:Encryption> for what is protected and what is not). Opening
         /// throws ``Realm/Error`` `invalidDatabase` for a wrong key, for no key on an encrypted
         /// file, for a key on a file that is not encrypted, and (where RealmSwift traps) for a key
         /// that is not 64 bytes long.

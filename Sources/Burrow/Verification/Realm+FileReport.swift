@@ -33,7 +33,7 @@ extension Realm {
         public struct Reader: Sendable, Equatable {
             public let processID: Int32
             /// Whether the process is still running. A reader slot of a process that died holds
-            /// its version until a writer opens the file or ``Realm/clearStaleReaders(at:)``
+            /// its version until a writer opens the file or ``Realm/clearStaleReaders(at:encryptionKey:)``
             /// clears it.
             public let isProcessAlive: Bool
             /// The version (LMDB's transaction id) it reads.

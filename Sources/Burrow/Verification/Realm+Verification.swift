@@ -1,7 +1,7 @@
 import Foundation
 
 extension Realm {
-    /// What ``Realm/verifyFile(at:)`` found in a file.
+    /// What ``Realm/verifyFile(at:encryptionKey:)`` found in a file.
     ///
     /// ```swift
     /// let verification = try Realm.verifyFile(at: url)
