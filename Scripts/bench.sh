@@ -5,12 +5,22 @@
 # Usage: Scripts/bench.sh [--rounds R] [N] [directory]
 #        Scripts/bench.sh --sync [N]   the sync step, against a PostgreSQL server of its own
 #        Scripts/bench.sh --scale      1, 4 and 16 synced processes over a server and its replica
+#        Scripts/bench.sh --tool [N]   burrow export and import of N rows against sqlite3's CSV
+#                                      export and .import (default 1000000)
 #   N          objects in the workload (default 1000000)
 #   directory  where the files go (default: a temporary folder, removed afterwards)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -f Scripts/bootstrap.sh ]; then
     bash Scripts/bootstrap.sh --bench
+fi
+
+if [ "${1:-}" = "--tool" ]; then
+    swift build -c release --product burrow
+    folder="$(mktemp -d /tmp/burrow-bench-tool-XXXXXX)"
+    trap 'rm -rf "$folder"' EXIT
+    Benchmarks/Tool/tool-bench.sh "$(swift build -c release --show-bin-path)/burrow" "${2:-1000000}" "$folder"
+    exit
 fi
 
 # SwiftPM keeps the build plan of a path dependency when only its files change: drop the plan so

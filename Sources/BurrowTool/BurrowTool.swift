@@ -32,6 +32,10 @@ enum BurrowTool {
                               change log) in a child process; exit status 1 when damaged
           compact SRC [DST]   copy-compact SRC in place (atomically) or into DST; refuses a
                               file that another process has open
+          copy SRC DST [--new-key-file K | --decrypt]
+                              a compacted copy, with the same key, another, or none
+          recover DAMAGED NEW every object that can still be read, into a new file, with a
+                              count of what was lost and why; exit status 1 when some was
 
         make a file:
           demo FILE           a sample file (people, dogs, links, lists, maps) to try things on
@@ -111,6 +115,8 @@ enum BurrowTool {
             case "info": print(InfoCommand.usage); return 0
             case "readers": print(ReadersCommand.usage); return 0
             case "export": print(ExportCommand.usage); return 0
+            case "copy": print(CopyCommand.usage); return 0
+            case "recover": print(RecoverCommand.usage); return 0
             case "import": print(ImportCommand.usage); return 0
             case "help", "--help", "-h": print(usage); return 0
             default:
@@ -132,6 +138,9 @@ enum BurrowTool {
         case "info": return InfoCommand.run(rest)
         case "readers": return ReadersCommand.run(rest)
         case "export": return ExportCommand.run(rest)
+        case "copy": return CopyCommand.run(rest)
+        case "recover": return RecoverCommand.run(rest)
+        case RecoverReader.command: return RecoverReader.run(rest)
         case "import": return ImportCommand.run(rest)
         case "--version", "version":
             print("burrow \(version)")

@@ -119,7 +119,7 @@ struct ObjectImporter {
     // MARK: Objects
 
     /// Adds the object `value` (a JSON object) of `schema`'s class, read on `line`.
-    private mutating func add(_ value: ToolValue, of schema: ObjectSchema, line: Int) throws {
+    mutating func add(_ value: ToolValue, of schema: ObjectSchema, line: Int) throws {
         guard case .object(let members) = value else { throw problem(line: line, "expected an object, found \(value.brief)") }
         let values = importValues()
         let object = try converting(line: line) { () throws(ImportValues.Problem) in try values.object(members, of: schema) }
@@ -181,6 +181,21 @@ struct ObjectImporter {
         fillRequired(&values, of: target)
         if let hashable = key as? AnyHashable { placeholders.keys[target.className, default: []].insert(hashable) }
         return realm.dynamicCreate(target.className, value: values)
+    }
+
+    /// Deletes the objects made only as link targets that no line filled (links to them
+    /// become nil); returns how many.
+    func deleteUnfilledLinkTargets() -> Int {
+        var deleted = 0
+        for (className, keys) in placeholders.keys {
+            for key in keys {
+                guard let object = realm.dynamicObject(ofType: className, forPrimaryKey: key.base) else { continue }
+                realm.delete(object)
+                deleted += 1
+            }
+        }
+        placeholders.keys.removeAll()
+        return deleted
     }
 
     /// Gives each required scalar property not in `values` RealmSwift's default (zero, empty,

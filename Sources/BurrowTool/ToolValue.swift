@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value as the tool prints it: JSON's kinds, with object members in schema order.
-indirect enum ToolValue: Equatable {
+enum ToolValue: Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -17,11 +17,15 @@ indirect enum ToolValue: Equatable {
         case (.integer(let a), .integer(let b)): a == b
         case (.number(let a), .number(let b)): a == b || (a.isNaN && b.isNaN)
         case (.string(let a), .string(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { isEqual($0, $1) }
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && isEqual($0.value, $1.value) }
         default: false
         }
     }
+
+    // Compared element by element, not through Array's ==, whose conformance on this type the
+    // compiler can see as circular.
+    private static func isEqual(_ lhs: ToolValue, _ rhs: ToolValue) -> Bool { lhs == rhs }
 
     /// Compact JSON text. Numbers JSON cannot hold (infinities, NaN) are strings.
     var json: String {

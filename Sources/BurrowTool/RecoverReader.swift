@@ -1,0 +1,58 @@
+import Burrow
+import Foundation
+
+/// The child process of `burrow recover`: reads a damaged file and prints what it can as a
+/// whole-file export, a class's object count before its objects and each object's position
+/// with it, from a resume point the parent gives. Damage that LMDB or Burrow meets ends this
+/// process (an assertion, a fault, a trap); the parent starts another past the object that
+/// ended it.
+///
+/// Lines: the export header (`{"burrow-export":1,...}`); `{"count":N,"class":C}` before a
+/// class's objects; `{"class":C,"index":I,"object":{...}}` per object.
+enum RecoverReader {
+    static let command = "recover-read"
+
+    /// `recover-read FILE [--class-index C] [--object-index I]`.
+    static func run(_ arguments: [String]) -> Int32 {
+        BurrowTool.running(command) { () throws(ToolFailure) in
+            let options = try CommandLineOptions(arguments, command: command, valued: ["key-file", "class-index", "object-index"])
+            guard options.positional.count == 1 else { throw .usage("recover-read takes FILE", command: command) }
+            let startClass: Int, startObject: Int
+            do throws(CommandLineOptions.UsageError) {
+                startClass = try options.integer("class-index", default: 0, in: 0...Int.max)
+                startObject = try options.integer("object-index", default: 0, in: 0...Int.max)
+            } catch {
+                throw .usage(error.message, command: command)
+            }
+            let file = try ToolFile(options.positional[0], options: options)
+            let realm = try file.openReadOnly()
+            let classes = realm.fileSchema.objectSchema.sorted { $0.className < $1.className }
+            var output = ToolOutput()
+            if startClass == 0 && startObject == 0 {
+                guard case .object(let members) = SchemaCommand.json(classes, version: 0) else { return 1 }
+                output.write(ToolValue.object([(ExportCommand.headerKey, .integer(1))] + members).json + "\n")
+                output.flush()
+            }
+            let topLevel = classes.filter { !$0.isEmbedded }
+            for (classIndex, schema) in topLevel.enumerated() where classIndex >= startClass {
+                let objects = realm.dynamicObjects(schema.className)
+                let name = ToolValue.string(schema.className).json
+                output.write("{\"count\":\(objects.count),\"class\":\(name)}\n")
+                output.flush()
+                let first = classIndex == startClass ? startObject : 0
+                guard first < objects.count else { continue }
+                for index in first..<objects.count {
+                    var line = "{\"class\":\(name),\"index\":\(index),\"object\":"
+                    ObjectRendering.render(objects[index], properties: schema.properties).writeJSON(into: &line)
+                    line += "}\n"
+                    output.write(line)
+                    // Each object is out before the next is read: a crash loses only the one
+                    // being read.
+                    output.flush()
+                }
+            }
+            try output.finish()
+            return 0
+        }
+    }
+}

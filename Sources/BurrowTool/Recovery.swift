@@ -1,0 +1,210 @@
+import Burrow
+import Foundation
+
+/// One `burrow recover`: runs readers over the damaged file until every class has been read
+/// or given up on, importing their lines into the new file.
+struct Recovery {
+    let source: ToolFile
+    let keyFile: String?
+    let target: String
+    var progress: Progress
+
+    /// A reader that prints nothing for this long is stopped as stuck (a damaged page can
+    /// send LMDB round a loop).
+    static let stallSeconds = 30.0
+    /// Readers started at most: each one ends past at least one object, or gives up a class.
+    static let maximumReaders = 10_000
+
+    struct Outcome {
+        /// Top-level classes in the file's order, with the objects it counted and those recovered.
+        var classes: [(name: String, counted: Int?, recovered: Int)] = []
+        /// Why objects were lost, a line each, by class.
+        var losses: [String: [String]] = [:]
+        var clearedLinks = 0
+
+        var lostCount: Int {
+            classes.reduce(0) { $0 + max(0, ($1.counted ?? 0) - $1.recovered) } + (classes.isEmpty ? 1 : 0)
+        }
+
+        func report(source: String, target: String) -> String {
+            let recovered = classes.reduce(0) { $0 + $1.recovered }, counted = classes.reduce(0) { $0 + ($1.counted ?? 0) }
+            var lines = ["recovered \(recovered) of \(counted) objects of \(source) into \(target)"]
+            for entry in classes {
+                let counted = entry.counted.map(String.init) ?? "?"
+                lines.append("  \(entry.name): \(entry.recovered) of \(counted)")
+                let reasons = losses[entry.name] ?? []
+                for reason in reasons.prefix(10) { lines.append("    lost: \(reason)") }
+                if reasons.count > 10 { lines.append("    and \(reasons.count - 10) more") }
+            }
+            if clearedLinks > 0 { lines.append("  links to \(clearedLinks) objects that were lost were cleared") }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// Where the next reader starts: a top-level class's position and an object's.
+    private struct Point: Equatable {
+        var classIndex = 0
+        var objectIndex = 0
+    }
+
+    /// What the readers' lines have said so far.
+    private struct State {
+        var outcome = Outcome()
+        var classNames: [String] = []
+        var schemas: Schema?
+        var point = Point()
+        var objectsThisRun = 0
+
+        /// Takes one line of a reader: the schema, a class's count, or an object to import.
+        mutating func take(_ line: ReaderLine, into realm: Realm, importer: inout ObjectImporter) throws {
+            switch line {
+            case .header(let classes):
+                try realm.addClasses(classes)
+                schemas = realm.fileSchema
+                classNames = classes.filter { !$0.isEmbedded }.map(\.className).sorted()
+                outcome.classes = classNames.map { name -> (name: String, counted: Int?, recovered: Int) in (name, nil, 0) }
+            case .count(let name, let count):
+                guard let index = classNames.firstIndex(of: name) else { return }
+                outcome.classes[index].counted = count
+                if index > point.classIndex { point = Point(classIndex: index, objectIndex: 0) }
+            case .object(let name, let position, let values):
+                guard let index = classNames.firstIndex(of: name), let schema = schemas?[name] else { return }
+                point = Point(classIndex: index, objectIndex: position + 1)
+                objectsThisRun += 1
+                do {
+                    try importer.add(values, of: schema, line: position + 1)
+                    outcome.classes[index].recovered += 1
+                } catch {
+                    outcome.losses[name, default: []].append("object \(position): " + Recovery.reason(error))
+                }
+            }
+        }
+    }
+
+    mutating func run() throws -> Outcome {
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: target), encryptionKey: source.key, objectTypes: []))
+        } catch {
+            throw ToolFailure.input(ToolFile.describe(error, path: target))
+        }
+        var importer = ObjectImporter(realm: realm, update: .error, source: source.path, progress: progress)
+        realm.beginWrite()
+        var state = State()
+        var readersWithoutObjects = 0
+        for _ in 0..<Self.maximumReaders {
+            let start = state.point
+            state.objectsThisRun = 0
+            let ending = try read(from: state.point) { line in try state.take(line, into: realm, importer: &importer) }
+            if case .finished = ending { break }
+            guard state.schemas != nil else {
+                throw ToolFailure.failed("\(source.path): its schema cannot be read (\(ending.description)); nothing was recovered")
+            }
+            guard state.point.classIndex < state.classNames.count else { break }
+            let name = state.classNames[state.point.classIndex]
+            readersWithoutObjects = state.objectsThisRun == 0 && state.point == start ? readersWithoutObjects + 1 : 0
+            if readersWithoutObjects >= 2 {
+                // Readers die before the class's first object they should read: its objects
+                // cannot be listed from here on.
+                let position = state.point.objectIndex
+                let rest = state.outcome.classes[state.point.classIndex].counted.map { "\(max(0, $0 - position)) objects" } ?? "the objects"
+                state.outcome.losses[name, default: []].append("\(rest) from position \(position) on: the class could not be read past there (\(ending.description))")
+                state.point = Point(classIndex: state.point.classIndex + 1, objectIndex: 0)
+                readersWithoutObjects = 0
+            } else {
+                state.outcome.losses[name, default: []].append("object \(state.point.objectIndex): reading it ended the reader (\(ending.description))")
+                state.point.objectIndex += 1
+            }
+            if state.point.classIndex >= state.classNames.count { break }
+        }
+        state.outcome.clearedLinks = importer.deleteUnfilledLinkTargets()
+        try realm.commitWrite()
+        importer.progress.finish()
+        return state.outcome
+    }
+
+    static func reason(_ error: Error) -> String {
+        let text = (error as? ToolFailure)?.message ?? "\(error)"
+        // The importer's messages read "SOURCE:LINE: what"; the object's position says it here.
+        let trimmed = text.replacingOccurrences(of: "; nothing was imported", with: "")
+        let parts = trimmed.components(separatedBy: ": ")
+        return parts.count >= 2 ? parts.dropFirst().joined(separator: ": ") : trimmed
+    }
+
+    // MARK: Readers
+
+    enum Ending: CustomStringConvertible {
+        case finished
+        case failed(status: Int32, message: String)
+        case signalled(Int32, message: String)
+        case stalled
+
+        var description: String {
+            switch self {
+            case .finished: "finished"
+            case .failed(let status, let message): message.isEmpty ? "exit status \(status)" : message
+            case .signalled(let signal, let message): "signal \(signal)" + (message.isEmpty ? "" : ": \(message)")
+            case .stalled: "no progress for \(Int(Recovery.stallSeconds)) s"
+            }
+        }
+    }
+
+    /// Runs one reader from `point`, handing each line it prints to `handle`, and says how it
+    /// ended.
+    private func read(from point: Point, _ handle: (ReaderLine) throws -> Void) throws -> Ending {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = [RecoverReader.command, source.path, "--class-index", "\(point.classIndex)", "--object-index", "\(point.objectIndex)"]
+            + (keyFile.map { ["--key-file", $0] } ?? [])
+        // A reader that dies says why in a line, without the runtime's backtrace.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new }
+        let output = Pipe()
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-recover-\(getpid())-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var stalled = false
+        while true {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(Self.stallSeconds * 1000))
+            if ready == 0 {
+                stalled = true
+                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            if ready < 0 { if errno == EINTR { continue } else { break } }
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            pending += buffer[0..<count]
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                var reader = JSONReader(input: ByteInput(text: String(decoding: line, as: UTF8.self)))
+                // A line cut short by the reader's death, or not JSON, is not the reader's.
+                guard let value = try? reader.value(), let parsed = try ReaderLine.parse(value) else { continue }
+                try handle(parsed)
+            }
+        }
+        process.waitUntilExit()
+        if stalled { return .stalled }
+        let message = Self.lastLine(of: errors)
+        switch process.terminationReason {
+        case .uncaughtSignal: return .signalled(process.terminationStatus, message: message)
+        case .exit: return process.terminationStatus == 0 ? .finished : .failed(status: process.terminationStatus, message: message)
+        @unknown default: return .failed(status: process.terminationStatus, message: message)
+        }
+    }
+
+    /// The last line a reader printed on standard error, short.
+    private static func lastLine(of url: URL) -> String {
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").last.map(String.init) ?? ""
+        return line.count > 200 ? String(line.prefix(199)) + "…" : line
+    }
+}
