@@ -66,9 +66,10 @@ enum ExportCommand {
                 output.write(header)
                 for schema in classes where !schema.isEmbedded {
                     let prefix = "{\"class\":" + ToolValue.string(schema.className).json + ",\"object\":"
+                    let columns = ObjectRendering.columns(of: schema.properties, in: schema)
                     for object in ordered(realm, schema) {
                         var line = prefix
-                        ObjectRendering.render(object, properties: schema.properties).writeJSON(into: &line)
+                        ObjectRendering.render(object, properties: schema.properties, columns: columns).writeJSON(into: &line)
                         line += "}\n"
                         output.write(line)
                         progress.step()

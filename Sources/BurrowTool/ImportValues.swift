@@ -17,13 +17,14 @@ struct ImportValues {
     let link: (_ target: ObjectSchema, _ value: ToolValue) throws(Problem) -> DynamicObject
 
     /// The values of an object of `objectSchema` from a JSON object's members.
-    func object(_ members: [(key: String, value: ToolValue)], of objectSchema: ObjectSchema) throws(Problem) -> [String: Any] {
-        var values: [String: Any] = [:]
+    func object(_ members: [(key: String, value: ToolValue)], of objectSchema: ObjectSchema) throws(Problem) -> [String: Any?] {
+        // `Any?` values, as the dynamic API takes them: no conversion of the whole dictionary.
+        var values: [String: Any?] = [:]
         for (key, value) in members {
             guard let property = objectSchema[key] else {
                 throw Problem(property: key, message: "\(objectSchema.className) has no property '\(key)'")
             }
-            guard values[key] == nil else { throw Problem(property: key, message: "given twice") }
+            guard values.index(forKey: key) == nil else { throw Problem(property: key, message: "given twice") }
             values[key] = try self.value(value, for: property)
         }
         return values
@@ -43,11 +44,11 @@ struct ImportValues {
         }
         if property.isMap {
             guard case .object(let members) = value else {
-                if value == .null { return [String: Any]() }
+                if value == .null { return [String: Any?]() }
                 throw Problem(property: property.name, message: "expected an object of keys and values")
             }
-            var converted: [String: Any] = [:]
-            for (key, element) in members { converted[key] = try scalar(element, for: property) }
+            var converted: [String: Any?] = [:]
+            for (key, element) in members { converted[key] = .some(try scalar(element, for: property)) }
             return converted
         }
         return try scalar(value, for: property)

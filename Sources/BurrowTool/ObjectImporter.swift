@@ -107,10 +107,10 @@ struct ObjectImporter {
             guard record.fields.count == properties.count else {
                 throw problem(line: record.line, "\(record.fields.count) fields, where the header has \(properties.count)")
             }
-            var object: [String: Any] = [:]
+            var object: [String: Any?] = [:]
             for (property, field) in zip(properties, record.fields) {
                 let converted: Any = try converting(line: record.line) { () throws(ImportValues.Problem) -> Any in try values.value(csv: field, for: property) }
-                object[property.name] = converted
+                object[property.name] = .some(converted)
             }
             try store(object, of: schema, line: record.line)
         }
@@ -127,11 +127,11 @@ struct ObjectImporter {
     }
 
     /// Creates (or, by the update policy, updates) the object with `values`.
-    private mutating func store(_ values: [String: Any], of schema: ObjectSchema, line: Int) throws {
+    private mutating func store(_ values: [String: Any?], of schema: ObjectSchema, line: Int) throws {
         var values = values
         Self.fillRequired(&values, of: schema)
         if let primaryKey = schema.primaryKeyProperty {
-            guard let key = values[primaryKey.name], !(key is NSNull) else { throw problem(line: line, "\(primaryKey.name): the primary key is missing") }
+            guard let given = values[primaryKey.name], let key = given, !(key is NSNull) else { throw problem(line: line, "\(primaryKey.name): the primary key is missing") }
             if realm.dynamicObject(ofType: schema.className, forPrimaryKey: key) != nil {
                 if let hashable = key as? AnyHashable, placeholders.keys[schema.className]?.remove(hashable) != nil {
                     _ = realm.dynamicCreate(schema.className, value: values, update: .all)
@@ -177,7 +177,7 @@ struct ObjectImporter {
             throw ImportValues.Problem(property: primaryKey.name, message: "a primary key cannot be a link")
         }.value(value, for: primaryKey)
         if let existing = realm.dynamicObject(ofType: target.className, forPrimaryKey: key) { return existing }
-        var values: [String: Any] = [primaryKey.name: key]
+        var values: [String: Any?] = [primaryKey.name: key]
         fillRequired(&values, of: target)
         if let hashable = key as? AnyHashable { placeholders.keys[target.className, default: []].insert(hashable) }
         return realm.dynamicCreate(target.className, value: values)
@@ -200,8 +200,8 @@ struct ObjectImporter {
 
     /// Gives each required scalar property not in `values` RealmSwift's default (zero, empty,
     /// the 1970 epoch, the all-zero UUID and object id).
-    static func fillRequired(_ values: inout [String: Any], of schema: ObjectSchema) {
-        for property in schema.properties where values[property.name] == nil && !property.isOptional
+    static func fillRequired(_ values: inout [String: Any?], of schema: ObjectSchema) {
+        for property in schema.properties where values.index(forKey: property.name) == nil && !property.isOptional
             && !property.isArray && !property.isSet && !property.isMap {
             switch property.type {
             case .int: values[property.name] = 0

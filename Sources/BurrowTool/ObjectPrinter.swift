@@ -14,6 +14,8 @@ struct ObjectPrinter {
     private(set) var output: ToolOutput
     private var tableRows: [[ToolValue]] = []
     private var printed = 0
+    /// The row columns of `properties`, from the first object's class.
+    private var columns: [Int?]?
 
     init(format: Format, properties: [Property], output: ToolOutput = ToolOutput()) {
         self.format = format
@@ -31,20 +33,24 @@ struct ObjectPrinter {
     }
 
     mutating func print(_ object: DynamicObject) {
+        let columns = self.columns ?? ObjectRendering.columns(of: properties, in: object.objectSchema)
+        self.columns = columns
         switch format {
         case .json, .jsonl:
             var line = format == .json ? (printed == 0 ? "\n" : ",\n") : ""
-            ObjectRendering.render(object, properties: properties).writeJSON(into: &line)
+            ObjectRendering.render(object, properties: properties, columns: columns).writeJSON(into: &line)
             if format == .jsonl { line += "\n" }
             output.write(line)
         case .csv:
-            let fields = properties.map { property -> String in
-                let value = ObjectRendering.value(of: property, in: object)
-                return value == .null ? "" : ToolValue.csvField(Self.csvText(value, of: property))
+            var line = ""
+            for (index, (property, value)) in zip(properties, ObjectRendering.values(of: object, properties: properties, columns: columns)).enumerated() {
+                if index > 0 { line += "," }
+                if value != .null { line += ToolValue.csvField(Self.csvText(value, of: property)) }
             }
-            output.write(fields.joined(separator: ",") + "\r\n")
+            line += "\r\n"
+            output.write(line)
         case .table:
-            tableRows.append(properties.map { ObjectRendering.value(of: $0, in: object) })
+            tableRows.append(ObjectRendering.values(of: object, properties: properties, columns: columns))
         }
         printed += 1
     }

@@ -40,10 +40,11 @@ enum RecoverReader {
                 output.write("{\"count\":\(objects.count),\"class\":\(name)}\n")
                 output.flush()
                 let first = classIndex == startClass ? startObject : 0
+                let columns = ObjectRendering.columns(of: schema.properties, in: schema)
                 guard first < objects.count else { continue }
                 for index in first..<objects.count {
                     var line = "{\"class\":\(name),\"index\":\(index),\"object\":"
-                    ObjectRendering.render(objects[index], properties: schema.properties).writeJSON(into: &line)
+                    ObjectRendering.render(objects[index], properties: schema.properties, columns: columns).writeJSON(into: &line)
                     line += "}\n"
                     output.write(line)
                     // Each object is out before the next is read: a crash loses only the one

@@ -82,6 +82,13 @@ enum ToolValue: Equatable {
     }
 
     static func writeJSONString(_ value: String, into text: inout String) {
+        // Most strings need no escape: they go in whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
+            text += "\""
+            text += value
+            text += "\""
+            return
+        }
         text += "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -101,9 +108,17 @@ enum ToolValue: Equatable {
     /// `field` quoted for CSV (RFC 4180) when it holds a comma, a quote or a line break, or
     /// starts or ends with white space.
     static func csvField(_ field: String) -> String {
-        let needsQuotes = field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-            || field.first?.isWhitespace == true || field.last?.isWhitespace == true
+        let bytes = field.utf8
+        let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            || [0x20, 0x09].contains(bytes.first) || [0x20, 0x09].contains(bytes.last)
         guard needsQuotes else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        quoted.reserveCapacity(bytes.count + 8)
+        for byte in bytes {
+            quoted.append(byte)
+            if byte == UInt8(ascii: "\"") { quoted.append(byte) }
+        }
+        quoted.append(UInt8(ascii: "\""))
+        return String(decoding: quoted, as: UTF8.self)
     }
 }

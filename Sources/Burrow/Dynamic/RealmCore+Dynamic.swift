@@ -6,7 +6,7 @@ extension RealmCore {
     /// The file's class `name` read by name, or `nil` when the file has no such class.
     func dynamicBound(named name: String) -> BoundClass? {
         guard let layout = catalog.layouts[name] else { return nil }
-        return bound(ClassInfo.dynamic(layout.storedClass))
+        return dynamicBound(layout)
     }
 
     /// The file's class `name` read by name; traps when the file has no such class.

@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// Converting between loosely typed Swift values and the stored values of a property known only
 /// from the stored schema (the dynamic accessors of ``DynamicObject``).
@@ -50,10 +51,24 @@ enum StoredValueConversion {
     /// `value` without the `Optional` a caller may have wrapped it in; `nil` for a `nil` one.
     static func unwrapped(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        // Most values are neither: a lookup by type skips the casts, which cost more than the
+        // rest of a write of a value.
+        guard mayWrapNil(Swift.type(of: value)) else { return value }
         if let optional = value as? any OptionalValue { return optional.wrappedAny.flatMap(unwrapped) }
         if value is NSNull { return nil }
         return value
     }
+
+    /// Whether values of `type` are an `Optional` or `NSNull`, remembered by type.
+    private static func mayWrapNil(_ type: Any.Type) -> Bool {
+        let key = ObjectIdentifier(type)
+        if let known = nilWrappingTypes.withLock({ $0[key] }) { return known }
+        let answer = type is any OptionalValue.Type || type is NSNull.Type
+        nilWrappingTypes.withLock { $0[key] = answer }
+        return answer
+    }
+
+    private static let nilWrappingTypes = Locked<[ObjectIdentifier: Bool]>([:])
 
     /// The stored form of a scalar `value` (not a link, not a collection) for `property` of
     /// `className`; traps with RealmSwift's message when the value does not fit.

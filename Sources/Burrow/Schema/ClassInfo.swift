@@ -186,10 +186,19 @@ final class ClassInfo: @unchecked Sendable {
     /// A model class this process has used, or that one of those links to, by stored name.
     static func type(named name: String) -> ObjectBase.Type? {
         cache.withLock { entries in
-            entries.values.first { $0.className == name }?.type
+            // Answers hold until another class is discovered.
+            if namedTypes.count != entries.count { namedTypes = (entries.count, [:]) }
+            if let known = namedTypes.types[name] { return known }
+            let found = entries.values.first { $0.className == name }?.type
                 ?? entries.values.lazy.flatMap(\.fields).compactMap(\.linkedType).first { storedName(of: $0) == name }
+            namedTypes.types[name] = .some(found)
+            return found
         }
     }
+
+    /// ``type(named:)``'s answers, found or not, for the classes discovered so far (guarded by
+    /// `cache`'s lock).
+    nonisolated(unsafe) private static var namedTypes: (count: Int, types: [String: ObjectBase.Type?]) = (0, [:])
 
     /// The unqualified Swift name of `type`: `V1.Pet` and `V2.Pet` are both `Pet`.
     static func storedName(of type: ObjectBase.Type) -> String {

@@ -19,6 +19,9 @@ final class RealmCore: RealmSession {
     @exclusivity(unchecked) private var boundRevision: UInt64 = .max
     /// The class ``bound(_:)`` last returned.
     @exclusivity(unchecked) private var lastBound: BoundClass?
+    /// Classes read by name, by their layout: a layout is one class's storage for one catalog
+    /// revision, so its identity stands for the stored class without hashing it.
+    @exclusivity(unchecked) private var dynamicInfos: [ObjectIdentifier: (layout: TableLayout, info: ClassInfo)] = [:]
     /// Classes resolved for writing in the open write, by model type.
     @exclusivity(unchecked) private var writeBound: [ObjectIdentifier: BoundClass] = [:]
     /// The class ``boundForWriting(_:in:)`` last returned.
@@ -72,11 +75,26 @@ final class RealmCore: RealmSession {
         exclusively { cachedBound(info) }
     }
 
+    /// The class read by name whose storage is `layout`, resolved against the file.
+    func dynamicBound(_ layout: TableLayout) -> BoundClass? {
+        exclusively {
+            let info: ClassInfo
+            if let known = dynamicInfos[ObjectIdentifier(layout)], known.layout === layout {
+                info = known.info
+            } else {
+                info = ClassInfo.dynamic(layout.storedClass)
+                dynamicInfos[ObjectIdentifier(layout)] = (layout, info)
+            }
+            return cachedBound(info)
+        }
+    }
+
     @inline(__always)
     private func cachedBound(_ info: ClassInfo) -> BoundClass? {
         let revision = catalogRevision
         if revision != boundRevision {
             boundClasses.removeAll(keepingCapacity: true)
+            dynamicInfos.removeAll(keepingCapacity: true)
             lastBound = nil
             boundRevision = revision
         }
