@@ -24,11 +24,17 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // Line editing and history for `burrow shell`.
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         .target(name: "Burrow", dependencies: ["LMDB", "CSodium", "PostgreSQL"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
-        .executableTarget(name: "BurrowTool", dependencies: ["Burrow"]),
+        .executableTarget(name: "BurrowTool", dependencies: ["Burrow", "CLibEdit"]),
         // A throwaway PostgreSQL server for the tests that sync (not a product).
         .target(name: "TemporaryPostgres", dependencies: ["PostgreSQL"], path: "Tests/TemporaryPostgres"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),

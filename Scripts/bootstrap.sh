@@ -4,14 +4,17 @@
 #   Scripts/bootstrap.sh           what the library and the burrow tool need to build and run
 #   Scripts/bootstrap.sh --tests   and what the test suite uses: lmdb-utils (mdb_stat, which
 #                                  tests compare with), and, where they can be installed, the
-#                                  PostgreSQL server the sync tests start and iproute2 (ip) for
-#                                  the tests of machines apart; without those, their tests skip
+#                                  PostgreSQL server the sync tests start, iproute2 (ip) for
+#                                  the tests of machines apart, tmux and chromium for the tool's
+#                                  shell and report; without those, their tests skip
 #   Scripts/bootstrap.sh --bench   and what the benchmarks compare with: SQLite and PostgreSQL
 set -euo pipefail
 
-library=(liblmdb-dev libsodium-dev libpq-dev pkg-config)
+library=(liblmdb-dev libsodium-dev libpq-dev libedit-dev pkg-config)
 tests=(lmdb-utils)
-tests_optional=(postgresql iproute2)
+# The tests that drive `burrow shell` in a terminal (tmux) and render `burrow report` in a
+# browser (chromium) skip, saying why, without them.
+tests_optional=(postgresql iproute2 tmux chromium)
 bench=(libsqlite3-dev sqlite3 lmdb-utils)
 bench_optional=(postgresql)
 
@@ -36,7 +39,9 @@ fi
 case "${1:-}" in
     --tests)
         install_missing "${tests[@]}"
-        install_missing "${tests_optional[@]}" || echo "Could not install ${tests_optional[*]}: the tests that need them will be skipped." >&2
+        for package in "${tests_optional[@]}"; do
+            install_missing "$package" || echo "Could not install $package: the tests that need it will be skipped." >&2
+        done
         ;;
     --bench)
         install_missing "${bench[@]}"

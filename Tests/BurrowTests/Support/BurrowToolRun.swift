@@ -10,8 +10,9 @@ struct BurrowToolRun {
 
     /// Runs `burrow` with `arguments` (and `environment` added to this process's) and waits
     /// for it.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        try self.init(executable: BuildDirectory.product("burrow"), arguments, environment: environment)
+    /// `input`, when given, is the tool's standard input.
+    init(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws {
+        try self.init(executable: BuildDirectory.product("burrow"), arguments, environment: environment, input: input)
     }
 
     /// Runs another program the same way.
@@ -19,9 +20,15 @@ struct BurrowToolRun {
         try BurrowToolRun(executable: executable, arguments, environment: [:])
     }
 
-    private init(executable: URL?, _ arguments: [String], environment: [String: String]) throws {
+    private init(executable: URL?, _ arguments: [String], environment: [String: String], input: String? = nil) throws {
         let process = Process()
         process.executableURL = executable
+        if let input {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-input-\(UUID().uuidString)")
+            try input.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            process.standardInput = try FileHandle(forReadingFrom: file)
+        }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         let output = Pipe(), errors = Pipe()
