@@ -20,6 +20,9 @@ enum BurrowTool {
           query FILE CLASS ['PREDICATE'] [--sort K] [--limit N] [--format table|json|jsonl|csv]
                               the objects that match, in the query language of filter(_:)
           dump FILE [CLASS]   every object of FILE (or of CLASS), every property and element
+          report FILE -o REPORT.html
+                              one self-contained page: the schema drawn, counts, space,
+                              readers, the first objects of each class
           shell FILE          a prompt for queries (Dog where age < 2 sort name) and .schema,
                               .info, .mode, with line editing and history
 
@@ -119,6 +122,7 @@ enum BurrowTool {
             case "export": print(ExportCommand.usage); return 0
             case "copy": print(CopyCommand.usage); return 0
             case "shell": print(ShellCommand.usage); return 0
+            case "report": print(ReportCommand.usage); return 0
             case "recover": print(RecoverCommand.usage); return 0
             case "import": print(ImportCommand.usage); return 0
             case "help", "--help", "-h": print(usage); return 0
@@ -143,6 +147,7 @@ enum BurrowTool {
         case "export": return ExportCommand.run(rest)
         case "copy": return CopyCommand.run(rest)
         case "shell": return ShellCommand.run(rest)
+        case "report": return ReportCommand.run(rest)
         case "recover": return RecoverCommand.run(rest)
         case RecoverReader.command: return RecoverReader.run(rest)
         case "import": return ImportCommand.run(rest)
