@@ -26,6 +26,12 @@ enum BurrowTool {
           shell FILE          a prompt for queries (Dog where age < 2 sort name) and .schema,
                               .info, .mode, with line editing and history
 
+        change a file:
+          set FILE CLASS 'PREDICATE' PROPERTY=VALUE... [--yes]
+                              change the objects that match, in one transaction, after asking
+          delete FILE CLASS 'PREDICATE' [--yes]
+                              delete the objects that match, after asking
+
         move data in and out:
           export FILE [--class C] [--format jsonl|json|csv]
                               every object, streamed: the whole file, or one class
@@ -123,6 +129,8 @@ enum BurrowTool {
             case "copy": print(CopyCommand.usage); return 0
             case "shell": print(ShellCommand.usage); return 0
             case "report": print(ReportCommand.usage); return 0
+            case "set": print(ChangeCommand.setUsage); return 0
+            case "delete": print(ChangeCommand.deleteUsage); return 0
             case "recover": print(RecoverCommand.usage); return 0
             case "import": print(ImportCommand.usage); return 0
             case "help", "--help", "-h": print(usage); return 0
@@ -148,6 +156,8 @@ enum BurrowTool {
         case "copy": return CopyCommand.run(rest)
         case "shell": return ShellCommand.run(rest)
         case "report": return ReportCommand.run(rest)
+        case "set": return ChangeCommand.run(rest, deleting: false)
+        case "delete": return ChangeCommand.run(rest, deleting: true)
         case "recover": return RecoverCommand.run(rest)
         case RecoverReader.command: return RecoverReader.run(rest)
         case "import": return ImportCommand.run(rest)
