@@ -98,6 +98,10 @@ struct Recovery {
             let ending = try read(from: state.point) { line in try state.take(line, into: realm, importer: &importer) }
             if case .finished = ending { break }
             guard state.schemas != nil else {
+                // A reader that refused the file as bad input (a key, not a Burrow file) says so.
+                if case .failed(2, let message) = ending {
+                    throw ToolFailure.input(message.replacingOccurrences(of: "burrow \(RecoverReader.command): ", with: ""))
+                }
                 throw ToolFailure.failed("\(source.path): its schema cannot be read (\(ending.description)); nothing was recovered")
             }
             guard state.point.classIndex < state.classNames.count else { break }
