@@ -76,7 +76,7 @@ enum InfoCommand {
             lines.append("  process \(reader.processID) (\(processState(reader))): version \(reader.version), "
                          + "\(reader.versionsBehind) \(reader.versionsBehind == 1 ? "commit" : "commits") behind")
         }
-        lines += warnings(report, path: path).map { "warning: \($0)" }
+        lines += warnings(report, path: path).map { TerminalStyle.yellow("warning:", on: TerminalStyle.standardOutput) + " \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -88,7 +88,8 @@ struct TableText {
         for row in cells {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
-        var lines = [zip(header, widths).map { Self.pad($0, to: $1, right: false) }.joined(separator: "  ")]
+        var lines = [TerminalStyle.bold(zip(header, widths).map { Self.pad($0, to: $1, right: false) }.joined(separator: "  "),
+                                        on: TerminalStyle.standardOutput)]
         lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
         for (row, values) in zip(cells, rows) {
             lines.append(row.enumerated().map { column, cell in

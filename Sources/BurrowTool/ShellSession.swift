@@ -17,7 +17,7 @@ struct ShellSession {
             if text.hasPrefix(".") { return try dotCommand(text) }
             try query(ShellQuery(text))
         } catch {
-            BurrowTool.printError("error: \(error.message)")
+            BurrowTool.printError(TerminalStyle.red("error:", on: TerminalStyle.standardError) + " \(error.message)")
         }
         // What print() buffered goes out before the next line's objects, which are written
         // straight to the file descriptor.

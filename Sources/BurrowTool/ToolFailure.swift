@@ -29,7 +29,7 @@ extension BurrowTool {
         do {
             return try body()
         } catch {
-            printError("burrow \(command): \(error.message)")
+            printError(TerminalStyle.red("burrow \(command):", on: TerminalStyle.standardError) + " \(error.message)")
             return error.status
         }
     }

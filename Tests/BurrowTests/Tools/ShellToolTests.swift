@@ -43,6 +43,7 @@ struct ShellToolTests {
         #expect(lines[3] == "dog,at,note" && lines[4].hasPrefix("000000000000000000000001,"))
         #expect(run.output.contains("class Visit\n  dog   Dog?\n"))
         #expect(!run.output.contains("\"breed\":null,\"age\"") || lines.count < 40, "the lines after .quit ran")
+        #expect(!(run.output + run.errors).contains("\u{1B}"), "colour where no terminal is")
         let errors = run.errors.split(separator: "\n").map(String.init)
         #expect(errors.contains { $0.hasPrefix("error: expected CLASS [count] [where PREDICATE]") }, "\(run.errors)")
         #expect(errors.contains("error: Invalid query at position 0: unknown property 'agee' on Dog; did you mean 'age'?"))
@@ -82,6 +83,30 @@ struct ShellToolTests {
     }
 }
 
+extension ShellToolTests {
+    /// The table's header is bold and errors red on a terminal, unless NO_COLOR is set.
+    @Test(.enabled(if: ShellTerminal.tmux != nil, "tmux is not installed (Scripts/bootstrap.sh --tests installs it)"),
+          arguments: [false, true])
+    func colourOnATerminalOnlyWithoutNoColor(noColor: Bool) throws {
+        let path = try demo()
+        let folder = directory.url.appendingPathComponent(noColor ? "plain" : "colour")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let terminal = try ShellTerminal(folder: folder, command: [BuildDirectory.product("burrow")!.path, "shell", path],
+                                         environment: ["BURROW_HISTORY": "", "TERM": "xterm-256color"].merging(noColor ? ["NO_COLOR": "1"] : [:]) { $1 },
+                                         unset: noColor ? [] : ["NO_COLOR"])
+        defer { terminal.stop() }
+        try terminal.waitFor("burrow>")
+        try terminal.type("Dog limit 1")
+        try terminal.keys("Enter")
+        try terminal.type("Cat")
+        try terminal.keys("Enter")
+        try terminal.waitFor("(1 object)", then: "has no class 'Cat'")
+        let screen = try terminal.screen(escapes: true)
+        #expect(screen.contains("\u{1B}[1m") == !noColor, "bold header: \(screen.debugDescription)")
+        #expect(screen.contains("\u{1B}[31m") == !noColor, "red error: \(screen.debugDescription)")
+    }
+}
+
 /// A terminal of tmux's, on a server of its own, running one command.
 struct ShellTerminal {
     static let tmux: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -89,10 +114,11 @@ struct ShellTerminal {
     private let socket: String
     private let exitMarker: URL
 
-    init(folder: URL, command: [String], environment: [String: String]) throws {
+    /// `unset`: variables of this process the command must not see.
+    init(folder: URL, command: [String], environment: [String: String], unset: [String] = []) throws {
         socket = folder.appendingPathComponent("tmux.socket").path
         exitMarker = folder.appendingPathComponent("exited")
-        let variables = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.joined(separator: " ")
+        let variables = (unset.map { "-u \($0)" } + environment.map { "\($0.key)=\(Self.quoted($0.value))" }).joined(separator: " ")
         let line = "env \(variables) \(command.map(Self.quoted).joined(separator: " ")); echo done > \(Self.quoted(exitMarker.path)); sleep 30"
         let started = try run(["new-session", "-d", "-s", "shell", "-x", "160", "-y", "50", line])
         if !started.isEmpty { Issue.record("tmux new-session: \(started)") }
@@ -103,9 +129,9 @@ struct ShellTerminal {
 
     /// What the terminal shows, with what scrolled off: captured into a buffer the server
     /// saves to a file.
-    func screen() throws -> String {
+    func screen(escapes: Bool = false) throws -> String {
         let saved = socket + ".screen"
-        try run(["capture-pane", "-t", "shell", "-S", "-200", ";", "save-buffer", saved])
+        try run(["capture-pane"] + (escapes ? ["-e"] : []) + ["-t", "shell", "-S", "-200", ";", "save-buffer", saved])
         defer { unlink(saved) }
         return (try? String(contentsOfFile: saved, encoding: .utf8)) ?? ""
     }
