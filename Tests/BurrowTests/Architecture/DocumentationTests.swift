@@ -88,15 +88,7 @@ enum DocumentationSite {
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, log: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, log)
+        let run = try runCombiningOutput(executable, arguments)
+        return (run.status, run.output)
     }
 }

@@ -27,16 +27,8 @@ struct CompileTimeContractTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString).swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = arguments + [file.path]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus == 0, output)
+        let run = try runCombiningOutput(swiftc, arguments + [file.path])
+        return (run.status == 0, run.output)
     }
 
     private static let model = """

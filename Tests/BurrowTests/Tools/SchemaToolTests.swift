@@ -88,15 +88,6 @@ struct SchemaToolTests {
             return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
                 .map { folder.appendingPathComponent($0).path }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = arguments.filter { $0 != "-typecheck" } + sources + objects + ["-llmdb", "-lsodium", "-lpq", "-o", output]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return try runCombiningOutput(swiftc, arguments.filter { $0 != "-typecheck" } + sources + objects + ["-llmdb", "-lsodium", "-lpq", "-o", output])
     }
 }
