@@ -21,11 +21,11 @@ sqlite3 "$folder/bench.db" "CREATE TABLE Row(id INTEGER PRIMARY KEY, name TEXT N
 
 measure() { python3 "$here/measure.py" "$rows" "$@"; }
 echo "burrow export and import of $rows rows against sqlite3's, in one run"
-printf '%-36s %10s %14s %14s\n' "" "seconds" "rows/s" "peak RSS MB"
+printf '%-36s %8s %12s %10s %10s %10s\n' "" "seconds" "rows/s" "anon MB" "file MB" "maxrss MB"
 measure "burrow import Row rows.csv" "$burrow" import "$folder/bench.realm" Row "$folder/rows.csv" --quiet
 measure "sqlite3 .import rows.csv" sqlite3 "$folder/bench.db" ".import --csv --skip 1 $folder/rows.csv Row"
 measure "burrow export --class Row --format csv" "$burrow" export "$folder/bench.realm" --class Row --format csv --output "$folder/burrow.csv" --quiet
-measure "sqlite3 -csv select *" sh -c "sqlite3 -csv -header '$folder/bench.db' 'SELECT * FROM Row' > '$folder/sqlite.csv'"
+measure "sqlite3 -csv select *" sqlite3 -csv -header "$folder/bench.db" ".output $folder/sqlite.csv" "SELECT * FROM Row"
 measure "burrow export (whole file, jsonl)" "$burrow" export "$folder/bench.realm" --output "$folder/all.jsonl" --quiet
 measure "burrow import (whole file, jsonl)" "$burrow" import "$folder/copy.realm" "$folder/all.jsonl" --quiet
 if cmp -s "$folder/rows.csv" "$folder/burrow.csv"; then
