@@ -53,7 +53,6 @@ enum ChangeCommand {
                 throw .input(ToolFile.describe(error, path: file.path))
             }
             let schema = try file.objectSchema(positional[1], in: realm)
-            guard !schema.isEmbedded else { throw .input("\(schema.className) is embedded: change it through its owner") }
             var results = realm.dynamicObjects(schema.className)
             results = results.filter(try QueryText.predicate(positional[2], for: results))
             let assignments = deleting ? [] : try Assignment.parse(Array(positional[3...]), of: schema, in: realm)

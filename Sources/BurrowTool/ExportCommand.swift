@@ -49,7 +49,6 @@ enum ExportCommand {
             var progress = Progress(label: "exported", quiet: options.flags.contains("quiet"))
             if let className = options.string("class") {
                 let schema = try file.objectSchema(className, in: realm)
-                guard !schema.isEmbedded else { throw .input("\(className) is embedded: its objects are exported inside their owners") }
                 var printer = ObjectPrinter(format: format, properties: schema.properties, output: output)
                 printer.begin()
                 for object in ordered(realm, schema) {

@@ -21,11 +21,11 @@ enum ExportSchema {
                 let collection: String? = if case .string(let kind)? = member("collection", of: fields) { kind } else { nil }
                 guard collection == nil || ["list", "set", "map"].contains(collection!) else { throw malformed("\(name).\(propertyName) has an unknown collection") }
                 let objectClass: String? = if case .string(let target)? = member("objectClass", of: fields) { target } else { nil }
-                parsed.append(Property(name: propertyName, type: type, isOptional: member("optional", of: fields) == .bool(true),
-                                       isIndexed: member("indexed", of: fields) == .bool(true), isPrimary: member("primaryKey", of: fields) == .bool(true),
+                parsed.append(Property(name: propertyName, type: type, isOptional: member("optional", of: fields)?.isTrue == true,
+                                       isIndexed: member("indexed", of: fields)?.isTrue == true, isPrimary: member("primaryKey", of: fields)?.isTrue == true,
                                        objectClassName: objectClass, isArray: collection == "list", isSet: collection == "set", isMap: collection == "map"))
             }
-            schemas.append(ObjectSchema(className: name, properties: parsed, isEmbedded: member("embedded", of: members) == .bool(true)))
+            schemas.append(ObjectSchema(className: name, properties: parsed, isEmbedded: member("embedded", of: members)?.isTrue == true))
         }
         return schemas
     }

@@ -34,7 +34,7 @@ struct ImportValues {
     func value(_ value: ToolValue, for property: Property) throws(Problem) -> Any {
         if property.isArray || property.isSet {
             guard case .array(let elements) = value else {
-                if value == .null { return [Any]() }
+                if value.isNull { return [Any]() }
                 throw Problem(property: property.name, message: "expected an array")
             }
             var converted: [Any] = []
@@ -44,7 +44,7 @@ struct ImportValues {
         }
         if property.isMap {
             guard case .object(let members) = value else {
-                if value == .null { return [String: Any?]() }
+                if value.isNull { return [String: Any?]() }
                 throw Problem(property: property.name, message: "expected an object of keys and values")
             }
             var converted: [String: Any?] = [:]
@@ -84,7 +84,7 @@ struct ImportValues {
     /// One value of `property`'s type (an element, for a collection).
     private func scalar(_ value: ToolValue, for property: Property) throws(Problem) -> Any {
         func problem(_ message: String) -> Problem { Problem(property: property.name, message: message) }
-        if value == .null {
+        if value.isNull {
             let isCollection = property.isArray || property.isSet || property.isMap
             // A to-one link, a map's value and a mixed value may be nil; other elements and
             // required properties may not.

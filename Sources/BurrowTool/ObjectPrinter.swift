@@ -45,7 +45,7 @@ struct ObjectPrinter {
             var line = ""
             for (index, (property, value)) in zip(properties, ObjectRendering.values(of: object, properties: properties, columns: columns)).enumerated() {
                 if index > 0 { line += "," }
-                if value != .null { line += ToolValue.csvField(Self.csvText(value, of: property)) }
+                if !value.isNull { line += ToolValue.csvField(Self.csvText(value, of: property)) }
             }
             line += "\r\n"
             output.write(line)

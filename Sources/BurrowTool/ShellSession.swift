@@ -40,7 +40,7 @@ struct ShellSession {
             format = chosen
         case ".schema":
             var classes = realm.fileSchema.objectSchema.sorted { $0.className < $1.className }
-            if words.count == 2 { classes = [try file.objectSchema(words[1], in: realm)] }
+            if words.count == 2 { classes = [try file.objectSchema(words[1], in: realm, embeddedAllowed: true)] }
             print(SchemaCommand.text(classes, version: (try? Realm.schemaVersion(at: file.url, encryptionKey: file.key)) ?? 0), terminator: "")
         case ".info":
             do {

@@ -33,12 +33,25 @@ struct ToolFile {
         }
     }
 
-    /// The schema of class `name`, which must be in `realm`'s file.
+    /// The schema of class `name`, which must be in `realm`'s file and (unless
+    /// `embeddedAllowed`) not embedded: embedded objects are read through their owners.
     ///
-    /// - Throws: ``ToolFailure`` (status 2) naming the classes the file has.
-    func objectSchema(_ name: String, in realm: Realm) throws(ToolFailure) -> ObjectSchema {
+    /// - Throws: ``ToolFailure`` (status 2) naming the classes the file has, or the owners of
+    ///   an embedded class.
+    func objectSchema(_ name: String, in realm: Realm, embeddedAllowed: Bool = false) throws(ToolFailure) -> ObjectSchema {
         let schemas = realm.fileSchema.objectSchema
-        if let schema = schemas.first(where: { $0.className == name }) { return schema }
+        if let schema = schemas.first(where: { $0.className == name }) {
+            guard !schema.isEmbedded || embeddedAllowed else {
+                var owners: [String] = []
+                for owner in schemas {
+                    for property in owner.properties where property.objectClassName == name {
+                        owners.append(owner.className + "." + property.name)
+                    }
+                }
+                throw .input("\(name) is embedded: its objects are read through their owners (\(owners.joined(separator: ", ")))")
+            }
+            return schema
+        }
         let names = schemas.map(\.className).sorted()
         let near = names.first { $0.lowercased() == name.lowercased() }.map { " (did you mean '\($0)'?)" } ?? ""
         throw .input("\(path) has no class '\(name)'\(near); its classes: \(names.isEmpty ? "none" : names.joined(separator: ", "))")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value as the tool prints it: JSON's kinds, with object members in schema order.
-enum ToolValue: Equatable {
+enum ToolValue {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -10,22 +10,18 @@ enum ToolValue: Equatable {
     case array([ToolValue])
     case object([(key: String, value: ToolValue)])
 
-    static func == (lhs: ToolValue, rhs: ToolValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.bool(let a), .bool(let b)): a == b
-        case (.integer(let a), .integer(let b)): a == b
-        case (.number(let a), .number(let b)): a == b || (a.isNaN && b.isNaN)
-        case (.string(let a), .string(let b)): a == b
-        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { isEqual($0, $1) }
-        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && isEqual($0.value, $1.value) }
-        default: false
-        }
+    // Not Equatable: the compiler can find that conformance circular on this recursive type.
+    // The checks the tool needs are these.
+
+    /// Whether this is `null`.
+    var isNull: Bool {
+        if case .null = self { true } else { false }
     }
 
-    // Compared element by element, not through Array's ==, whose conformance on this type the
-    // compiler can see as circular.
-    private static func isEqual(_ lhs: ToolValue, _ rhs: ToolValue) -> Bool { lhs == rhs }
+    /// Whether this is `true`.
+    var isTrue: Bool {
+        if case .bool(true) = self { true } else { false }
+    }
 
     /// Compact JSON text. Numbers JSON cannot hold (infinities, NaN) are strings.
     var json: String {

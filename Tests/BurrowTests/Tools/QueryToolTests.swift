@@ -121,6 +121,7 @@ struct QueryToolTests {
         let cases: [([String], String)] = [
             (["query", path, "dog"], "has no class 'dog' (did you mean 'Dog'?); its classes: Address, Dog, Person, Visit"),
             (["query", path, "Dog", "--sort", "nme"], "--sort nme:"),
+            (["query", path, "Address"], "Address is embedded: its objects are read through their owners (Person.address)"),
             (["query", path, "Dog", "--properties", "id,colour"], "Dog has no property 'colour'"),
             (["query", path, "Dog", "--format", "xml"], "--format must be one of table, json, jsonl, csv"),
             (["query", path, "Dog", "--limit", "-1"], "--limit must be a whole number"),

@@ -31,6 +31,7 @@ struct ShellToolTests {
             .mode csv
             Visit limit 1
             .schema Visit
+            Address
             .frobnicate
             .quit
             Dog
@@ -48,6 +49,7 @@ struct ShellToolTests {
         #expect(errors.contains { $0.hasPrefix("error: expected CLASS [count] [where PREDICATE]") }, "\(run.errors)")
         #expect(errors.contains("error: Invalid query at position 0: unknown property 'agee' on Dog; did you mean 'age'?"))
         #expect(errors.contains("error: unknown command .frobnicate; .help lists them"))
+        #expect(errors.contains { $0.hasPrefix("error: Address is embedded") })
     }
 
     @Test(.enabled(if: ShellTerminal.tmux != nil, "tmux is not installed (Scripts/bootstrap.sh --tests installs it)"))
