@@ -1,7 +1,10 @@
 import Foundation
 
 /// A value as the tool prints it: JSON's kinds, with object members in schema order.
-enum ToolValue {
+///
+/// `Sendable` is stated, not left to inference: inferring it for this recursive type (an
+/// array of tuples holding itself) is a cycle for the Swift 6 compiler in some builds.
+enum ToolValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -9,9 +12,6 @@ enum ToolValue {
     case string(String)
     case array([ToolValue])
     case object([(key: String, value: ToolValue)])
-
-    // Not Equatable: the compiler can find that conformance circular on this recursive type.
-    // The checks the tool needs are these.
 
     /// Whether this is `null`.
     var isNull: Bool {
