@@ -71,6 +71,9 @@ struct QueryToolTests {
 
         let json = try BurrowToolRun(["query", path, "Person", "id < 3 SORT(id DESC)", "--format", "json", "--properties", "id"])
         #expect(json.output == "[\n{\"id\":2},\n{\"id\":1},\n{\"id\":0}\n]\n")
+        // After --, words that start with a dash are arguments: here, the predicate.
+        let dashed = try BurrowToolRun(["query", path, "Person", "--count", "--", "-1 < id"])
+        #expect(dashed.status == 0 && dashed.output == "40\n", "\(dashed.errors)")
         let empty = try BurrowToolRun(["query", path, "Person", "id < 0", "--format=json"])
         #expect(empty.status == 0 && empty.output == "[]\n")
 
@@ -126,6 +129,9 @@ struct QueryToolTests {
             (["query", path, "Dog", "--format", "xml"], "--format must be one of table, json, jsonl, csv"),
             (["query", path, "Dog", "--limit", "-1"], "--limit must be a whole number"),
             (["query", path, "Dog", "--bogus"], "unknown option --bogus (see burrow query --help)"),
+            (["query", path, "Dog", "--count=yes"], "--count takes no value"),
+            (["query", path, "Dog", "--limit"], "--limit needs a value"),
+            (["query", path, "Dog", "-x"], "unknown option -x"),
             (["query", path], "query takes FILE, CLASS and an optional PREDICATE"),
             (["query", directory.file("absent.realm").path, "Dog"], "absent.realm: No such file or directory"),
         ]
