@@ -12,10 +12,12 @@ import Foundation
 enum RecoverReader {
     static let command = "recover-read"
 
-    /// `recover-read FILE [--class-index C] [--object-index I]`.
+    /// `recover-read FILE [--class-index C] [--object-index I] [--row-order C,...]`.
     static func run(_ arguments: [String]) -> Int32 {
         BurrowTool.running(command) { () throws(ToolFailure) in
-            let options = try CommandLineOptions(arguments, command: command, valued: ["key-file", "class-index", "object-index"])
+            let options = try CommandLineOptions(arguments, command: command, valued: ["key-file", "class-index", "object-index", "row-order"])
+            // Classes read in the order of their rows rather than of their primary key index.
+            let rowOrder = Set((options.string("row-order") ?? "").split(separator: ",").compactMap { Int($0) })
             guard options.positional.count == 1 else { throw .usage("recover-read takes FILE", command: command) }
             let startClass: Int, startObject: Int
             do throws(CommandLineOptions.UsageError) {
@@ -35,10 +37,14 @@ enum RecoverReader {
             }
             let topLevel = classes.filter { !$0.isEmbedded }
             for (classIndex, schema) in topLevel.enumerated() where classIndex >= startClass {
-                let objects = realm.dynamicObjects(schema.className)
+                // The count first, from the table's statistics: listing the objects is what
+                // damage may stop, and the parent must know which class that was.
                 let name = ToolValue.string(schema.className).json
-                output.write("{\"count\":\(objects.count),\"class\":\(name)}\n")
+                output.write("{\"count\":\(realm.dynamicObjects(schema.className).count),\"class\":\(name)}\n")
                 output.flush()
+                // By primary key when the class has one: the index is listed, and each row read
+                // on its own, so damage among the rows costs only the objects it holds.
+                let objects = rowOrder.contains(classIndex) ? realm.dynamicObjects(schema.className) : ExportCommand.ordered(realm, schema)
                 let first = classIndex == startClass ? startObject : 0
                 let columns = ObjectRendering.columns(of: schema.properties, in: schema)
                 guard first < objects.count else { continue }

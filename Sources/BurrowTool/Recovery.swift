@@ -54,6 +54,8 @@ struct Recovery {
         var schemas: Schema?
         var point = Point()
         var objectsThisRun = 0
+        /// Classes read in the order of their rows, their primary key index having failed.
+        var rowOrder: Set<Int> = []
 
         /// Takes one line of a reader: the schema, a class's count, or an object to import.
         mutating func take(_ line: ReaderLine, into realm: Realm, importer: inout ObjectImporter) throws {
@@ -88,14 +90,15 @@ struct Recovery {
         } catch {
             throw ToolFailure.input(ToolFile.describe(error, path: target))
         }
-        var importer = ObjectImporter(realm: realm, update: .error, source: source.path, progress: progress)
+        // An object read twice (a class read again in another order) is written once.
+        var importer = ObjectImporter(realm: realm, update: .modified, source: source.path, progress: progress)
         realm.beginWrite()
         var state = State()
         var readersWithoutObjects = 0
         for _ in 0..<Self.maximumReaders {
             let start = state.point
             state.objectsThisRun = 0
-            let ending = try read(from: state.point) { line in try state.take(line, into: realm, importer: &importer) }
+            let ending = try read(from: state.point, rowOrder: state.rowOrder) { line in try state.take(line, into: realm, importer: &importer) }
             if case .finished = ending { break }
             guard state.schemas != nil else {
                 // A reader that refused the file as bad input (a key, not a Burrow file) says so.
@@ -107,7 +110,14 @@ struct Recovery {
             guard state.point.classIndex < state.classNames.count else { break }
             let name = state.classNames[state.point.classIndex]
             readersWithoutObjects = state.objectsThisRun == 0 && state.point == start ? readersWithoutObjects + 1 : 0
-            if readersWithoutObjects >= 2 {
+            if readersWithoutObjects >= 2 && !state.rowOrder.contains(state.point.classIndex) {
+                // The class cannot be listed by its primary key index: read it again, all of it,
+                // in the order of its rows (what is read twice is the same, and kept once).
+                state.rowOrder.insert(state.point.classIndex)
+                state.outcome.losses[name] = nil
+                state.point.objectIndex = 0
+                readersWithoutObjects = 0
+            } else if readersWithoutObjects >= 2 {
                 // Readers die before the class's first object they should read: its objects
                 // cannot be listed from here on.
                 let position = state.point.objectIndex
@@ -122,6 +132,10 @@ struct Recovery {
             if state.point.classIndex >= state.classNames.count { break }
         }
         state.outcome.clearedLinks = importer.deleteUnfilledLinkTargets()
+        // What the new file holds, each object once however often it was read.
+        for index in state.outcome.classes.indices {
+            state.outcome.classes[index].recovered = realm.dynamicObjects(state.outcome.classes[index].name).count
+        }
         try realm.commitWrite()
         importer.progress.finish()
         return state.outcome
@@ -155,10 +169,11 @@ struct Recovery {
 
     /// Runs one reader from `point`, handing each line it prints to `handle`, and says how it
     /// ended.
-    private func read(from point: Point, _ handle: (ReaderLine) throws -> Void) throws -> Ending {
+    private func read(from point: Point, rowOrder: Set<Int>, _ handle: (ReaderLine) throws -> Void) throws -> Ending {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = [RecoverReader.command, source.path, "--class-index", "\(point.classIndex)", "--object-index", "\(point.objectIndex)"]
+            + (rowOrder.isEmpty ? [] : ["--row-order", rowOrder.sorted().map(String.init).joined(separator: ",")])
             + (keyFile.map { ["--key-file", $0] } ?? [])
         // A reader that dies says why in a line, without the runtime's backtrace.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new }
