@@ -101,8 +101,9 @@ struct Recovery {
             let ending = try read(from: state.point, rowOrder: state.rowOrder) { line in try state.take(line, into: realm, importer: &importer) }
             if case .finished = ending { break }
             guard state.schemas != nil else {
-                // A reader that refused the file as bad input (a key, not a Burrow file) says so.
-                if case .failed(2, let message) = ending {
+                // A reader refused the key (missing, wrong, given to a plain file): bad input, not
+                // damage. Any other refusal is damage: nothing could be read.
+                if case .failed(2, let message) = ending, message.contains("encryption key") {
                     throw ToolFailure.input(message.replacingOccurrences(of: "burrow \(RecoverReader.command): ", with: ""))
                 }
                 throw ToolFailure.failed("\(source.path): its schema cannot be read (\(ending.description)); nothing was recovered")
