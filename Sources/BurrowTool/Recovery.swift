@@ -111,6 +111,9 @@ struct Recovery {
             guard state.point.classIndex < state.classNames.count else { break }
             let name = state.classNames[state.point.classIndex]
             readersWithoutObjects = state.objectsThisRun == 0 && state.point == start ? readersWithoutObjects + 1 : 0
+            // A reader stuck in a loop of damaged pages would be stuck at the next object too:
+            // the class is given up in this order at once, not an object a stall at a time.
+            if case .stalled = ending { readersWithoutObjects = 2 }
             if readersWithoutObjects >= 2 && !state.rowOrder.contains(state.point.classIndex) {
                 // The class cannot be listed by its primary key index: read it again, all of it,
                 // in the order of its rows (what is read twice is the same, and kept once).
