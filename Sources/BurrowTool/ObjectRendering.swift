@@ -68,22 +68,7 @@ enum ObjectRendering {
                 return (key, element(value))
             })
         }
-        return scalar(stored, type: property.type) ?? element(stored)
-    }
-
-    /// A scalar of a type known from the schema, cast straight to it (a cast to the one
-    /// expected type costs a fraction of trying each in turn); `nil` to take the general path.
-    @inline(__always)
-    private static func scalar(_ stored: Any?, type: PropertyType) -> ToolValue? {
-        guard let stored else { return .null }
-        switch type {
-        case .int: return (stored as? Int).map { .integer(Int64($0)) }
-        case .string: return (stored as? String).map(ToolValue.string)
-        case .double: return (stored as? Double).map(ToolValue.number)
-        case .bool: return (stored as? Bool).map(ToolValue.bool)
-        case .date: return (stored as? Date).map { .string(dateText($0)) }
-        default: return nil
-        }
+        return element(stored)
     }
 
     /// A property value or collection element, at any depth of optionals.
