@@ -7,6 +7,12 @@ struct CSVReader {
     }
 
     let input: ByteInput
+    /// The bytes of the field being read, kept from field to field.
+    private var bytes: [UInt8] = []
+
+    init(input: ByteInput) {
+        self.input = input
+    }
 
     /// The next record's fields and the line it starts on; `nil` at the end of the input.
     mutating func record() throws(Malformed) -> (fields: [String], line: Int)? {
@@ -26,7 +32,7 @@ struct CSVReader {
     private enum Ending { case comma, record, end }
 
     private mutating func field() throws(Malformed) -> (String, Ending) {
-        var bytes: [UInt8] = []
+        bytes.removeAll(keepingCapacity: true)
         if input.peek() == UInt8(ascii: "\"") {
             let start = input.line
             _ = input.next()
@@ -67,6 +73,8 @@ struct CSVReader {
     }
 
     private func text(_ bytes: [UInt8]) throws(Malformed) -> String {
+        // ASCII is valid UTF-8 as it is: the common case skips the validating decoder.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Malformed(line: input.line, message: "a field is not valid UTF-8") }
         return text
     }

@@ -64,13 +64,15 @@ enum ExportCommand {
                 header += "\n"
                 output.write(header)
                 for schema in classes where !schema.isEmbedded {
-                    let prefix = "{\"class\":" + ToolValue.string(schema.className).json + ",\"object\":"
+                    let prefix = Array(("{\"class\":" + ToolValue.string(schema.className).json + ",\"object\":").utf8)
                     let columns = ObjectRendering.columns(of: schema.properties, in: schema)
                     for object in ordered(realm, schema) {
-                        var line = prefix
-                        ObjectRendering.render(object, properties: schema.properties, columns: columns).writeJSON(into: &line)
-                        line += "}\n"
-                        output.write(line)
+                        let value = ObjectRendering.render(object, properties: schema.properties, columns: columns)
+                        output.write { bytes in
+                            bytes.append(contentsOf: prefix)
+                            value.appendJSON(to: &bytes)
+                            bytes.append(contentsOf: "}\n".utf8)
+                        }
                         progress.step()
                     }
                 }

@@ -22,7 +22,9 @@ enum ImportCommand {
         values are JSON.
 
         With EXPORT, the output of burrow export FILE2 without --class: FILE is created when
-        missing, with the export's classes, which it must otherwise have the same.
+        missing, with the export's classes, which it must otherwise have the same. A new FILE
+        is written beside it as .FILE.importing-PID, in constant memory, and appears under its
+        name only once the whole export is in.
 
           --format F          jsonl, json or csv; by default from DATA's extension
                               (.jsonl/.ndjson, .json, .csv), jsonl for standard input
@@ -65,14 +67,19 @@ enum ImportCommand {
             let creates = !FileManager.default.fileExists(atPath: path)
             guard !creates || isWholeFile else { throw .input("\(path): No such file or directory (only a whole-file export makes a new file)") }
             if !creates { try ToolFile.checkIsLMDBFile(path) }
+            // A new file is written as a staging file beside it, committed in pieces so that
+            // memory stays constant however long the input, and put in place only when the
+            // whole input is in: nobody sees it half made.
+            let staging = creates ? stagingPath(for: path) : nil
             let realm: Realm
             do {
-                realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), encryptionKey: key, objectTypes: []))
+                realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: staging ?? path), encryptionKey: key, objectTypes: []))
             } catch {
                 throw .input(ToolFile.describe(error, path: path))
             }
             var importer = ObjectImporter(realm: realm, update: update, source: dataPath == "-" ? "standard input" : dataPath,
                                           progress: Progress(label: "imported", quiet: options.flags.contains("quiet")))
+            importer.commitEvery = staging == nil ? nil : stagedCommitSize()
             realm.beginWrite()
             do {
                 if isWholeFile {
@@ -86,11 +93,12 @@ enum ImportCommand {
                     try importer.importObjects(of: schema, from: input, format: format ?? defaultFormat(of: dataPath))
                 }
                 try realm.commitWrite()
+                if let staging { try putInPlace(staging, at: path) }
             } catch {
-                realm.cancelWrite()
-                if creates {
-                    try? FileManager.default.removeItem(atPath: path)
-                    try? FileManager.default.removeItem(atPath: path + "-lock")
+                if realm.isInWriteTransaction { realm.cancelWrite() }
+                if let staging {
+                    try? FileManager.default.removeItem(atPath: staging)
+                    try? FileManager.default.removeItem(atPath: staging + "-lock")
                 }
                 if let failure = error as? ToolFailure { throw failure }
                 throw .failed(ToolFile.describe(error, path: path))
@@ -106,6 +114,31 @@ enum ImportCommand {
             }
             return 0
         }
+    }
+
+    /// Objects per commit of an import into a new file: a few megabytes of LMDB's dirty
+    /// pages, and a sync to disk per hundred thousand objects. `BURROW_IMPORT_COMMIT_SIZE`
+    /// sets it (tests make small inputs span several commits with it).
+    static func stagedCommitSize() -> Int {
+        ProcessInfo.processInfo.environment["BURROW_IMPORT_COMMIT_SIZE"].flatMap(Int.init).map { max(1, $0) } ?? 100_000
+    }
+
+    /// The staging file of a new file at `path`: hidden, beside it (so that putting it in place
+    /// is a rename on one file system), and named for this process.
+    static func stagingPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).importing-\(getpid())").path
+    }
+
+    /// Puts the finished staging file at `path`, unless a file appeared there meanwhile: a
+    /// hard link fails where a rename would replace it.
+    private static func putInPlace(_ staging: String, at path: String) throws(ToolFailure) {
+        guard link(staging, path) == 0 else {
+            throw .failed("\(path): the import cannot be put in place (\(String(cString: strerror(errno))))")
+        }
+        unlink(staging)
+        // The lock file is made again, for the new name, when the file is next opened.
+        unlink(staging + "-lock")
     }
 
     static func defaultFormat(of path: String) -> ObjectPrinter.Format {

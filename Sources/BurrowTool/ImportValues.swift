@@ -81,6 +81,80 @@ struct ImportValues {
         }
     }
 
+    /// Whether `property` holds a plain value: neither a collection, a link nor a mixed value.
+    /// Such values convert straight to their stored form (``stored(_:for:)``).
+    static func isPlain(_ property: Property) -> Bool {
+        !property.isArray && !property.isSet && !property.isMap && ![.any, .object, .linkingObjects].contains(property.type)
+    }
+
+    /// The stored value of the plain property `property` (see ``isPlain(_:)``) from a CSV field:
+    /// an empty field is `nil`, or an empty string for a required string.
+    func stored(csv field: String, for property: Property) throws(Problem) -> _PersistedValue {
+        if field.isEmpty && property.type == .string && !property.isOptional { return .string("") }
+        return try stored(field.isEmpty ? .null : .string(field), for: property)
+    }
+
+    /// The stored value of the plain property `property` (see ``isPlain(_:)``), or of one
+    /// element of a plain collection, from JSON or text.
+    func stored(_ value: ToolValue, for property: Property) throws(Problem) -> _PersistedValue {
+        func problem(_ message: String) -> Problem { Problem(property: property.name, message: message) }
+        if value.isNull {
+            guard property.isOptional else { throw problem("nil for a property that requires a value") }
+            return .null
+        }
+        switch property.type {
+        case .int:
+            switch value {
+            case .integer(let number): return .int(number)
+            case .string(let text): if let number = Int64(text) { return .int(number) }
+            default: break
+            }
+            throw problem("expected a whole number, found \(value.brief)")
+        case .bool:
+            switch value {
+            case .bool(let flag): return .bool(flag)
+            case .string("true"): return .bool(true)
+            case .string("false"): return .bool(false)
+            default: throw problem("expected true or false, found \(value.brief)")
+            }
+        case .float:
+            guard let number = Self.floatingPoint(value) else { throw problem("expected a number, found \(value.brief)") }
+            if case .string(let text) = value, let exact = Float(text) { return .float(exact) }
+            return .float(Float(number))
+        case .double:
+            guard let number = Self.floatingPoint(value) else { throw problem("expected a number, found \(value.brief)") }
+            return .double(number)
+        case .string:
+            guard case .string(let text) = value else { throw problem("expected a string, found \(value.brief)") }
+            return .string(text)
+        case .data:
+            guard case .string(let text) = value, let bytes = Data(base64Encoded: text) else { throw problem("expected base64 text, found \(value.brief)") }
+            return .data(bytes)
+        case .date:
+            guard case .string(let text) = value, let date = ISO8601Text.date(text) else {
+                throw problem("expected a date in ISO 8601 (2026-12-04T10:15:30.5Z), found \(value.brief)")
+            }
+            return .date(date)
+        case .objectId:
+            guard case .string(let text) = value, let id = try? ObjectId(string: text) else { throw problem("expected an object id (24 hex digits), found \(value.brief)") }
+            return .objectId(id)
+        case .decimal128:
+            let text: String
+            switch value {
+            case .string(let string): text = string
+            case .integer(let number): text = String(number)
+            default: throw problem("expected a decimal as text, found \(value.brief)")
+            }
+            guard let decimal = try? Decimal128(string: text) else { throw problem("expected a decimal, found \(value.brief)") }
+            return .decimal(decimal)
+        case .UUID:
+            guard case .string(let text) = value, let uuid = UUID(uuidString: text) else { throw problem("expected a UUID, found \(value.brief)") }
+            return .uuid(uuid)
+        case .any, .object, .linkingObjects:
+            preconditionFailure("\(property.name) is not a plain property")
+        }
+    }
+
     /// One value of `property`'s type (an element, for a collection).
     private func scalar(_ value: ToolValue, for property: Property) throws(Problem) -> Any {
         func problem(_ message: String) -> Problem { Problem(property: property.name, message: message) }
@@ -94,53 +168,6 @@ struct ImportValues {
             return NSNull()
         }
         switch property.type {
-        case .int:
-            switch value {
-            case .integer(let number): return Int(number)
-            case .string(let text): if let number = Int(text) { return number }
-            default: break
-            }
-            throw problem("expected a whole number, found \(value.brief)")
-        case .bool:
-            switch value {
-            case .bool(let flag): return flag
-            case .string("true"): return true
-            case .string("false"): return false
-            default: throw problem("expected true or false, found \(value.brief)")
-            }
-        case .float:
-            guard let number = Self.floatingPoint(value) else { throw problem("expected a number, found \(value.brief)") }
-            if case .string(let text) = value, let exact = Float(text) { return exact }
-            return Float(number)
-        case .double:
-            guard let number = Self.floatingPoint(value) else { throw problem("expected a number, found \(value.brief)") }
-            return number
-        case .string:
-            guard case .string(let text) = value else { throw problem("expected a string, found \(value.brief)") }
-            return text
-        case .data:
-            guard case .string(let text) = value, let bytes = Data(base64Encoded: text) else { throw problem("expected base64 text, found \(value.brief)") }
-            return bytes
-        case .date:
-            guard case .string(let text) = value, let date = ISO8601Text.date(text) else {
-                throw problem("expected a date in ISO 8601 (2026-12-04T10:15:30.5Z), found \(value.brief)")
-            }
-            return date
-        case .objectId:
-            guard case .string(let text) = value, let id = try? ObjectId(string: text) else { throw problem("expected an object id (24 hex digits), found \(value.brief)") }
-            return id
-        case .decimal128:
-            let text: String
-            switch value {
-            case .string(let string): text = string
-            case .integer(let number): text = String(number)
-            default: throw problem("expected a decimal as text, found \(value.brief)")
-            }
-            guard let decimal = try? Decimal128(string: text) else { throw problem("expected a decimal, found \(value.brief)") }
-            return decimal
-        case .UUID:
-            guard case .string(let text) = value, let uuid = UUID(uuidString: text) else { throw problem("expected a UUID, found \(value.brief)") }
-            return uuid
         case .any:
             return try mixed(value, depth: 0, property: property)
         case .object:
@@ -152,6 +179,25 @@ struct ImportValues {
             return try link(target, value)
         case .linkingObjects:
             throw problem("backlinks are computed, not imported")
+        default:
+            return Self.swiftValue(try stored(value, for: property))
+        }
+    }
+
+    /// A plain stored value as the dynamic API takes it.
+    static func swiftValue(_ stored: _PersistedValue) -> Any {
+        switch stored {
+        case .bool(let flag): flag
+        case .int(let number): Int(number)
+        case .float(let number): number
+        case .double(let number): number
+        case .string(let text): text
+        case .data(let bytes): bytes
+        case .date(let date): date
+        case .uuid(let uuid): uuid
+        case .objectId(let id): id
+        case .decimal(let decimal): decimal
+        default: NSNull()
         }
     }
 

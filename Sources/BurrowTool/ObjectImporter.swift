@@ -14,6 +14,12 @@ struct ObjectImporter {
     private(set) var updated = 0
     /// Objects made only as link targets, by class, awaiting their own line.
     private let placeholders = PlaceholderBox()
+    /// When set, the objects so far are committed after every `commitEvery` objects: for an
+    /// import into a staging file nobody else opens, which keeps memory constant; the file is
+    /// put in place only when the whole input is in (see `ImportCommand`).
+    var commitEvery: Int?
+    /// The row templates of the classes imported so far, by name.
+    private var rowTemplates: [String: RowTemplate] = [:]
 
     init(realm: Realm, update: UpdatePolicy, source: String, progress: Progress) {
         self.realm = realm
@@ -103,9 +109,26 @@ struct ObjectImporter {
             properties.append(property)
         }
         let values = importValues()
+        // Plain columns alone go to the table as rows of stored values, with no dictionary
+        // and no `Any` on the way; an object whose key is taken goes the general way.
+        let isPlain = properties.allSatisfy(ImportValues.isPlain)
+        let columns = isPlain ? properties.compactMap { rowTemplate(for: schema).column(of: $0.name) } : nil
         while let record = try csvRecord(&reader) {
             guard record.fields.count == properties.count else {
                 throw problem(line: record.line, "\(record.fields.count) fields, where the header has \(properties.count)")
+            }
+            if let columns {
+                let rows = rowTemplate(for: schema)
+                var row = rows.defaults
+                for index in properties.indices {
+                    row[columns[index]] = try converting(line: record.line) { () throws(ImportValues.Problem) in
+                        try values.stored(csv: record.fields[index], for: properties[index])
+                    }
+                }
+                if try rows.insert(row) {
+                    try count()
+                    continue
+                }
             }
             var object: [String: Any?] = [:]
             for (property, field) in zip(properties, record.fields) {
@@ -122,14 +145,29 @@ struct ObjectImporter {
     mutating func add(_ value: ToolValue, of schema: ObjectSchema, line: Int) throws {
         guard case .object(let members) = value else { throw problem(line: line, "expected an object, found \(value.brief)") }
         let values = importValues()
+        // An object of plain values goes to the table as a row of stored values; one whose key
+        // is taken (or that a link made already) goes the general way.
+        let template = rowTemplate(for: schema)
+        if let row = try converting(line: line, { () throws(ImportValues.Problem) in try template.row(members, values: values) }),
+           try template.insert(row) {
+            try count()
+            return
+        }
         let object = try converting(line: line) { () throws(ImportValues.Problem) in try values.object(members, of: schema) }
         try store(object, of: schema, line: line)
+    }
+
+    /// The row template of `schema`'s class, made once per import.
+    private mutating func rowTemplate(for schema: ObjectSchema) -> RowTemplate {
+        if let template = rowTemplates[schema.className] { return template }
+        let template = RowTemplate(schema: schema, writer: realm.dynamicRowWriter(for: schema.className))
+        rowTemplates[schema.className] = template
+        return template
     }
 
     /// Creates (or, by the update policy, updates) the object with `values`.
     private mutating func store(_ values: [String: Any?], of schema: ObjectSchema, line: Int) throws {
         var values = values
-        Self.fillRequired(&values, of: schema)
         if let primaryKey = schema.primaryKeyProperty {
             guard let given = values[primaryKey.name], let key = given, !(key is NSNull) else { throw problem(line: line, "\(primaryKey.name): the primary key is missing") }
             if realm.dynamicObject(ofType: schema.className, forPrimaryKey: key) != nil {
@@ -141,14 +179,25 @@ struct ObjectImporter {
                     _ = realm.dynamicCreate(schema.className, value: values, update: update)
                     updated += 1
                 }
-                imported += 1
-                progress.step()
+                try count()
                 return
             }
         }
+        // Only a new object takes defaults: an update writes what the input gives.
+        Self.fillRequired(&values, of: schema)
         _ = realm.dynamicCreate(schema.className, value: values)
+        try count()
+    }
+
+    /// Counts an object imported, and commits the objects so far when the import is staged.
+    private mutating func count() throws {
         imported += 1
         progress.step()
+        guard let commitEvery, imported % commitEvery == 0 else { return }
+        // Row writers belong to the write they were made in.
+        rowTemplates.removeAll()
+        try realm.commitWrite()
+        realm.beginWrite()
     }
 
     /// The conversions, with links resolved in this realm.
@@ -198,24 +247,33 @@ struct ObjectImporter {
         return deleted
     }
 
-    /// Gives each required scalar property not in `values` RealmSwift's default (zero, empty,
-    /// the 1970 epoch, the all-zero UUID and object id).
+    /// Gives each required scalar property not in `values` but the primary key RealmSwift's
+    /// default (zero, empty, the 1970 epoch, the all-zero UUID and object id): an object the
+    /// input does not give a primary key is refused, not given key 0.
     static func fillRequired(_ values: inout [String: Any?], of schema: ObjectSchema) {
-        for property in schema.properties where values.index(forKey: property.name) == nil && !property.isOptional
-            && !property.isArray && !property.isSet && !property.isMap {
-            switch property.type {
-            case .int: values[property.name] = 0
-            case .bool: values[property.name] = false
-            case .float: values[property.name] = Float(0)
-            case .double: values[property.name] = 0.0
-            case .string: values[property.name] = ""
-            case .data: values[property.name] = Data()
-            case .date: values[property.name] = Date(timeIntervalSince1970: 0)
-            case .objectId: values[property.name] = try! ObjectId(string: "000000000000000000000000")
-            case .decimal128: values[property.name] = Decimal128()
-            case .UUID: values[property.name] = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-            case .any, .object, .linkingObjects: break
-            }
+        for property in schema.properties where values.index(forKey: property.name) == nil {
+            let stored = defaultStored(for: property)
+            if case .null = stored { continue }
+            values[property.name] = ImportValues.swiftValue(stored)
+        }
+    }
+
+    /// The stored value a required property not given takes: what ``fillRequired(_:of:)``
+    /// gives, `nil` for others.
+    static func defaultStored(for property: Property) -> _PersistedValue {
+        guard !property.isOptional, !property.isPrimary, !property.isArray, !property.isSet, !property.isMap else { return .null }
+        switch property.type {
+        case .int: return .int(0)
+        case .bool: return .bool(false)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .data: return .data(Data())
+        case .date: return .date(Date(timeIntervalSince1970: 0))
+        case .objectId: return .objectId(try! ObjectId(string: "000000000000000000000000"))
+        case .decimal128: return .decimal(Decimal128())
+        case .UUID: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .any, .object, .linkingObjects: return .null
         }
     }
 
@@ -264,4 +322,54 @@ struct ObjectImporter {
 private final class PlaceholderBox {
     /// Primary keys by class name.
     var keys: [String: Set<AnyHashable>] = [:]
+}
+
+/// Rows of one class written as stored values: the row writer, the row an object starts
+/// from (a required property the input does not give takes its default, others `nil`), and
+/// the columns of the class's plain properties (see ``ImportValues/isPlain(_:)``).
+private struct RowTemplate {
+    let writer: DynamicRowWriter
+    let defaults: [_PersistedValue]
+    /// The plain properties by column.
+    let plainProperties: [Property?]
+    private let plainColumns: [String: Int]
+    private let primaryKeyColumn: Int?
+
+    init(schema: ObjectSchema, writer: DynamicRowWriter) {
+        self.writer = writer
+        let properties = writer.columnNames.map { schema[$0] }
+        // A primary key has no default: a row that does not give one goes the general way.
+        defaults = properties.map { $0.map(ObjectImporter.defaultStored) ?? .null }
+        plainProperties = properties.map { property in property.flatMap { ImportValues.isPlain($0) ? $0 : nil } }
+        primaryKeyColumn = properties.firstIndex { $0?.isPrimary == true }
+        plainColumns = Dictionary(uniqueKeysWithValues: plainProperties.enumerated().compactMap { column, property in property.map { ($0.name, column) } })
+    }
+
+    /// Adds the object whose row is `row`; `false`, writing nothing, when it has to go the
+    /// general way: its primary key is `nil`, or an object has it already (an update, a
+    /// link's placeholder, or a duplicate to report).
+    func insert(_ row: [_PersistedValue]) throws -> Bool {
+        if let primaryKeyColumn, case .null = row[primaryKeyColumn] { return false }
+        return try writer.insert(row) == .inserted
+    }
+
+    /// The row column of the plain property `name`; `nil` for any other name.
+    func column(of name: String) -> Int? {
+        plainColumns[name]
+    }
+
+    /// The row of the object whose members are `members`, all of them plain properties given
+    /// once; `nil` when another member needs the general way, which also reports repeated or
+    /// unknown names.
+    func row(_ members: [(key: String, value: ToolValue)], values: ImportValues) throws(ImportValues.Problem) -> [_PersistedValue]? {
+        guard defaults.count <= 64 else { return nil }
+        var row = defaults
+        var given: UInt64 = 0
+        for (key, value) in members {
+            guard let column = plainColumns[key], given & (1 << column) == 0, let property = plainProperties[column] else { return nil }
+            given |= 1 << column
+            row[column] = try values.stored(value, for: property)
+        }
+        return row
+    }
 }

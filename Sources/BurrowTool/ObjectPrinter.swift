@@ -27,7 +27,15 @@ struct ObjectPrinter {
     mutating func begin() {
         switch format {
         case .json: output.write("[")
-        case .csv: output.write(properties.map { ToolValue.csvField($0.name) }.joined(separator: ",") + "\r\n")
+        case .csv:
+            let names = properties.map(\.name)
+            output.write { bytes in
+                for (index, name) in names.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    ToolValue.appendCSVText(name, to: &bytes)
+                }
+                bytes.append(contentsOf: "\r\n".utf8)
+            }
         case .table, .jsonl: break
         }
     }
@@ -37,31 +45,23 @@ struct ObjectPrinter {
         self.columns = columns
         switch format {
         case .json, .jsonl:
-            var line = format == .json ? (printed == 0 ? "\n" : ",\n") : ""
-            ObjectRendering.render(object, properties: properties, columns: columns).writeJSON(into: &line)
-            if format == .jsonl { line += "\n" }
-            output.write(line)
-        case .csv:
-            var line = ""
-            for (index, (property, value)) in zip(properties, ObjectRendering.values(of: object, properties: properties, columns: columns)).enumerated() {
-                if index > 0 { line += "," }
-                if !value.isNull { line += ToolValue.csvField(Self.csvText(value, of: property)) }
+            let value = ObjectRendering.render(object, properties: properties, columns: columns)
+            let (before, after) = format == .json ? (printed == 0 ? "\n" : ",\n", "") : ("", "\n")
+            output.write { bytes in
+                bytes.append(contentsOf: before.utf8)
+                value.appendJSON(to: &bytes)
+                bytes.append(contentsOf: after.utf8)
             }
-            line += "\r\n"
-            output.write(line)
+        case .csv:
+            let properties = self.properties
+            output.write { bytes in
+                ObjectRendering.appendCSVRecord(of: object, properties: properties, columns: columns, to: &bytes)
+                bytes.append(contentsOf: "\r\n".utf8)
+            }
         case .table:
             tableRows.append(ObjectRendering.values(of: object, properties: properties, columns: columns))
         }
         printed += 1
-    }
-
-    /// A CSV field's text: JSON for collections, mixed values and objects (as `burrow import`
-    /// reads them back), the plain text of other values.
-    static func csvText(_ value: ToolValue, of property: Property) -> String {
-        switch value {
-        case .array, .object: return value.json
-        default: return property.type == .any ? value.json : value.plainText
-        }
     }
 
     /// Writes what comes after the last object.

@@ -33,6 +33,37 @@ enum ObjectRendering {
         }
     }
 
+    /// Appends `object`'s CSV record (without its line break): the scalars (at `columns`)
+    /// written from one read of its row, links, mixed values and collections through the
+    /// dynamic API, as ``ToolValue/appendCSVField(to:)`` writes them.
+    static func appendCSVRecord(of object: DynamicObject, properties: [Property], columns: [Int?], to bytes: inout [UInt8]) {
+        let row = object.storedColumnValues()
+        for index in properties.indices {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let column = columns[index], column < row.count {
+                switch row[column] {
+                case .null: continue
+                case .int(let number): ToolValue.appendDecimal(number, to: &bytes); continue
+                case .double(let number): ToolValue.appendNumber(number, to: &bytes); continue
+                case .string(let text): ToolValue.appendCSVText(text, to: &bytes); continue
+                case .date(let date): appendDate(date, to: &bytes); continue
+                case let stored:
+                    if let value = scalar(stored) {
+                        value.appendCSVField(to: &bytes)
+                        continue
+                    }
+                }
+            }
+            let value = value(of: properties[index], in: object)
+            // A mixed value's field is its JSON (a string in quotes), as import reads it.
+            if properties[index].type == .any, !value.isNull {
+                ToolValue.appendCSVText(value.json, to: &bytes)
+            } else {
+                value.appendCSVField(to: &bytes)
+            }
+        }
+    }
+
     /// A stored scalar as the tool prints it; `nil` for a kind read otherwise.
     private static func scalar(_ stored: _PersistedValue) -> ToolValue? {
         switch stored {
@@ -126,6 +157,14 @@ enum ObjectRendering {
 
     /// ISO 8601 in UTC with nanoseconds: `2026-12-04T10:15:30.123456789Z`.
     static func dateText(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(30)
+        appendDate(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `date` as ``dateText(_:)`` writes it.
+    static func appendDate(_ date: Date, to bytes: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         var seconds = interval.rounded(.down)
         var nanoseconds = Int(((interval - seconds) * 1e9).rounded())
@@ -133,8 +172,6 @@ enum ObjectRendering {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(30)
         func digits(_ value: Int, _ count: Int) {
             var divisor = 1
             for _ in 1..<count { divisor *= 10 }
@@ -158,6 +195,5 @@ enum ObjectRendering {
             digits(fraction, width)
         }
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -49,10 +49,12 @@ enum RecoverReader {
                 let columns = ObjectRendering.columns(of: schema.properties, in: schema)
                 guard first < objects.count else { continue }
                 for index in first..<objects.count {
-                    var line = "{\"class\":\(name),\"index\":\(index),\"object\":"
-                    ObjectRendering.render(objects[index], properties: schema.properties, columns: columns).writeJSON(into: &line)
-                    line += "}\n"
-                    output.write(line)
+                    let value = ObjectRendering.render(objects[index], properties: schema.properties, columns: columns)
+                    output.write { bytes in
+                        bytes.append(contentsOf: "{\"class\":\(name),\"index\":\(index),\"object\":".utf8)
+                        value.appendJSON(to: &bytes)
+                        bytes.append(contentsOf: "}\n".utf8)
+                    }
                     // Each object is out before the next is read: a crash loses only the one
                     // being read.
                     output.flush()

@@ -5,7 +5,7 @@ import Foundation
 struct ToolOutput {
     private let handle: FileHandle
     private let path: String?
-    private var pending = ""
+    private var pending: [UInt8] = []
     private var failure: String?
 
     /// Standard output.
@@ -33,20 +33,26 @@ struct ToolOutput {
     }
 
     mutating func write(_ text: String) {
-        pending += text
-        if pending.utf8.count >= 1 << 16 { flush() }
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes the bytes `body` appends: for text made by the million, with no `String` between.
+    mutating func write(_ body: (inout [UInt8]) -> Void) {
+        body(&pending)
+        if pending.count >= 1 << 16 { flush() }
     }
 
     mutating func flush() {
         guard !pending.isEmpty else { return }
         if failure == nil {
             do {
-                try handle.write(contentsOf: Data(pending.utf8))
+                try handle.write(contentsOf: pending)
             } catch {
                 failure = "\(path ?? "standard output"): \(error.localizedDescription)"
             }
         }
-        pending = ""
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Writes what is pending and closes a file.

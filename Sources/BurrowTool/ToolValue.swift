@@ -25,35 +25,9 @@ enum ToolValue: Sendable {
 
     /// Compact JSON text. Numbers JSON cannot hold (infinities, NaN) are strings.
     var json: String {
-        var text = ""
-        writeJSON(into: &text)
-        return text
-    }
-
-    func writeJSON(into text: inout String) {
-        switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .integer(let value): text += String(value)
-        case .number(let value): text += Self.numberText(value, quotedWhenNotFinite: true)
-        case .string(let value): Self.writeJSONString(value, into: &text)
-        case .array(let elements):
-            text += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                element.writeJSON(into: &text)
-            }
-            text += "]"
-        case .object(let members):
-            text += "{"
-            for (index, member) in members.enumerated() {
-                if index > 0 { text += "," }
-                Self.writeJSONString(member.key, into: &text)
-                text += ":"
-                member.value.writeJSON(into: &text)
-            }
-            text += "}"
-        }
+        var bytes: [UInt8] = []
+        appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The value in a table cell or a CSV field: strings bare, `nil` for null, collections and
@@ -75,46 +49,5 @@ enum ToolValue: Sendable {
         }
         if value == value.rounded(), abs(value) < 1e15 { return String(format: "%.1f", value) }
         return "\(value)"
-    }
-
-    static func writeJSONString(_ value: String, into text: inout String) {
-        // Most strings need no escape: they go in whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
-            text += "\""
-            text += value
-            text += "\""
-            return
-        }
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
-    }
-
-    /// `field` quoted for CSV (RFC 4180) when it holds a comma, a quote or a line break, or
-    /// starts or ends with white space.
-    static func csvField(_ field: String) -> String {
-        let bytes = field.utf8
-        let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-            || [0x20, 0x09].contains(bytes.first) || [0x20, 0x09].contains(bytes.last)
-        guard needsQuotes else { return field }
-        var quoted: [UInt8] = [UInt8(ascii: "\"")]
-        quoted.reserveCapacity(bytes.count + 8)
-        for byte in bytes {
-            quoted.append(byte)
-            if byte == UInt8(ascii: "\"") { quoted.append(byte) }
-        }
-        quoted.append(UInt8(ascii: "\""))
-        return String(decoding: quoted, as: UTF8.self)
     }
 }

@@ -34,8 +34,11 @@ struct DynamicValueWriter {
     /// property missing from `given` takes the default of `model` (the model class of that
     /// name), else `nil` when it may hold it. Collections are left empty.
     ///
-    /// Traps for a required property missing with no model to give its default, as RealmSwift does.
-    func newRow(_ given: [String: Any?], of storedClass: StoredClass, model: ClassInfo?) throws -> [_PersistedValue] {
+    /// Traps, unless `requiringEveryValue` is `false`, for a required property missing with no
+    /// model to give its default, as RealmSwift does; an update, which writes only what is
+    /// given, leaves such a property `nil` and checks with ``requireEveryValue(_:of:)`` only
+    /// if it turns out to add an object.
+    func newRow(_ given: [String: Any?], of storedClass: StoredClass, model: ClassInfo?, requiringEveryValue: Bool = true) throws -> [_PersistedValue] {
         let defaults = model?.type.init()
         var values = [_PersistedValue](repeating: .null, count: storedClass.properties.count)
         for (column, property) in storedClass.properties.enumerated() where property.collection == nil {
@@ -44,12 +47,18 @@ struct DynamicValueWriter {
             } else if let model, let defaults, let field = model.fieldIndex[property.name], property.kind != .link,
                       property.kind != .mixed, model.fields[field].kind == property.kind {
                 values[column] = StoredValueConversion.adapted(model.unmanagedValue(field, in: defaults), to: property)
-            } else {
-                burrowPrecondition(property.isOptional || property.kind == .link || property.kind == .mixed,
-                                   "Missing value for property '\(storedClass.name).\(property.name)'.")
             }
         }
+        if requiringEveryValue { Self.requireEveryValue(values, of: storedClass) }
         return values
+    }
+
+    /// Traps for a required property of `storedClass` that `values` (a new row) leaves `nil`.
+    static func requireEveryValue(_ values: [_PersistedValue], of storedClass: StoredClass) {
+        for (column, property) in storedClass.properties.enumerated() where property.collection == nil && values[column].isNull {
+            burrowPrecondition(property.isOptional || property.kind == .link || property.kind == .mixed,
+                               "Missing value for property '\(storedClass.name).\(property.name)'.")
+        }
     }
 
     /// Replaces the list, set or map in `column` of `owner` by the elements of `value` (an

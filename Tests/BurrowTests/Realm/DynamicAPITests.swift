@@ -164,6 +164,27 @@ private final class BreederAddress: EmbeddedObject {
         }
     }
 
+    /// An update writes only what it is given, as RealmSwift's `create(_:value:update:)` does,
+    /// even for a class no model class of this process declares; a new object still needs
+    /// every required value.
+    @Test func anUpdateOfAClassNoModelDeclaresWritesOnlyWhatIsGiven() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: []))
+        let invoice = ObjectSchema(className: "Invoice", properties: [
+            Property(name: "number", type: .int, isOptional: false, isIndexed: false, isPrimary: true),
+            Property(name: "customer", type: .string, isOptional: false, isIndexed: false, isPrimary: false),
+            Property(name: "total", type: .double, isOptional: false, isIndexed: false, isPrimary: false),
+        ])
+        try realm.write {
+            try realm.addClasses([invoice])
+            realm.dynamicCreate("Invoice", value: ["number": 1, "customer": "Ann", "total": 10.5])
+        }
+        for policy in [UpdatePolicy.modified, .all] {
+            try realm.write { realm.dynamicCreate("Invoice", value: ["number": 1, "total": 12.0], update: policy) }
+            let updated = try #require(realm.dynamicObject(ofType: "Invoice", forPrimaryKey: 1))
+            #expect(updated["customer"] as? String == "Ann" && updated["total"] as? Double == 12.0, "\(policy)")
+        }
+    }
+
     @Test func liveResultsFollowWrites() throws {
         try writeKennel()
         let realm = try openByName()
@@ -284,6 +305,12 @@ private final class BreederAddress: EmbeddedObject {
             try realm.write { realm.dynamicCreate("Hound", value: ["age": 2]) }
         }
         expectMessage(missingRequired, "Missing value for property 'Hound.name'.")
+        // An update that turns out to add an object needs every value too.
+        let missingOnUpsert = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
+            try realm.write { realm.dynamicCreate("Breeder", value: ["id": 99], update: .modified) }
+        }
+        expectMessage(missingOnUpsert, "Missing value for property 'Breeder.name'.")
         let otherThread = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
             let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
             nonisolated(unsafe) let hound = realm.dynamicObjects("Hound").first!

@@ -171,7 +171,7 @@ final class SyncPermissionTests {
 
         // Other programs' writes wait for a role that sees every row, as bob sees none of them.
         let follower = Process()
-        follower.executableURL = try #require(BuildDirectory.product("burrow"))
+        follower.executableURL = BuildDirectory.product("burrow")
         follower.arguments = ["sync", "adopt", fixture.server.connectionString, "--follow"]
         let output = Pipe()
         follower.standardOutput = output

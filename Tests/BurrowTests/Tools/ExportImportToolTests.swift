@@ -44,6 +44,13 @@ struct ExportImportToolTests {
         #expect(imported.errors.isEmpty, "every link target had a line of its own: \(imported.errors)")
         let again = try BurrowToolRun(["export", copy], environment: environment)
         #expect(again.output == exported.output, "the export of the import differs")
+        // A new file is committed in pieces: links to objects of a later piece still resolve.
+        let pieces = directory.file("pieces.realm").path
+        var small = environment
+        small["BURROW_IMPORT_COMMIT_SIZE"] = "7"
+        let staged = try BurrowToolRun(["import", pieces, data], environment: small)
+        #expect(staged.status == 0 && staged.errors.isEmpty, "\(staged.errors)")
+        #expect(try BurrowToolRun(["export", pieces], environment: environment).output == exported.output, "the import in pieces differs")
         let verified = try BurrowToolRun(["verify", copy], environment: environment)
         #expect(verified.status == 0 && verified.output.hasSuffix("result: intact\n"), "\(verified.output)")
         // The same classes and objects through the schema the file records.
@@ -117,6 +124,8 @@ struct ExportImportToolTests {
         let run = try BurrowToolRun(["import", target, broken])
         #expect(run.status == 2 && run.errors.contains("broken.jsonl:\(lines.count): id: expected an object id"), "\(run.errors)")
         #expect(!FileManager.default.fileExists(atPath: target) && !FileManager.default.fileExists(atPath: target + "-lock"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).allSatisfy { !$0.contains("importing") },
+                "the staging file is removed")
 
         // A file with a class of the same name and other properties.
         let other = directory.file("other.realm")
@@ -139,5 +148,44 @@ struct ExportImportToolTests {
         #expect(csv.components(separatedBy: "\r\n").count == 32)
         let cases = try BurrowToolRun(["export", path, "--format", "csv"])
         #expect(cases.status == 2 && cases.errors.contains("a whole-file export is JSON lines"))
+    }
+
+    /// Objects of plain values are written as rows, the bulk way; the rows that way cannot take
+    /// (no primary key, one already taken, a name given twice) import or fail as any other.
+    @Test func plainRowsMissingOrRepeatingTheirKeyImportOrFailAsAnyOther() throws {
+        func property(_ name: String, _ type: String, optional: Bool = false, primaryKey: Bool = false) -> String {
+            "{\"name\":\"\(name)\",\"type\":\"\(type)\",\"optional\":\(optional),\"collection\":null,\"objectClass\":null,"
+                + "\"originProperty\":null,\"indexed\":false,\"primaryKey\":\(primaryKey)}"
+        }
+        let schema = "{\"burrow-export\":1,\"schemaVersion\":0,\"classes\":["
+            + "{\"name\":\"Row\",\"embedded\":false,\"primaryKey\":\"id\",\"properties\":[\(property("id", "int", primaryKey: true)),"
+            + "\(property("name", "string")),\(property("email", "string", optional: true))]},"
+            + "{\"name\":\"Tag\",\"embedded\":false,\"primaryKey\":\"code\",\"properties\":[\(property("code", "string", optional: true, primaryKey: true)),"
+            + "\(property("label", "string"))]}]}\n"
+        let path = directory.file("rows.realm").path
+        #expect(try BurrowToolRun(["import", path, try write(schema, to: "schema.jsonl")]).status == 0)
+        let loaded = try BurrowToolRun(["import", path, "Row", try write("id,name\r\n1,a\r\n2,\"b, c\"\r\n", to: "rows.csv")])
+        #expect(loaded.status == 0 && loaded.output.hasPrefix("imported 2 objects"), "\(loaded.errors)")
+
+        let cases: [(name: String, data: String, className: String, message: String)] = [
+            ("nokey.csv", "name,email\nx,y\n", "Row", "nokey.csv:2: id: the primary key is missing"),
+            ("taken.csv", "id,name\n3,c\n1,again\n", "Row", "taken.csv:3: id: Row has an object with primary key 1 already"),
+            ("again.csv", "id,name\n3,c\n3,c\n", "Row", "again.csv:3: id: Row has an object with primary key 3 already"),
+            ("nokey.jsonl", "{\"name\":\"x\"}\n", "Row", "nokey.jsonl:1: id: the primary key is missing"),
+            ("twice.jsonl", "{\"id\":4,\"name\":\"a\",\"name\":\"b\"}\n", "Row", "twice.jsonl:1: name: given twice"),
+            ("nilkey.csv", "code,label\nk,first\n,second\n", "Tag", "nilkey.csv:3: code: the primary key is missing"),
+            ("nilkey.jsonl", "{\"code\":null,\"label\":\"x\"}\n", "Tag", "nilkey.jsonl:1: code: the primary key is missing"),
+        ]
+        for (name, data, className, message) in cases {
+            let run = try BurrowToolRun(["import", path, className, try write(data, to: name)])
+            #expect(run.status == 2 && run.errors.contains(message), "\(name): \(run.errors)")
+        }
+        #expect(try count(path, "Row") == 2 && count(path, "Tag") == 0, "a failed import wrote nothing")
+
+        // With --update, a taken key updates the object; the others are added as rows.
+        let updated = try BurrowToolRun(["import", path, "Row", try write("id,email\n2,b@example.com\n5,e@example.com\n", to: "update.csv"), "--update", "modified"])
+        #expect(updated.status == 0 && updated.output.contains("imported 2 objects") && updated.output.contains("(1 updated)"), "\(updated.errors)")
+        let exported = try BurrowToolRun(["export", path, "--class", "Row", "--format", "csv"])
+        #expect(exported.output == "id,name,email\r\n1,a,\r\n2,\"b, c\",b@example.com\r\n5,,e@example.com\r\n")
     }
 }
