@@ -5,7 +5,7 @@ import Foundation
 /// same key, another key, or none.
 enum CopyCommand {
     static let usage = """
-        usage: burrow copy SRC DST [--key-file PATH] [--new-key-file PATH | --decrypt]
+        usage: burrow copy SRC DST [--key-file PATH] [--new-key-file PATH | --decrypt] [--quiet]
 
         Writes a compacted copy of SRC's latest version to DST, which must not exist, while
         other processes go on using SRC. The copy keeps SRC's key (or its lack of one) unless:
@@ -14,6 +14,7 @@ enum CopyCommand {
                                digits): re-keying, or encrypting a file that was not
           --decrypt            write the copy without encryption
           --key-file PATH      SRC's key; or set BURROW_ENCRYPTION_KEY
+          --quiet              no line of megabytes written on a terminal
 
         examples:
           burrow copy app.realm backup.realm
@@ -24,7 +25,7 @@ enum CopyCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         BurrowTool.running("copy") { () throws(ToolFailure) in
-            let options = try CommandLineOptions(arguments, command: "copy", valued: ["key-file", "new-key-file"], flags: ["decrypt"])
+            let options = try CommandLineOptions(arguments, command: "copy", valued: ["key-file", "new-key-file"], flags: ["decrypt", "quiet"])
             guard options.positional.count == 2 else { throw .usage("copy takes SRC and DST", command: "copy") }
             guard !(options.flags.contains("decrypt") && options.string("new-key-file") != nil) else {
                 throw .usage("--new-key-file and --decrypt exclude each other", command: "copy")
@@ -45,7 +46,10 @@ enum CopyCommand {
                 how = file.key == nil ? "not encrypted" : "encrypted with the same key"
             }
             let realm = try file.openReadOnly()
+            let progress = FileGrowthProgress(paths: FileCompaction.filesWritten(copyingTo: destination.path),
+                                              label: "copying", quiet: options.flags.contains("quiet"))
             do {
+                defer { progress.stop() }
                 try realm.writeCopy(toFile: destination, encryptionKey: newKey)
             } catch {
                 throw .failed(ToolFile.describe(error, path: destination.path))

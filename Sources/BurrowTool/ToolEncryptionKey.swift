@@ -29,14 +29,24 @@ enum ToolEncryptionKey {
     ///
     /// - Throws: ``Malformed`` when it cannot be read or holds neither.
     static func fromFile(_ path: String) throws -> Data {
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw Malformed(description: "--key-file \(path): cannot be read (\(String(cString: strerror(errno))))")
+        // Read with read(2), which takes any file (a pipe, /dev/stdin) and says why it failed.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Malformed(description: "key file \(path): cannot be read (\(String(cString: strerror(errno))))") }
+        defer { close(descriptor) }
+        var contents = Data()
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while contents.count <= 4096 {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw Malformed(description: "key file \(path): cannot be read (\(String(cString: strerror(errno))))") }
+            if count == 0 { break }
+            contents.append(contentsOf: buffer[0..<count])
         }
         if contents.count == 64 { return contents }
         guard let text = String(data: contents, encoding: .utf8) else {
-            throw Malformed(description: "--key-file \(path) must hold 64 bytes or 128 hexadecimal digits")
+            throw Malformed(description: "key file \(path) must hold 64 bytes or 128 hexadecimal digits")
         }
-        return try parse(text.trimmingCharacters(in: .whitespacesAndNewlines), source: "--key-file \(path)")
+        return try parse(text.trimmingCharacters(in: .whitespacesAndNewlines), source: "key file \(path)")
     }
 
     static func parse(_ text: String, source: String = variable) throws -> Data {

@@ -69,12 +69,14 @@ struct ToolOutput {
 /// error is a terminal (and not with `--quiet`).
 struct Progress {
     private let label: String
+    private let unit: String
     private let isShown: Bool
     private var count = 0
     private var lastDrawn = Date.distantPast
 
-    init(label: String, quiet: Bool) {
+    init(label: String, unit: String = "objects", quiet: Bool) {
         self.label = label
+        self.unit = unit
         isShown = !quiet && isatty(STDERR_FILENO) == 1
     }
 
@@ -82,14 +84,25 @@ struct Progress {
     mutating func step() {
         count += 1
         guard isShown, count & 1023 == 0 else { return }
+        draw()
+    }
+
+    /// Sets the count to `total`, for work counted elsewhere (a child process, a file's size).
+    mutating func advance(to total: Int) {
+        count = total
+        guard isShown else { return }
+        draw()
+    }
+
+    private mutating func draw() {
         let now = Date()
         guard now.timeIntervalSince(lastDrawn) > 0.2 else { return }
         lastDrawn = now
-        FileHandle.standardError.write(Data("\r\(label) \(count) objects".utf8))
+        FileHandle.standardError.write(Data("\r\(label) \(count) \(unit)".utf8))
     }
 
     func finish() {
         guard isShown, lastDrawn != .distantPast else { return }
-        FileHandle.standardError.write(Data("\r\(label) \(count) objects\n".utf8))
+        FileHandle.standardError.write(Data("\r\(label) \(count) \(unit)\n".utf8))
     }
 }

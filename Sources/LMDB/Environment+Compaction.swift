@@ -62,6 +62,17 @@ extension Environment {
         return lock.l_type != Int16(F_UNLCK)
     }
 
+    /// Whether another process holds the file's lock file exclusively: a compaction or a
+    /// first open setting the file up, which another process's open waits for.
+    public static func isLockedExclusivelyElsewhere(path: String) -> Bool {
+        let fd = Glibc.open(path + "-lock", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var lock = firstByteLock()
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type == Int16(F_WRLCK)
+    }
+
     /// An exclusive lock on the lock file's first byte, the one LMDB locks shared in every
     /// process with the environment open.
     private static func firstByteLock() -> flock {

@@ -20,15 +20,20 @@ struct FileVerifier {
     /// Backlink entries by the object they point at (class id, key): embedded objects need one.
     private var owners: [UInt32: [UInt64: Int]] = [:]
 
-    init(realm: RealmCore) {
+    /// Told the count of records read so far, every ``progressInterval`` records.
+    private let progress: ((Int) -> Void)?
+    static let progressInterval = 4096
+
+    init(realm: RealmCore, progress: ((Int) -> Void)? = nil) {
         self.realm = realm
+        self.progress = progress
         catalog = realm.catalog
         layoutsByID = Dictionary(catalog.layouts.values.map { ($0.classID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Checks the whole file.
-    static func verify(_ realm: RealmCore) -> Realm.FileVerification {
-        var verifier = FileVerifier(realm: realm)
+    static func verify(_ realm: RealmCore, progress: ((Int) -> Void)? = nil) -> Realm.FileVerification {
+        var verifier = FileVerifier(realm: realm, progress: progress)
         verifier.run()
         return verifier.report
     }
@@ -65,7 +70,7 @@ struct FileVerifier {
         let cursor = try txn.openCursor(layout.rows)
         var entry = try advance(cursor, in: name) { try $0.first() }
         while let (keyBytes, row) = entry {
-            report.recordsRead += 1
+            countRead()
             defer { objects += 1 }
             guard keyBytes.count == 8 else {
                 report.note("\(name): a row has a key of \(keyBytes.count) bytes instead of 8")
@@ -177,7 +182,7 @@ struct FileVerifier {
         let cursor = try txn.openCursor(database)
         var entry = try advance(cursor, in: subject) { try $0.first() }
         while let (keyBytes, valueBytes) = entry {
-            report.recordsRead += 1
+            countRead()
             entry = try advance(cursor, in: subject) { try $0.next() }
             guard keyBytes.count > 8 else {
                 report.note("\(subject): an entry has a key of \(keyBytes.count) bytes")
@@ -227,7 +232,7 @@ struct FileVerifier {
         let cursor = try txn.openCursor(links)
         var entry = try advance(cursor, in: "the backlinks") { try $0.first() }
         while let (key, _) = entry {
-            report.recordsRead += 1
+            countRead()
             entry = try advance(cursor, in: "the backlinks") { try $0.next() }
             guard key.count == 28 || key.count == 36 else {
                 report.note("the backlink index: an entry has a key of \(key.count) bytes")
@@ -273,7 +278,7 @@ struct FileVerifier {
         do {
             return try move(cursor)
         } catch LMDBError.sealBroken {
-            report.recordsRead += 1
+            countRead()
             let key = cursor.keyOfBrokenSeal ?? []
             let named = key.count == 8 ? "object \(key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })" : "the record under key \(key.map { String(format: "%02x", $0) }.joined())"
             report.note("\(subject): \(named) failed its authentication check (tampered with, or damaged)")
@@ -289,7 +294,7 @@ struct FileVerifier {
         let cursor = try txn.openCursor(metadata.database)
         var entry = try cursor.seek(atLeast: prefix)
         while let (key, value) = entry, key.starts(with: prefix) {
-            report.recordsRead += 1
+            countRead()
             entry = try cursor.next()
             guard key.count == prefix.count + 8 else {
                 report.note("the change log: a record has a key of \(key.count) bytes")
@@ -306,6 +311,13 @@ struct FileVerifier {
 
     // MARK: Helpers
 
+    /// Counts a record read, and tells ``progress`` every ``progressInterval`` records.
+    @inline(__always)
+    private mutating func countRead() {
+        report.recordsRead += 1
+        if let progress, report.recordsRead % Self.progressInterval == 0 { progress(report.recordsRead) }
+    }
+
     private func exists(_ key: [UInt8], in database: Database) throws -> Bool {
         try key.withUnsafeBytes { try txn.unsafeValue(for: $0, in: database) } != nil
     }
@@ -316,9 +328,9 @@ struct FileVerifier {
         var entry = try cursor.first()
         while entry != nil {
             count += 1
+            countRead()
             entry = try cursor.next()
         }
-        report.recordsRead += count
         return count
     }
 }

@@ -53,8 +53,15 @@ extension Realm {
     ///   `invalidDatabase` (not a Burrow file, damaged meta pages, a damaged schema, a wrong,
     ///   missing or unexpected key), `fileAccess`.
     public static func verifyFile(at fileURL: URL, encryptionKey: Data? = nil) throws -> FileVerification {
+        try verifyFile(at: fileURL, encryptionKey: encryptionKey, progress: nil)
+    }
+
+    /// ``verifyFile(at:encryptionKey:)``, telling `progress` the count of records read so far
+    /// every few thousand records: for a progress line, and for a watchdog that stops a check
+    /// caught in damaged pages that loop (`burrow verify`).
+    package static func verifyFile(at fileURL: URL, encryptionKey: Data?, progress: ((Int) -> Void)?) throws -> FileVerification {
         let configuration = Configuration(fileURL: fileURL, encryptionKey: encryptionKey, readOnly: true, objectTypes: [])
         let realm = try Realm(configuration: configuration)
-        return FileVerifier.verify(realm.core)
+        return FileVerifier.verify(realm.core, progress: progress)
     }
 }

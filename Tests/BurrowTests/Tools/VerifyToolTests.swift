@@ -33,6 +33,29 @@ struct VerifyToolTests {
         #expect(run.errors == "burrow verify: \(url.path): not a Burrow file (no LMDB header)\n")
     }
 
+    /// A check that reads no record for the stall time (here its process is stopped) is ended
+    /// and reported as damage, as one caught in pages that loop would be; a check waiting for
+    /// another process's exclusive hold on the file (a compaction) is not.
+    @Test func aStalledCheckIsStoppedButOneWaitingForACompactionIsNot() throws {
+        let url = try file()
+        let hold = try ExclusiveHold(lockFile: url.path + "-lock")
+        let waiting = try VerifyProcess(url.path)
+        Thread.sleep(forTimeInterval: 2.5)
+        hold.release()
+        let waited = waiting.finish()
+        #expect(waited.status == 0 && waited.output.hasSuffix("result: intact\n"), "\(waited.output)")
+
+        let again = try ExclusiveHold(lockFile: url.path + "-lock")
+        let stalling = try VerifyProcess(url.path)
+        let child = try #require(stalling.child(), "the checking process was not started")
+        kill(child, SIGSTOP)
+        again.release()
+        let stalled = stalling.finish()
+        #expect(stalled.status == 1, "\(stalled.output)")
+        #expect(stalled.output.contains("read no record for 1 s and was stopped") && stalled.output.hasSuffix("result: damaged\n"), "\(stalled.output)")
+        #expect(kill(child, 0) != 0, "the stalled process is gone")
+    }
+
     @Test func misuseExitsTwo() throws {
         #expect(try BurrowToolRun(["verify"]).status == 2)
         #expect(try BurrowToolRun(["verify", "a", "b"]).status == 2)
@@ -61,5 +84,57 @@ struct VerifyToolTests {
             outcomes[kind, default: 0] += 1
         }
         print("burrow verify on 24 copies with damaged data pages: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+    }
+}
+
+/// An exclusive lock on a lock file's first byte, held by this process as a compaction holds
+/// it: another process's open of the file waits for it.
+private struct ExclusiveHold {
+    private let descriptor: Int32
+
+    init(lockFile: String) throws {
+        descriptor = open(lockFile, O_RDWR)
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        try #require(descriptor >= 0 && fcntl(descriptor, F_SETLK, &lock) == 0, "cannot lock \(lockFile): \(String(cString: strerror(errno)))")
+    }
+
+    func release() {
+        close(descriptor)
+    }
+}
+
+/// `burrow verify` with a stall time of one second, running while the test acts on it.
+private struct VerifyProcess {
+    private let process = Process()
+    private let output = Pipe()
+
+    init(_ path: String) throws {
+        process.executableURL = BuildDirectory.product("burrow")
+        process.arguments = ["verify", path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["BURROW_VERIFY_STALL_SECONDS": "1"]) { $1 }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The process doing the check, once started (within five seconds).
+    func child() -> pid_t? {
+        let pid = process.processIdentifier
+        for _ in 0..<500 {
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            if let child = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return child }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+
+    func finish() -> (status: Int32, output: String) {
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 }
