@@ -41,11 +41,44 @@ struct Recovery {
         }
     }
 
-    /// Where the next reader starts: a top-level class's position and an object's.
+    /// Where the next reader starts: a top-level class's position and an object's, or in key
+    /// order the object key to read from.
     private struct Point: Equatable {
         var classIndex = 0
         var objectIndex = 0
+        var key: UInt64 = 0
     }
+
+    /// How a class read in key order gets past what ended a reader at its first object: a
+    /// probe finds whether that object's row can be found (then reading the object itself is
+    /// what ends readers, and it is skipped), or whether the seek dies (damaged pages of rows):
+    /// then seeks ever further past it, and halving the gap between a seek that died and one
+    /// that got through, find the first object after the damage.
+    private enum KeySearch: Equatable {
+        case none
+        /// A reader from `key` died before its first object: probe `key` itself.
+        case checking(key: UInt64)
+        /// The seek to `failed` died: the next probe is `failed + 2^step`.
+        case skipping(failed: UInt64, step: Int)
+        /// The seek to `failed` died, and the one to `succeeded` got through.
+        case narrowing(failed: UInt64, succeeded: UInt64)
+
+        /// The key to probe next; `nil` when not searching.
+        var probe: UInt64? {
+            switch self {
+            case .none: nil
+            case .checking(let key): key
+            case .skipping(let failed, let step):
+                failed.addingReportingOverflow(1 << UInt64(step)).overflow ? .max : failed + (1 << UInt64(step))
+            case .narrowing(let failed, let succeeded): failed + (succeeded - failed) / 2
+            }
+        }
+    }
+
+    /// Objects in a row whose reading ends the reader (their collections or links are on
+    /// damaged pages) after which the rest of their class is given up: such damage is shared
+    /// (a damaged page of list entries), and every one costs two readers.
+    static let objectsEndingReadersInARow = 20
 
     /// What the readers' lines have said so far.
     private struct State {
@@ -54,10 +87,17 @@ struct Recovery {
         var schemas: Schema?
         var point = Point()
         var objectsThisRun = 0
-        /// Classes read in the order of their rows, their primary key index having failed.
-        var rowOrder: Set<Int> = []
+        /// Classes read in the order of their object keys, their primary key index having failed.
+        var keyOrder: Set<Int> = []
+        var search = KeySearch.none
+        /// What the last probe said: `nil` when it died before its seek got through, `.some(nil)`
+        /// when it found no object.
+        var probeFound: (key: UInt64, name: String)??
+        /// Objects in a row, in key order, whose reading ended the reader.
+        var objectsEndingReaders = 0
 
-        /// Takes one line of a reader: the schema, a class's count, or an object to import.
+        /// Takes one line of a reader: the schema, a class's count, an object to import, or a
+        /// probe's answer.
         mutating func take(_ line: ReaderLine, into realm: Realm, importer: inout ObjectImporter) throws {
             switch line {
             case .header(let classes):
@@ -68,10 +108,10 @@ struct Recovery {
             case .count(let name, let count):
                 guard let index = classNames.firstIndex(of: name) else { return }
                 outcome.classes[index].counted = count
-                if index > point.classIndex { point = Point(classIndex: index, objectIndex: 0) }
-            case .object(let name, let position, let values):
+                if index > point.classIndex { point = Point(classIndex: index) }
+            case .object(let name, let position, let key, let values):
                 guard let index = classNames.firstIndex(of: name), let schema = schemas?[name] else { return }
-                point = Point(classIndex: index, objectIndex: position + 1)
+                point = Point(classIndex: index, objectIndex: position + 1, key: key.map { $0 == .max ? $0 : $0 + 1 } ?? 0)
                 objectsThisRun += 1
                 do {
                     try importer.add(values, of: schema, line: position + 1)
@@ -79,6 +119,58 @@ struct Recovery {
                 } catch {
                     outcome.losses[name, default: []].append("object \(position): " + Recovery.reason(error))
                 }
+            case .probe(let found):
+                probeFound = .some(found)
+            }
+        }
+
+        /// Takes the outcome of the probe of `key`: the search goes on, or ends with the class
+        /// read again past an object or past damaged pages, or given up.
+        mutating func settle(probe key: UInt64, ending: Ending) {
+            let name = classNames[point.classIndex]
+            let gotThrough = probeFound != nil
+            switch search {
+            case .none:
+                return
+            case .checking:
+                guard let found = probeFound else {
+                    search = .skipping(failed: key, step: 0)
+                    return
+                }
+                search = .none
+                guard let object = found, object.key < .max else {
+                    // No object is left to read (or the last possible key was the one).
+                    point = Point(classIndex: point.classIndex + 1)
+                    return
+                }
+                objectsEndingReaders += 1
+                outcome.losses[name, default: []].append("object \(object.name): reading it ended the reader (\(ending.description))")
+                if objectsEndingReaders >= Recovery.objectsEndingReadersInARow {
+                    outcome.losses[name, default: []].append("the objects past it: reading \(objectsEndingReaders) in a row ended the reader, and the class was given up")
+                    point = Point(classIndex: point.classIndex + 1)
+                    objectsEndingReaders = 0
+                } else {
+                    point.key = object.key + 1
+                }
+                return
+            case .skipping(let failed, let step):
+                if gotThrough {
+                    search = .narrowing(failed: failed, succeeded: key)
+                } else if key == .max {
+                    outcome.losses[name, default: []].append("the objects past the last one read: no seek got past the damage (\(ending.description))")
+                    point = Point(classIndex: point.classIndex + 1)
+                    search = .none
+                    return
+                } else {
+                    search = .skipping(failed: key, step: min(step + 1, 63))
+                }
+            case .narrowing(let failed, let succeeded):
+                search = gotThrough ? .narrowing(failed: failed, succeeded: key) : .narrowing(failed: key, succeeded: succeeded)
+            }
+            if case .narrowing(let failed, let succeeded) = search, succeeded - failed <= 1 {
+                outcome.losses[name, default: []].append("the objects on damaged pages of rows after the last one read (\(ending.description))")
+                point.key = succeeded
+                search = .none
             }
         }
     }
@@ -95,11 +187,20 @@ struct Recovery {
         realm.beginWrite()
         var state = State()
         var readersWithoutObjects = 0
+        var lastFailure = Ending.finished
         for _ in 0..<Self.maximumReaders {
             let start = state.point
             state.objectsThisRun = 0
-            let ending = try read(from: state.point, rowOrder: state.rowOrder) { line in try state.take(line, into: realm, importer: &importer) }
+            state.probeFound = nil
+            if let probe = state.search.probe {
+                _ = try read(from: state.point, keyOrder: state.keyOrder, probe: probe) { line in try state.take(line, into: realm, importer: &importer) }
+                state.settle(probe: probe, ending: lastFailure)
+                if state.point.classIndex >= state.classNames.count { break }
+                continue
+            }
+            let ending = try read(from: state.point, keyOrder: state.keyOrder, probe: nil) { line in try state.take(line, into: realm, importer: &importer) }
             if case .finished = ending { break }
+            lastFailure = ending
             guard state.schemas != nil else {
                 // A reader refused the key (missing, wrong, given to a plain file): bad input, not
                 // damage. Any other refusal is damage: nothing could be read.
@@ -110,24 +211,29 @@ struct Recovery {
             }
             guard state.point.classIndex < state.classNames.count else { break }
             let name = state.classNames[state.point.classIndex]
+            if state.keyOrder.contains(state.point.classIndex) {
+                // Died past an object read: the next reader starts just after it. Died before
+                // its first object: a probe tells an object that cannot be read from a seek that
+                // cannot get through.
+                if state.objectsThisRun == 0 {
+                    state.search = .checking(key: state.point.key)
+                } else {
+                    state.objectsEndingReaders = 0
+                }
+                continue
+            }
             readersWithoutObjects = state.objectsThisRun == 0 && state.point == start ? readersWithoutObjects + 1 : 0
             // A reader stuck in a loop of damaged pages would be stuck at the next object too:
             // the class is given up in this order at once, not an object a stall at a time.
             if case .stalled = ending { readersWithoutObjects = 2 }
-            if readersWithoutObjects >= 2 && !state.rowOrder.contains(state.point.classIndex) {
+            if readersWithoutObjects >= 2 {
                 // The class cannot be listed by its primary key index: read it again, all of it,
-                // in the order of its rows (what is read twice is the same, and kept once).
-                state.rowOrder.insert(state.point.classIndex)
+                // in the order of its object keys, a seek at a time (what is read twice is the
+                // same, and kept once).
+                state.keyOrder.insert(state.point.classIndex)
                 state.outcome.losses[name] = nil
                 state.point.objectIndex = 0
-                readersWithoutObjects = 0
-            } else if readersWithoutObjects >= 2 {
-                // Readers die before the class's first object they should read: its objects
-                // cannot be listed from here on.
-                let position = state.point.objectIndex
-                let rest = state.outcome.classes[state.point.classIndex].counted.map { "\(max(0, $0 - position)) objects" } ?? "the objects"
-                state.outcome.losses[name, default: []].append("\(rest) from position \(position) on: the class could not be read past there (\(ending.description))")
-                state.point = Point(classIndex: state.point.classIndex + 1, objectIndex: 0)
+                state.point.key = 0
                 readersWithoutObjects = 0
             } else {
                 state.outcome.losses[name, default: []].append("object \(state.point.objectIndex): reading it ended the reader (\(ending.description))")
@@ -173,12 +279,17 @@ struct Recovery {
 
     /// Runs one reader from `point`, handing each line it prints to `handle`, and says how it
     /// ended.
-    private func read(from point: Point, rowOrder: Set<Int>, _ handle: (ReaderLine) throws -> Void) throws -> Ending {
+    private func read(from point: Point, keyOrder: Set<Int>, probe: UInt64?, _ handle: (ReaderLine) throws -> Void) throws -> Ending {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [RecoverReader.command, source.path, "--class-index", "\(point.classIndex)", "--object-index", "\(point.objectIndex)"]
-            + (rowOrder.isEmpty ? [] : ["--row-order", rowOrder.sorted().map(String.init).joined(separator: ",")])
-            + (keyFile.map { ["--key-file", $0] } ?? [])
+        var arguments = [RecoverReader.command, source.path, "--class-index", "\(point.classIndex)", "--object-index", "\(point.objectIndex)"]
+        if !keyOrder.isEmpty {
+            let classes: [String] = keyOrder.sorted().map { String($0) }
+            arguments += ["--key-order", classes.joined(separator: ","), "--from-key", String(probe ?? point.key)]
+        }
+        if probe != nil { arguments.append("--probe") }
+        if let keyFile { arguments += ["--key-file", keyFile] }
+        process.arguments = arguments
         // A reader that dies says why in a line, without the runtime's backtrace.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new }
         let output = Pipe()

@@ -2,6 +2,15 @@ import Burrow
 import Foundation
 import Testing
 
+private final class RecoverItem: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var label = ""
+}
+
+private final class RecoverNote: Object {
+    @Persisted var label = ""
+}
+
 /// `burrow copy` with the same key, a new one, or none; `burrow recover` on an intact file and
 /// on damaged copies: it never dies, counts what it recovered against what the file held, and
 /// writes a file that verifies intact.
@@ -63,6 +72,56 @@ struct CopyRecoverToolTests {
         #expect(try BurrowToolRun(["recover", source, target]).status == 2, "NEW exists")
         try Data("not a realm".utf8).write(to: directory.file("text.realm"))
         #expect(try BurrowToolRun(["recover", directory.file("text.realm").path, directory.file("t.realm").path]).status == 2)
+    }
+
+    /// A damaged page of rows costs only the objects on it, in a class whose integer primary
+    /// key is the row's key and in one without a primary key: the rows are read in key order,
+    /// a seek at a time, and seeks past the damage find the objects after it.
+    @Test func aDamagedPageOfRowsCostsOnlyTheObjectsOnIt() throws {
+        let source = directory.file("rows.realm")
+        do {
+            let realm = try Realm(configuration: directory.configuration("rows.realm", objectTypes: [RecoverItem.self, RecoverNote.self]))
+            try realm.write {
+                for index in 0..<3000 {
+                    let padding = String(repeating: "x", count: 80)
+                    realm.add(RecoverItem(value: ["id": index * 3 - 4000, "label": "item-\(index)-\(padding)"]))
+                    realm.add(RecoverNote(value: ["label": "note-\(index)-\(padding)"]))
+                }
+            }
+        }
+        var bytes = [UInt8](try Data(contentsOf: source))
+        let pageSize = 4096
+        var lost: [String: Set<String>] = [:]
+        for (marker, className) in [("item-1500-", "RecoverItem"), ("note-1500-", "RecoverNote")] {
+            let page = try #require((2..<(bytes.count / pageSize)).first { page in
+                let start = page * pageSize
+                // A leaf page (flags 0x02 at offset 10) holding the marker.
+                return bytes[start + 10] == 0x02 && Self.labels(in: bytes[start..<(start + pageSize)]).contains { $0.hasPrefix(marker) }
+            }, "no leaf page holds \(marker)")
+            let start = page * pageSize
+            lost[className] = Set(Self.labels(in: bytes[start..<(start + pageSize)]))
+            bytes.replaceSubrange(start..<(start + pageSize), with: repeatElement(0, count: pageSize))
+        }
+        let damaged = directory.file("damaged.realm")
+        try Data(bytes).write(to: damaged)
+        let target = directory.file("recovered.realm")
+        let run = try BurrowToolRun(["recover", damaged.path, target.path, "--quiet"])
+        #expect(run.status == 1, "\(run.output) \(run.errors)")
+        let recovered = try Realm(configuration: Realm.Configuration(fileURL: target, readOnly: true, objectTypes: []))
+        for className in ["RecoverItem", "RecoverNote"] {
+            let labels = Set(recovered.dynamicObjects(className).map { $0["label"] as! String })
+            let expected = Set((0..<3000).map { "\(className == "RecoverItem" ? "item" : "note")-\($0)-\(String(repeating: "x", count: 80))" })
+            #expect(labels == expected.subtracting(lost[className] ?? []), "\(className): \(labels.count) recovered, \(lost[className]?.count ?? 0) on the page")
+            #expect((lost[className]?.count ?? 0) > 10 && labels.count == 3000 - (lost[className]?.count ?? 0), "\(run.output)")
+        }
+        #expect(run.output.contains("RecoverItem: \(3000 - (lost["RecoverItem"]?.count ?? 0)) of 3000"), "\(run.output)")
+        #expect(try Realm.verifyFile(at: target).isIntact)
+    }
+
+    /// The labels (`item-N-xxx…`, `note-N-xxx…`) whose bytes are whole in `page`.
+    private static func labels(in page: ArraySlice<UInt8>) -> [String] {
+        let text = String(decoding: page.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: " ") }, as: UTF8.self)
+        return text.matches(of: /(item|note)-[0-9]+-x{80}/).map { String($0.output.0) }
     }
 
     /// Copies with bytes of data pages overwritten at random places: each recovery ends on its

@@ -187,8 +187,20 @@ struct ShellTerminal {
         let argv = [Self.tmux!, "-S", socket, "-f", "/dev/null"] + arguments
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
+        // The test runner's threads block most signals, and a child inherits its thread's
+        // mask: tmux, and the command in its pane, get the default mask and handlers, so that
+        // kill-server's hang-up ends the command.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Self.tmux!, &actions, nil, &cArguments, environ)
+        let spawned = posix_spawn(&pid, Self.tmux!, &actions, &attributes, &cArguments, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
         var waited = waitpid(pid, &status, 0)
