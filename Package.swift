@@ -40,6 +40,8 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TemporaryPostgres"]),
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB", "TemporaryPostgres"]),
+        // The tool's own parts, tested as units (the tool as a whole is run by BurrowTests).
+        .testTarget(name: "BurrowToolTests", dependencies: ["BurrowTool"]),
     ],
     swiftLanguageModes: [.v6]
 )
