@@ -155,15 +155,25 @@ extension Realm {
         /// ```
         public var syncConfiguration: SyncConfiguration?
 
-        /// A configuration; every argument has RealmSwift's default.
+        /// A configuration; every argument has RealmSwift's default, and they come in
+        /// RealmSwift's order, Burrow's own (`maximumFileSize`, `filePermissions`) last.
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(fileURL: url, schemaVersion: 2,
+        ///                                  shouldCompactOnLaunch: { total, used in used * 2 < total },
+        ///                                  objectTypes: [Dog.self, Person.self])
+        /// ```
         public init(fileURL: URL? = nil,
                     inMemoryIdentifier: String? = nil,
+                    syncConfiguration: SyncConfiguration? = nil,
                     encryptionKey: Data? = nil,
                     readOnly: Bool = false,
                     schemaVersion: UInt64 = 0,
                     migrationBlock: MigrationBlock? = nil,
                     deleteRealmIfMigrationNeeded: Bool = false,
+                    shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)? = nil,
                     objectTypes: [ObjectBase.Type]? = nil,
+                    seedFilePath: URL? = nil,
                     maximumFileSize: Int? = nil,
                     filePermissions: mode_t = 0o644) {
             if let inMemoryIdentifier {
@@ -176,7 +186,10 @@ extension Realm {
             self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
+            self.syncConfiguration = syncConfiguration
             self.objectTypes = objectTypes
+            self.seedFilePath = seedFilePath
             self.maximumFileSize = maximumFileSize
             self.filePermissions = filePermissions
         }
