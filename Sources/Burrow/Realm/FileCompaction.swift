@@ -19,22 +19,12 @@ public enum FileCompaction {
         public let bytesAfter: Int
     }
 
-    /// The staging file of an in-place compaction of `path`, renamed over it once complete.
-    static func compactingPath(for path: String) -> String {
-        path + ".compacting-\(getpid())"
-    }
-
-    /// The staging file of a copy to `path` under another key, linked to `path` once complete.
-    static func rekeyingPath(for path: String) -> String {
-        path + ".rekeying-\(getpid())"
-    }
-
     /// The files a compaction or copy of this process writes while it runs, for a copy to
     /// `path` or a compaction of `path` in place: the first that exists grows as it goes (LMDB's
     /// copy has no progress hook; `burrow compact` and `burrow copy` follow its size).
     package static func filesWritten(copyingTo path: String) -> [String] {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
-        return [compactingPath(for: path), rekeyingPath(for: path), path]
+        return [CopyStaging.compactingPath(for: path), CopyStaging.rekeyingPath(for: path), path]
     }
 
     /// Whether another process holds the file at `path` exclusively (compacting it, or setting

@@ -36,7 +36,7 @@ enum FileCompactor {
     static func replaceWithCompactedCopy(_ environment: Environment, path: String) -> Replacement {
         guard let lock = environment.lockExclusively() else { return .openElsewhere }
         defer { close(lock) }
-        let staging = FileCompaction.compactingPath(for: path)
+        let staging = CopyStaging.compactingPath(for: path)
         unlink(staging)
         do {
             try environment.copy(to: staging, compact: true)

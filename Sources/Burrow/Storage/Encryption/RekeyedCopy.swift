@@ -21,7 +21,7 @@ struct RekeyedCopy {
     ///   for damage met in the source.
     func write(to path: String, cipher: FileCipher?, mode: mode_t) throws {
         if access(path, F_OK) == 0 { throw LMDBError.fileExists }
-        let staging = FileCompaction.rekeyingPath(for: path)
+        let staging = CopyStaging.rekeyingPath(for: path)
         unlink(staging)
         unlink(staging + "-lock")
         defer {
