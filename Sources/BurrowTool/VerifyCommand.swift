@@ -11,7 +11,7 @@ enum VerifyCommand {
     /// The argument that makes the process the child that does the check.
     static let inProcessFlag = "--in-process"
     /// The child's descriptor for its progress: a line with the count of records read so far,
-    /// every few thousand records.
+    /// as the check begins and every 1,024 records.
     private static let progressDescriptor: Int32 = 3
     /// How long the check may read no record before it is taken to be caught in damaged
     /// pages that loop (LMDB follows page numbers without checking), and stopped; while

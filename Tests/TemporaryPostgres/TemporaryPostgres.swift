@@ -189,8 +189,9 @@ public final class TemporaryPostgres: @unchecked Sendable {
         try Self.run(command[0], Array(command.dropFirst()))
     }
 
-    /// Runs `executable` and waits for it; its output goes to a file rather than a pipe, since a
-    /// server that pg_ctl starts inherits its descriptors and keeps them long after it exits.
+    /// Runs `executable` and waits for it; its output goes to a file rather than a pipe, and it
+    /// inherits no other descriptor, since a server that pg_ctl starts keeps what it inherits
+    /// long after the tool exits.
     /// Spawned directly and reaped with `waitpid`: `Process` waits forever on a tool whose
     /// grandchild outlives it.
     @discardableResult
@@ -203,6 +204,12 @@ public final class TemporaryPostgres: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process's: the server pg_ctl starts would hold other tests'
+        // pipes open for its whole life, and their readers would never see the end.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 && fcntl(descriptor, F_GETFD) >= 0 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -20,9 +20,10 @@ struct FileVerifier {
     /// Backlink entries by the object they point at (class id, key): embedded objects need one.
     private var owners: [UInt32: [UInt64: Int]] = [:]
 
-    /// Told the count of records read so far, every ``progressInterval`` records.
+    /// Told the count of records read so far: once as the check begins, then every
+    /// ``progressInterval`` records.
     private let progress: ((Int) -> Void)?
-    static let progressInterval = 4096
+    static let progressInterval = 1024
 
     init(realm: RealmCore, progress: ((Int) -> Void)? = nil) {
         self.realm = realm
@@ -39,6 +40,8 @@ struct FileVerifier {
     }
 
     private mutating func run() {
+        // The file is open and the check begins: a watchdog counts from here.
+        progress?(0)
         let layouts = catalog.layouts.values.sorted { $0.className < $1.className }
         for layout in layouts {
             attempt("class '\(layout.className)'") { try $0.checkTable(layout) }

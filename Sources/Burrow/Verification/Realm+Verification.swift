@@ -57,7 +57,7 @@ extension Realm {
     }
 
     /// ``verifyFile(at:encryptionKey:)``, telling `progress` the count of records read so far
-    /// every few thousand records: for a progress line, and for a watchdog that stops a check
+    /// as the check begins (0) and every 1,024 records: for a progress line, and for a watchdog that stops a check
     /// caught in damaged pages that loop (`burrow verify`).
     package static func verifyFile(at fileURL: URL, encryptionKey: Data?, progress: ((Int) -> Void)?) throws -> FileVerification {
         let configuration = Configuration(fileURL: fileURL, encryptionKey: encryptionKey, readOnly: true, objectTypes: [])
