@@ -55,7 +55,7 @@ private final class RowNote: Object {
         #expect(realm.dynamicObjects("RowLedger").sorted(byKeyPath: "id").map { $0["id"] as? Int } == [-3, 7])
         #expect(realm.dynamicObject(ofType: "RowClerk", forPrimaryKey: "a")?["desk"] as? Int == 4)
         #expect(realm.dynamicObjects("RowNote").count == 2)
-        let report = try Realm.verifyFile(at: directory.file())
+        let report = try Realm.verifyFile(at: directory.file(), encryptionKey: directory.configuration().encryptionKey)
         #expect(report.isIntact, "\(report)")
     }
 

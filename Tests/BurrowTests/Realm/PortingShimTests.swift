@@ -30,7 +30,7 @@ import Testing
         let seed = directory.file("seed.realm")
         let asked = Mutex(false)
         let config = Realm.Configuration(fileURL: directory.file("app.realm"), inMemoryIdentifier: nil, syncConfiguration: nil,
-                                         encryptionKey: nil, readOnly: false, schemaVersion: 3, migrationBlock: nil,
+                                         encryptionKey: directory.configuration().encryptionKey, readOnly: false, schemaVersion: 3, migrationBlock: nil,
                                          deleteRealmIfMigrationNeeded: false,
                                          shouldCompactOnLaunch: { _, _ in
                                              asked.withLock { $0 = true }
