@@ -9,7 +9,9 @@ enum SchemaMigration {
     ///
     /// - Throws: ``Realm/Error``: `schemaMismatch` for a lower schema version, for a changed
     ///   schema at the same version (listing every difference), for a read-only file that needs
-    ///   a migration, and for primary keys left duplicate by a migration; the errors of writing.
+    ///   a migration, for any file that needs one under `deleteRealmIfMigrationNeeded` (the open
+    ///   then deletes it), and for primary keys left duplicate by a migration; the errors of
+    ///   writing.
     static func apply(environment: Environment, metadata: MetadataStore, catalog: Catalog,
                       configuration: Realm.Configuration) throws -> Catalog {
         guard configuration.checksSchema else { return catalog }
@@ -25,6 +27,13 @@ enum SchemaMigration {
         let plan = MigrationPlan(stored: catalog.schema, models: models(for: configuration, stored: catalog.schema),
                                  encrypted: environment.options.sealer != nil)
         let raisesVersion = storedVersion < configuration.schemaVersion
+        // With deleteRealmIfMigrationNeeded a file that would need a migration (another schema,
+        // or another version) is never migrated: the open deletes it and starts anew, as in
+        // RealmSwift, whatever the version.
+        if configuration.deleteRealmIfMigrationNeeded && !configuration.readOnly && (raisesVersion || !plan.differences.isEmpty) {
+            let reasons = plan.differences.isEmpty ? ["- The schema version changes from \(storedVersion) to \(configuration.schemaVersion)."] : plan.differences
+            throw Realm.Error(.schemaMismatch, SchemaDifferences(lines: reasons).message(path: path), fileURL: url)
+        }
         if !plan.differences.isEmpty && (!raisesVersion || configuration.readOnly) {
             throw Realm.Error(.schemaMismatch, SchemaDifferences(lines: plan.differences).message(path: path), fileURL: url)
         }

@@ -88,8 +88,9 @@ extension Realm {
         /// checks their schema against the file when the realm opens.
         public var objectTypes: [ObjectBase.Type]?
         /// Whether a file whose schema differs from the model classes (or whose schema version
-        /// differs from ``schemaVersion``) is deleted and created anew at open, instead of the
-        /// open throwing `schemaMismatch`: for data that is only a cache.
+        /// differs from ``schemaVersion``, higher or lower) is deleted and created anew at open,
+        /// instead of the open throwing `schemaMismatch` or migrating it: for data that is only
+        /// a cache. The ``migrationBlock`` is then never called.
         ///
         /// ```swift
         /// config.deleteRealmIfMigrationNeeded = true
