@@ -38,7 +38,7 @@ class ElementsObservation<Identity: Hashable>: Observation {
     }
 
     private func prepare(in realm: RealmCore) {
-        guard filter == nil else { return }
+        guard filter?.isStale(in: realm.catalog) ?? true else { return }
         let catalog = realm.catalog
         if let owner = ownerClass, let layout = catalog.layouts[owner] { readClasses.insert(layout.classID) }
         guard let target = targetClass, catalog.layouts[target] != nil else { return }

@@ -17,6 +17,11 @@ final class ModificationFilter {
     let links: [(name: String, target: ModificationFilter)]
     /// The classes whose changes this filter reads: its own and those its links reach.
     let classIDs: Set<UInt32>
+    /// Whether a link it would follow goes to a class with no table yet (none of its objects
+    /// was ever written): the filter is then made again once the file has more classes.
+    let missesLinkTargets: Bool
+    /// How many classes the file had when the filter was made.
+    let catalogClassCount: Int
 
     /// How many links a default observation follows.
     static let defaultDepth = 4
@@ -30,13 +35,17 @@ final class ModificationFilter {
         let storedClass = layout.storedClass
         classID = layout.classID
         self.className = className
-        let linkProperties = storedClass.properties.filter { $0.kind == .link && $0.objectClassName != nil }
+        catalogClassCount = catalog.layouts.count
+        let allLinks = storedClass.properties.filter { $0.kind == .link && $0.objectClassName != nil }
+        // A class with no table has no objects to modify: its links are followed once it has one.
+        let linkProperties = allLinks.filter { catalog.layouts[$0.objectClassName!] != nil }
         guard let keyPaths else {
             ownProperties = nil
             links = depth + 1 >= Self.defaultDepth ? [] : linkProperties.map { property in
                 (property.name, ModificationFilter(className: property.objectClassName!, keyPaths: nil, catalog: catalog, depth: depth + 1))
             }
             classIDs = Self.classIDs(classID, links)
+            missesLinkTargets = depth + 1 < Self.defaultDepth && (linkProperties.count < allLinks.count || links.contains { $0.target.missesLinkTargets })
             return
         }
         var own = Set<UInt32>()
@@ -55,6 +64,14 @@ final class ModificationFilter {
             nested[property.name].map { (property.name, ModificationFilter(className: property.objectClassName!, keyPaths: $0, catalog: catalog, depth: depth + 1)) }
         }
         classIDs = Self.classIDs(classID, links)
+        missesLinkTargets = allLinks.contains { nested[$0.name] != nil && catalog.layouts[$0.objectClassName!] == nil }
+            || links.contains { $0.target.missesLinkTargets }
+    }
+
+    /// Whether the filter must be made again for `catalog`: a link target it could not follow
+    /// may have a table now.
+    func isStale(in catalog: Catalog) -> Bool {
+        missesLinkTargets && catalog.layouts.count != catalogClassCount
     }
 
     private static func classIDs(_ own: UInt32, _ links: [(name: String, target: ModificationFilter)]) -> Set<UInt32> {

@@ -40,8 +40,12 @@ final class ObjectObservation<T: ObjectBase>: Observation {
 
     override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
         let realm = session.core
-        guard let filter else { return }
+        guard var filter else { return }
         let layout = management.bound.layout
+        if filter.isStale(in: realm.catalog) {
+            filter = ModificationFilter(className: layout.className, keyPaths: keyPaths, catalog: realm.catalog)
+            self.filter = filter
+        }
         let key = management.key.rawValue
         if let changes, filter.classIDs.isDisjoint(with: changes.keys) { return }
         let own = changes?[layout.classID]

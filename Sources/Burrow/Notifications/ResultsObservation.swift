@@ -40,7 +40,7 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
     }
 
     private func prepareFilter(in realm: RealmCore) {
-        guard filter == nil, realm.catalog.layouts[core.info.className] != nil else { return }
+        guard filter?.isStale(in: realm.catalog) ?? true, realm.catalog.layouts[core.info.className] != nil else { return }
         let catalog = realm.catalog
         let filter = ModificationFilter(className: core.info.className, keyPaths: keyPaths, catalog: catalog)
         self.filter = filter
