@@ -180,24 +180,7 @@ struct ImportValues {
         case .linkingObjects:
             throw problem("backlinks are computed, not imported")
         default:
-            return Self.swiftValue(try stored(value, for: property))
-        }
-    }
-
-    /// A plain stored value as the dynamic API takes it.
-    static func swiftValue(_ stored: _PersistedValue) -> Any {
-        switch stored {
-        case .bool(let flag): flag
-        case .int(let number): Int(number)
-        case .float(let number): number
-        case .double(let number): number
-        case .string(let text): text
-        case .data(let bytes): bytes
-        case .date(let date): date
-        case .uuid(let uuid): uuid
-        case .objectId(let id): id
-        case .decimal(let decimal): decimal
-        default: NSNull()
+            return try stored(value, for: property).anyValue ?? NSNull()
         }
     }
 

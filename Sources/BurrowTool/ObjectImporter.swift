@@ -254,7 +254,7 @@ struct ObjectImporter {
         for property in schema.properties where values.index(forKey: property.name) == nil {
             let stored = defaultStored(for: property)
             if case .null = stored { continue }
-            values[property.name] = ImportValues.swiftValue(stored)
+            values[property.name] = stored.anyValue
         }
     }
 

@@ -57,23 +57,23 @@ package struct DynamicRowWriter {
             burrowPrecondition(property.collection == nil && value.kind == property.kind && property.kind != .link && property.kind != .mixed,
                                "Invalid value '\(value)' for property '\(layout.className).\(property.name)'.")
         }
-        if let failure = write.failure { throw failure }
-        do {
+        // A failure of the file is kept for the commit, as every write keeps it, and thrown here.
+        var outcome = Outcome.inserted
+        let written = core.perform(in: write) {
             let claim = try core.claimKey(values, in: layout, write: write)
-            if claim.exists == true { return .exists }
+            if claim.exists == true {
+                outcome = .exists
+                return
+            }
             do {
                 try write.tables.insert(values, key: claim.key, in: layout)
             } catch LMDBError.keyExists where claim.exists == nil {
                 // An integer primary key is the row's key: a taken one shows when it is put.
-                return .exists
+                outcome = .exists
             }
-            return .inserted
-        } catch {
-            let failure = Realm.Error(translating: error, path: core.coordinator.path, operation: .write,
-                                      maximumFileSize: core.coordinator.configuredMapLimit)
-            write.failure = failure
-            throw failure
         }
+        guard written else { throw write.failure! }
+        return outcome
     }
 }
 

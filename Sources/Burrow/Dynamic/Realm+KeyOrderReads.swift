@@ -18,33 +18,22 @@ extension Realm {
     /// ```
     ///
     /// - Throws: ``Realm/Error`` for damage LMDB reports while reading (it may also stop the
-    ///   process on damage it does not check), and what `body` throws. Traps for a class the
+    ///   process on damage it does not check). Traps for a class the
     ///   file does not have, or an embedded class.
-    package func forEachDynamicObject(_ className: String, fromObjectKey start: UInt64, _ body: (DynamicObject) throws -> Bool) throws {
+    package func forEachDynamicObject(_ className: String, fromObjectKey start: UInt64, _ body: (DynamicObject) -> Bool) throws {
         core.verifyThread()
         let bound = core.verifiedDynamicBound(named: className)
         burrowPrecondition(!bound.layout.isEmbedded, "Embedded object '\(className)' cannot be queried directly: query its owners instead.")
-        let cursor: Cursor
-        var entry: Cursor.Entry?
         do {
-            cursor = try core.transaction.openCursor(bound.layout.rows)
-            entry = try ObjectKey(start).withBytes { try cursor.seek(atLeast: $0) }
+            let cursor = try core.transaction.openCursor(bound.layout.rows)
+            var entry = try ObjectKey(start).withBytes { try cursor.seek(atLeast: $0) }
+            while let (key, row) = entry {
+                let object = core.makeObject(bound, key: try ObjectKey(checking: key, in: className), row: row) as? DynamicObject
+                if let object, !body(object) { return }
+                entry = try cursor.next()
+            }
         } catch {
             throw Realm.Error(translating: error, path: core.coordinator.path, operation: .read)
-        }
-        while let (key, row) = entry {
-            let object: DynamicObject?
-            do {
-                object = core.makeObject(bound, key: try ObjectKey(checking: key, in: className), row: row) as? DynamicObject
-            } catch {
-                throw Realm.Error(translating: error, path: core.coordinator.path, operation: .read)
-            }
-            if let object, try !body(object) { return }
-            do {
-                entry = try cursor.next()
-            } catch {
-                throw Realm.Error(translating: error, path: core.coordinator.path, operation: .read)
-            }
         }
     }
 }

@@ -76,13 +76,13 @@ extension RealmCore {
         return try write.withNestedUpdatePolicy(update) {
             // An update of an existing object writes only what is given: the values it leaves
             // out are required only of a new object.
-            let values = try writer.newRow(given, of: storedClass, model: ClassInfo.type(named: className).map(info), requiringEveryValue: update == .error)
+            let values = try writer.newRow(given, of: storedClass, model: ClassInfo.type(named: className).map(info), requiringEveryValue: false)
             let claim = try claimKey(values, in: layout, write: write)
             if try claim.exists ?? (layout.row(claim.key, in: write.transaction) != nil) {
                 try updateGiven(given, values: values, of: claim.key, in: layout, update: update, writer: writer, write: write)
                 return claim.key
             }
-            if update != .error { DynamicValueWriter.requireEveryValue(values, of: storedClass) }
+            DynamicValueWriter.requireEveryValue(values, of: storedClass)
             try write.tables.insert(values, key: claim.key, in: layout)
             for (column, property) in storedClass.properties.enumerated() where property.collection != nil {
                 if let entry = given[property.name] {

@@ -124,7 +124,7 @@ public enum _PersistedValue: Hashable, Sendable {
     }
 
     /// The value as a plain Swift value (`nil` for null), for dynamic access.
-    var anyValue: Any? {
+    package var anyValue: Any? {
         switch self {
         case .null: nil
         case .bool(let v): v
