@@ -45,8 +45,9 @@ struct BoundComparison {
         case values(column: Int, [_PersistedValue])
         /// Two properties of the class (`low < high`).
         case columns(left: Int, right: Int)
-        /// `link.rest`: a key path through a to-one link.
-        case link(column: Int, rest: String, position: Int)
+        /// `link.…`: a comparison through a to-one link, whose left side continues in the
+        /// linked class with `inner` (a key path, `map['key']`, a nested value or a `SUBQUERY`).
+        case link(column: Int, inner: Operand)
         /// A list, set or map property, with what follows it (`dogs.age`, `tags.@count`).
         case collection(column: Int, rest: String?, position: Int)
         /// A `LinkingObjects` property, with what follows it.

@@ -28,6 +28,7 @@ struct PredicateBinder {
         func bound(_ subject: BoundComparison.Subject, _ form: Comparison = comparison) -> BoundNode {
             .comparison(BoundComparison(comparison: form, subject: subject))
         }
+        if let throughLink = try boundThroughLink(comparison) { return throughLink }
         switch comparison.lhs {
         case .subqueryCount(let collection, let predicate, let position):
             return bound(.subquery(column: try column(named: collection, at: position), predicate: predicate, position: position))
@@ -62,15 +63,55 @@ struct PredicateBinder {
             if property.kind == .mixed && property.collection == nil {
                 return bound(.mixedAggregate(column: column, name: rest, position: position))
             }
-            guard property.kind == .link, property.objectClassName != nil else {
-                throw QueryError.at(position, "key path '\(path)' goes through '\(head)', which is \(property.typeName), not a link")
-            }
-            return bound(.link(column: column, rest: rest, position: position))
+            throw QueryError.at(position, "key path '\(path)' goes through '\(head)', which is \(property.typeName), not a link")
         }
         if case .keyPath(let path, let position) = comparison.rhs, path.contains(".") {
             throw QueryError.at(position, "put the key path '\(path)' on the left of the comparison")
         }
         return try bindPlain(comparison)
+    }
+
+    /// A comparison whose left side starts with a to-one link (`owner.name`, `owner.tags.@count`,
+    /// `ANY owner.tags`, `owner.attrs['k']`, `SUBQUERY(owner.dogs, …)`), bound to go on in the
+    /// linked class; `'x' IN owner.tags` is turned around first. `nil` when the comparison does
+    /// not start with a link.
+    private func boundThroughLink(_ comparison: Comparison) throws(Realm.Error) -> BoundNode? {
+        func linkHead(_ path: String, at position: Int) -> (column: Int, rest: String, position: Int)? {
+            guard let dot = path.firstIndex(of: ".") else { return nil }
+            let head = path[..<dot]
+            guard let column = storedClass.properties.firstIndex(where: { $0.name == head }) else { return nil }
+            let property = storedClass.properties[column]
+            guard property.kind == .link, property.collection == nil, property.objectClassName != nil else { return nil }
+            return (column, String(path[path.index(after: dot)...]), position + head.utf16.count + 1)
+        }
+        let inner: (column: Int, operand: Operand)
+        switch comparison.lhs {
+        case .keyPath(let path, let position):
+            guard let link = linkHead(path, at: position) else { return nil }
+            inner = (link.column, .keyPath(link.rest, position: link.position))
+        case .mapValue(let map, let key, let rest, let position):
+            guard let link = linkHead(map, at: position) else { return nil }
+            inner = (link.column, .mapValue(map: link.rest, key: key, rest: rest, position: link.position))
+        case .mixedPath(let name, let steps, let position):
+            guard let link = linkHead(name, at: position) else { return nil }
+            inner = (link.column, .mixedPath(property: link.rest, steps: steps, position: link.position))
+        case .subqueryCount(let collection, let predicate, let position):
+            guard let link = linkHead(collection, at: position) else { return nil }
+            inner = (link.column, .subqueryCount(collection: link.rest, predicate: predicate, position: link.position))
+        case .literal(let value, let valuePosition):
+            // `'x' IN owner.tags`, `5 < owner.age`: the same comparison with the key path on the left.
+            guard case .keyPath(let path, let position) = comparison.rhs, linkHead(path, at: position) != nil else { return nil }
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
+            }
+            var mirrored = comparison
+            (mirrored.lhs, mirrored.rhs) = (.keyPath(path, position: position), .literal(value, position: valuePosition))
+            mirrored.op = comparison.op == .in ? .equal : comparison.op.mirrored
+            return try boundThroughLink(mirrored)
+        default:
+            return nil
+        }
+        return .comparison(BoundComparison(comparison: comparison, subject: .link(column: inner.column, inner: inner.operand)))
     }
 
     /// A comparison of properties of the class with values or with each other.

@@ -44,7 +44,7 @@ extension PredicateCompiler {
             let aggregate = parts[0]
             let aggregateSource: (RowReader) -> [_PersistedValue]
             var valueKind = kind
-            if aggregate == "@count" {
+            if aggregate == "@count" || aggregate == "@size" {
                 aggregateSource = { row in elements(row.key) }
             } else if let target {
                 guard parts.count == 2, let targetColumn = target.storedClass.properties.firstIndex(where: { $0.name == parts[1] }) else {
@@ -66,6 +66,8 @@ extension PredicateCompiler {
             let reduce = try Self.aggregate(aggregate, of: valueKind, at: position)
             let op = comparison.op
             return { row in
+                // The collection of no object has no aggregate to compare.
+                guard !row.isAbsent else { return false }
                 let value = reduce(aggregateSource(row))
                 return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value.isNull, rhsNull: literal.isNull)
             }
@@ -100,7 +102,7 @@ extension PredicateCompiler {
         let quantifier = comparison.quantifier ?? .any
         var scratch: [UInt8] = []
         return { row in
-            let values = elements(row.key)
+            let values = row.isAbsent ? [] : elements(row.key)
             var matches = 0
             for value in values {
                 let passes: Bool
@@ -142,7 +144,7 @@ extension PredicateCompiler {
             property.collection = nil
             property.objectClassName = nil
             return try compileDerived(property, comparison, describing: "\(map)['\(key)']", at: position) { row in
-                links.mapValue(of: row.key, key: key, in: database, kind: kind) ?? .null
+                row.isAbsent ? .null : links.mapValue(of: row.key, key: key, in: database, kind: kind) ?? .null
             }
         }
         guard let targetName = property.objectClassName, let targetLayout = links.catalog.layouts[targetName] else {
@@ -151,9 +153,9 @@ extension PredicateCompiler {
         var inner = comparison
         inner.lhs = .keyPath(rest, position: position)
         let test = try PredicateCompiler(storedClass: targetLayout.storedClass, links: links).compile(.comparison(inner))
-        let whenMissing = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+        let whenMissing = RowReader.withAbsentObject(test)
         return { row in
-            guard case .link(let target)? = links.mapValue(of: row.key, key: key, in: database, kind: kind),
+            guard !row.isAbsent, case .link(let target)? = links.mapValue(of: row.key, key: key, in: database, kind: kind),
                   let targetRow = links.row(target, in: targetLayout) else { return whenMissing }
             return test(RowReader(targetRow, key: ObjectKey(target)))
         }
@@ -185,6 +187,8 @@ extension PredicateCompiler {
         var answers: [UInt64: Bool] = [:]
         var answersEvaluation: UInt64 = .max
         return { row in
+            // The collection of no object has no count to compare.
+            guard !row.isAbsent else { return false }
             if answersEvaluation != links.evaluation {
                 answers.removeAll(keepingCapacity: true)
                 answersEvaluation = links.evaluation
@@ -212,7 +216,7 @@ extension PredicateCompiler {
     static func aggregate(_ name: String, of kind: _StorageKind, at position: Int) throws(Realm.Error) -> ([_PersistedValue]) -> _PersistedValue {
         let numeric: Set<_StorageKind> = [.int, .float, .double, .decimal]
         switch name {
-        case "@count":
+        case "@count", "@size":
             return { .int(Int64($0.count)) }
         case "@min", "@max":
             guard numeric.contains(kind) || kind == .date else {
@@ -242,7 +246,7 @@ extension PredicateCompiler {
                 return .double(numbers.reduce(0, +))
             }
         default:
-            throw QueryError.at(position, "unknown collection operator '\(name)'; use @count, @min, @max, @sum or @avg")
+            throw QueryError.at(position, "unknown collection operator '\(name)'; use @count (or @size), @min, @max, @sum or @avg")
         }
     }
 }

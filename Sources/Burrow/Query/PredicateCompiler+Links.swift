@@ -2,25 +2,29 @@ import Foundation
 
 /// Comparisons through to-one links (`owner.name`) and through linking objects (`LinkingObjects` properties).
 extension PredicateCompiler {
-    /// `link.rest op value`: the comparison evaluated on the linked object's row; with no linked
-    /// object, every property on the path reads as `nil`.
-    func compileThroughLink(_ comparison: Comparison, column: Int, rest: String, at position: Int) throws(Realm.Error) -> RowPredicate {
+    /// `link.rest op value`: the comparison evaluated on the linked object's row, with `inner`
+    /// (what follows the link) on its left.
+    ///
+    /// With no linked object there is nothing to read: every property on the path reads as
+    /// `nil`, a collection holds no elements (so `ANY` matches nothing, `ALL` and `NONE` match),
+    /// and an aggregate such as `@count` has no value to match.
+    func compileThroughLink(_ comparison: Comparison, column: Int, inner: Operand) throws(Realm.Error) -> RowPredicate {
         let property = storedClass.properties[column]
         // The binder let through only links with a target class.
         let targetName = property.objectClassName!
-        var inner = comparison
-        inner.lhs = .keyPath(rest, position: position + property.name.utf16.count + 1)
+        var innerComparison = comparison
+        innerComparison.lhs = inner
         guard let links, let target = links.catalog.layouts[targetName] else {
-            // With no table for the target class no object links anywhere: every path reads nil.
+            // With no table for the target class no object links anywhere.
             guard let type = ClassInfo.type(named: targetName) else {
-                throw QueryError.at(position, "key path '\(property.name).\(rest)' goes to class '\(targetName)', which this process does not know")
+                throw QueryError.at(comparison.lhs.position, "'\(property.name)' goes to class '\(targetName)', which this process does not know")
             }
-            let test = try PredicateCompiler(storedClass: StoredClass(id: 0, info: ClassInfo.of(type)), links: nil).compile(.comparison(inner))
-            let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+            let test = try PredicateCompiler(storedClass: StoredClass(id: 0, info: ClassInfo.of(type)), links: links).compile(.comparison(innerComparison))
+            let whenUnlinked = RowReader.withAbsentObject(test)
             return { _ in whenUnlinked }
         }
-        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(inner))
-        let whenUnlinked = Self.emptyRow.withUnsafeBytes { test(RowReader($0)) }
+        let test = try PredicateCompiler(storedClass: target.storedClass, links: links).compile(.comparison(innerComparison))
+        let whenUnlinked = RowReader.withAbsentObject(test)
         return { row in
             guard case .link(let key) = row.value(column, kind: .link), let targetRow = links.row(key, in: target) else {
                 return whenUnlinked
@@ -38,7 +42,7 @@ extension PredicateCompiler {
         }
         guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
             // No table for the linking class: every object has no linking objects.
-            if rest == "@count", case .literal(let literal, _) = comparison.rhs {
+            if rest == "@count" || rest == "@size", case .literal(let literal, _) = comparison.rhs {
                 let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
                 return { _ in result }
             }
@@ -47,17 +51,18 @@ extension PredicateCompiler {
         }
         let classID = layout.classID
         let sources: (RowReader) -> [ObjectKey] = { row in
-            links.reading([]) { txn in
+            if row.isAbsent { return [] }
+            return links.reading([]) { txn in
                 try LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
                                             through: backlinks.property, catalog: links.catalog, txn: txn)
             }
         }
-        if rest == "@count" {
+        if rest == "@count" || rest == "@size" {
             guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {
                 throw QueryError.at(position, "@count of linking objects compares only with a value")
             }
             let op = comparison.op
-            return { row in Self.test(op, ValueComparator.compare(.int(Int64(sources(row).count)), literal)) }
+            return { row in !row.isAbsent && Self.test(op, ValueComparator.compare(.int(Int64(sources(row).count)), literal)) }
         }
         var inner = comparison
         inner.quantifier = nil

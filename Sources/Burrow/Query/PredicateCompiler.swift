@@ -51,8 +51,8 @@ struct PredicateCompiler {
             return try membership(column: column, values, comparison)
         case .columns(let left, let right):
             return try compareColumns(left, right, comparison)
-        case .link(let column, let rest, let position):
-            return try compileThroughLink(comparison, column: column, rest: rest, at: position)
+        case .link(let column, let inner):
+            return try compileThroughLink(comparison, column: column, inner: inner)
         case .collection(let column, let rest, let position):
             return try compileThroughList(comparison, column: column, rest: rest, at: position)
         case .backlinks(let origin, let property, let rest, let position):
@@ -67,9 +67,6 @@ struct PredicateCompiler {
             return try compileSubquery(column: column, predicate, comparison, at: position)
         }
     }
-
-    /// A row with no columns: every property reads as `nil`.
-    static let emptyRow: [UInt8] = [0, 0]
 
     /// `column IN {values}`: equal to one of them.
     func membership(column: Int, _ values: [_PersistedValue], _ comparison: Comparison) throws(Realm.Error) -> RowPredicate {

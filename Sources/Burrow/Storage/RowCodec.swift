@@ -171,6 +171,10 @@ struct RowReader {
     let bytes: UnsafeRawBufferPointer
     /// The key of the object whose row this is (for predicates that read its lists).
     let key: ObjectKey
+    /// Whether this row stands for no object at all (the target of a `nil` link): every
+    /// property reads as `nil`, and the object has no lists, sets, maps or linking objects
+    /// to read.
+    private(set) var isAbsent = false
     let columnCount: Int
     private let bitmapStart = 2
     private let offsetsStart: Int
@@ -186,6 +190,18 @@ struct RowReader {
         valuesStart = offsetsStart + 4 * count
         if bytes.count < 2 || valuesStart > bytes.count { StorageError.trap(headerDamage) }
     }
+
+    /// The row of no object, as a `nil` link reaches: no columns, and nothing to read beyond it.
+    static func withAbsentObject<T>(_ body: (RowReader) throws -> T) rethrows -> T {
+        try absentRow.withUnsafeBytes { bytes in
+            var reader = RowReader(bytes)
+            reader.isAbsent = true
+            return try body(reader)
+        }
+    }
+
+    /// A row with no columns.
+    private static let absentRow: [UInt8] = [0, 0]
 
     /// Whether the row's header and offset table fit in its bytes.
     static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -24,25 +24,53 @@ import Testing
         "age BETWEEN {1, 10}", "%K == %@", "mood == 'calm' && id != 3 || !(age < 1)",
     ]
 
+    /// Shapes through a to-one link into lists, sets, maps and linking objects.
+    private static let linkFragments = [
+        "parent", "parent.tags", "parent.labels", "parent.attrs", "parent.tagged", "parent.tagged.id", "tags", "id",
+        "parent.tags.@count", "parent.tags.@size", "parent.attrs['k']", "parent.attrs[%@]", "parent.attrs.@allKeys",
+        "parent.attrs.@allValues", ".@count", ".@sum", "['k']", "ANY", "ALL", "NONE", "SUBQUERY(parent.tagged, $t, $t.id > 1)",
+        "==", "!=", "<", ">=", "IN", "BEGINSWITH", "[c]", "AND", "OR", "NOT", "(", ")", "{", "}", ",", "nil", "1", "'x'",
+        "%@", "$t", ".", "[", "]",
+    ]
+
+    private static let linkWellFormed = [
+        "parent.tags.@count == 1", "ANY parent.tags == 'x' OR parent.attrs['k'] > 2", "NOT (parent.labels.@count == 0)",
+        "'x' IN parent.tags AND ALL parent.tags BEGINSWITH 'x'", "parent.tagged.@count >= 1 AND NONE parent.labels == 'y'",
+        "parent.attrs.@allKeys == 'k' OR parent == nil",
+    ]
+
     @Test func randomAndMutatedQueriesParseOrThrow() throws {
         let realm = try directory.realm()
         try realm.write {
             for id in 0..<20 { realm.add(Person(value: ["id": id, "name": "n\(id)", "age": (id % 4 == 0 ? nil : id) as Any])) }
         }
-        let people = realm.objects(Person.self)
-        var generator = SplitMix64(seed: 20261130)
+        try run(on: realm.objects(Person.self), seed: 20261130, Self.fragments, Self.wellFormed)
+    }
+
+    @Test func queriesThroughLinksIntoCollectionsParseOrThrow() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            let holder = realm.create(TagHolder.self, value: ["id": 1, "tags": ["x", "y"], "labels": ["y"], "attrs": ["k": 3]])
+            for id in 0..<10 { realm.create(Tagged.self, value: ["id": id, "parent": (id % 3 == 0 ? nil : holder) as Any]) }
+        }
+        try run(on: realm.objects(Tagged.self), seed: 20261206, rounds: 10_000, Self.linkFragments, Self.linkWellFormed)
+    }
+
+    /// Parses, checks and runs `rounds` queries made from `fragments` or mutated from `wellFormed`.
+    private func run<T: Object>(on objects: Results<T>, seed: UInt64, rounds: Int = 4000, _ fragments: [String], _ wellFormed: [String]) throws {
+        var generator = SplitMix64(seed: seed)
         var parsed = 0, rejected = 0, ran = 0
-        for round in 0..<4000 {
-            let query = round % 2 == 0 ? Self.generated(&generator) : Self.mutated(&generator)
+        for round in 0..<rounds {
+            let query = round % 2 == 0 ? Self.generated(&generator, fragments) : Self.mutated(&generator, wellFormed, fragments)
             let arguments: [Any] = [["name", 5, "x", Date(), 2.5, Optional<Int>.none as Any].randomElement(using: &generator)!,
                                     "age", 3]
             do {
                 let predicate = try QueryPredicate(format: query, argumentArray: arguments)
                 parsed += 1
                 do {
-                    try people.validate(predicate)
+                    try objects.validate(predicate)
                     ran += 1
-                    _ = people.filter(predicate).count
+                    _ = objects.filter(predicate).count
                 } catch let error as Realm.Error {
                     #expect(error.code == .invalidQuery, "\(query)")
                     #expect(error.message.contains("position"), "\(query): \(error.message)")
@@ -56,12 +84,12 @@ import Testing
         #expect(parsed > 200 && rejected > 200 && ran > 100, "parsed \(parsed), rejected \(rejected), ran \(ran)")
     }
 
-    private static func generated(_ generator: inout SplitMix64) -> String {
+    private static func generated(_ generator: inout SplitMix64, _ fragments: [String]) -> String {
         (0..<Int.random(in: 1...9, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }
             .joined(separator: Bool.random(using: &generator) ? " " : "")
     }
 
-    private static func mutated(_ generator: inout SplitMix64) -> String {
+    private static func mutated(_ generator: inout SplitMix64, _ wellFormed: [String], _ fragments: [String]) -> String {
         var characters = Array(wellFormed.randomElement(using: &generator)!)
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             let position = Int.random(in: 0...characters.count, using: &generator)

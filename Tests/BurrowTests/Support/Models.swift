@@ -316,3 +316,18 @@ final class Stamp: Object {
     @Persisted(originProperty: "owner") var puppies: LinkingObjects<Puppy>
     @Persisted var note = ""
 }
+
+/// An object whose parent holds collections of every kind, for queries through a to-one link
+/// into lists, sets, maps and linking objects.
+final class Tagged: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var parent: TagHolder?
+}
+
+final class TagHolder: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var tags: List<String>
+    @Persisted var labels: MutableSet<String>
+    @Persisted var attrs: Map<String, Int>
+    @Persisted(originProperty: "parent") var tagged: LinkingObjects<Tagged>
+}
