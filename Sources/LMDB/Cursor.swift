@@ -45,6 +45,8 @@ public final class Cursor {
         let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
+        try transaction.checkInFile(keyVal)
+        try transaction.checkInFile(dataVal)
         let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
         guard database.sealID != 0 else { return (key, value) }

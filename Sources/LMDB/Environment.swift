@@ -83,8 +83,12 @@ public final class Environment: @unchecked Sendable {
     private let gate = Locked<Int>(0)
     private let handleEpochValue = Atomic<UInt64>(0)
 
+    /// Where the map lies and how much of it the file fills, checked before any read.
+    package let bounds: MappedFileBounds
+
     private init(handle: OpaquePointer, path: String, options: Options, identity: FileIdentity) {
         self.handle = handle
+        bounds = MappedFileBounds(handle: handle)
         self.path = path
         self.options = options
         self.identity = identity
@@ -283,6 +287,7 @@ public final class Environment: @unchecked Sendable {
             guard active == 0 else { throw LMDBError.busy }
             if let code = faults.take(.growMap) { throw LMDBError(code: code) }
             try LMDBError.check(mdb_env_set_mapsize(handle, max(newSize, info.me_mapsize)))
+            bounds.remeasure()
         }
     }
 
@@ -314,6 +319,7 @@ public final class Environment: @unchecked Sendable {
         try gate.withLock { active throws(LMDBError) in
             guard active == 0 else { throw LMDBError.mapResized }
             try LMDBError.check(mdb_env_set_mapsize(handle, 0))
+            bounds.remeasure()
         }
     }
 

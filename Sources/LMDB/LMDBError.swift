@@ -55,6 +55,9 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     /// A sealed value failed its authentication: tampered with, damaged, moved to another key,
     /// or sealed with another key (Burrow's own code, outside LMDB's range).
     public static let sealBroken = LMDBError(code: -30_700)
+    /// A page names a key or value that lies past the end of the file: a damaged length,
+    /// caught before anything read it (Burrow's own code, outside LMDB's range).
+    public static let pastEndOfFile = LMDBError(code: -30_701)
     /// The file or folder does not exist (`ENOENT`).
     public static let noSuchFile = LMDBError(code: ENOENT)
     /// Permission to the file was denied (`EACCES`).
@@ -69,6 +72,7 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     /// LMDB's text for the code (which covers `errno` values too).
     public var description: String {
         if self == .sealBroken { return "a sealed value failed its authentication check (tampered with, damaged, or sealed with another key)" }
+        if self == .pastEndOfFile { return "the file is damaged: a page names bytes past the end of the file" }
         return String(cString: mdb_strerror(code))
     }
 

@@ -38,6 +38,7 @@ extension Transaction {
         var code = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
         while code == MDB_SUCCESS {
             let size = MemoryLayout<Int>.size
+            try checkInFile(value)
             guard value.mv_size >= size, let base = value.mv_data else { throw LMDBError.corrupted }
             let count = base.loadUnaligned(as: Int.self)
             guard count >= 0, count <= (value.mv_size - size) / size else { throw LMDBError.corrupted }

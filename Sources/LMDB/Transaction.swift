@@ -63,6 +63,8 @@ public final class Transaction {
 
     /// The environment's fault injector, held here so that a lookup reads one field.
     private let faults: FaultInjector
+    /// The environment's map bounds, held here for the same reason.
+    private let bounds: MappedFileBounds
 
     /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
     /// calls touch it, never during another access.
@@ -80,6 +82,7 @@ public final class Transaction {
         self.isReadOnly = readOnly
         self.owningThread = readOnly ? nil : pthread_self()
         faults = environment.faults
+        bounds = environment.bounds
         sealer = environment.options.sealer
         opened = sealer == nil ? nil : OpenedValues()
         epoch = environment.handleEpoch
@@ -320,8 +323,16 @@ public final class Transaction {
         }
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
+        try checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
         return database.sealID == 0 ? value : try openSealed(value, key: key, in: database)
+    }
+
+    /// Throws ``LMDBError/corrupted`` when `value` names bytes past the end of the file (a
+    /// damaged length in a page), before anything reads them.
+    @inline(__always)
+    package func checkInFile(_ value: MDB_val) throws(LMDBError) {
+        guard bounds.allows(value.mv_data, count: value.mv_size, inMapOnly: isReadOnly) else { throw LMDBError.pastEndOfFile }
     }
 
     // MARK: Sealed values
