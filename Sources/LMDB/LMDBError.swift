@@ -72,7 +72,7 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     /// LMDB's text for the code (which covers `errno` values too).
     public var description: String {
         if self == .sealBroken { return "a sealed value failed its authentication check (tampered with, damaged, or sealed with another key)" }
-        if self == .pastEndOfFile { return "the file is damaged: a page names bytes past the end of the file" }
+        if self == .pastEndOfFile { return "The file is damaged: a page names bytes past the end of the file." }
         return String(cString: mdb_strerror(code))
     }
 

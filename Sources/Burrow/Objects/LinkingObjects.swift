@@ -43,10 +43,10 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     public subscript(position: Int) -> Element {
         let keys = self.keys
         IndexBounds.check(position, count: keys.count)
-        guard let management = owner?.management,
-              let object = management.realm.linkTarget(keys[position], of: Element.self) else {
-            burrowPreconditionFailure(TrapMessage.objectInvalidated)
-        }
+        guard let management = owner?.management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
+        // The keys come from the backlink index of this version: one of no object is damage.
+        let object = management.realm.storedLinkTarget(keys[position], of: Element.self, describing:
+            "the backlink index of object \(management.key.rawValue) of '\(management.bound.info.className)'")
         return unsafeDowncast(object, to: Element.self)
     }
 

@@ -137,7 +137,8 @@ open class ObjectBase {
     @usableFromInline
     final func linkedObject(column: Int, of type: ObjectBase.Type) -> ObjectBase? {
         guard case .link(let key) = managedValue(column: column, kind: .link), let management else { return nil }
-        return management.realm.linkTarget(ObjectKey(key), of: type)
+        return management.realm.storedLinkTarget(ObjectKey(key), of: type, describing:
+            "'\(management.bound.info.className).\(management.bound.layout.storedClass.properties[column].name)' of object \(management.key.rawValue)")
     }
 
     /// Points the to-one link in `column` of a managed object at `target` (adding an unmanaged

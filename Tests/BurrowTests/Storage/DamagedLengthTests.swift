@@ -71,6 +71,6 @@ import Testing
                 exit(1)
             }
         }
-        expectMessage(result, "the file is damaged")
+        expectMessage(result, "The file is damaged: a page names bytes past the end of the file.")
     }
 }

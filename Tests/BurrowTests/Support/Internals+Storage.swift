@@ -68,6 +68,15 @@ extension RealmInternals {
         management.key.append(to: &key)
         try transaction.put(key, row, in: layout.rows)
     }
+
+    /// Deletes the row of the managed `object` in the open write, straight through the write's
+    /// transaction: its links, lists and backlink entries stay, as damage would leave them.
+    func deleteRowOnly(of object: ObjectBase) throws {
+        let management = object.management!
+        var key: [UInt8] = []
+        management.key.append(to: &key)
+        #expect(try transaction.delete(key, in: management.bound.layout.rows))
+    }
 }
 
 /// The values in the index of `column`, in index order (read straight from the index).

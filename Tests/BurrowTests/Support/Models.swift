@@ -331,3 +331,28 @@ final class TagHolder: Object {
     @Persisted var attrs: Map<String, Int>
     @Persisted(originProperty: "parent") var tagged: LinkingObjects<Tagged>
 }
+
+/// The damage campaign's classes: integer, string and UUID primary keys, indexed strings,
+/// links, lists of values and of objects, and maps.
+final class CampaignOwner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var name = ""
+    @Persisted var tags: List<String>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var pet: CampaignPet?
+}
+
+final class CampaignPet: Object {
+    @Persisted(primaryKey: true) var code = ""
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var friends: List<CampaignPet>
+}
+
+final class CampaignVisit: Object {
+    @Persisted(primaryKey: true) var id = UUID()
+    @Persisted var owner: CampaignOwner?
+    @Persisted var pets: List<CampaignPet>
+    @Persisted var notes: Map<String, String>
+    @Persisted var at = Date(timeIntervalSince1970: 0)
+}

@@ -27,6 +27,18 @@ extension RealmCore {
         bound(info(type)).flatMap { existingObject(key, in: $0) }
     }
 
+    /// The target of a link read from the file, described by `link` ("'Dog.owner' of object 7").
+    ///
+    /// Deleting an object clears every link to it, so a link to no object is damage: it is
+    /// reported as such, naming the file, the link and the object it names, never read as `nil`.
+    func storedLinkTarget(_ key: ObjectKey, of type: ObjectBase.Type, describing link: @autoclosure () -> String) -> ObjectBase {
+        guard let object = linkTarget(key, of: type) else {
+            burrowPreconditionFailure("The file is damaged: \(link()) links to object \(key.rawValue) of '\(ClassInfo.storedName(of: type))', "
+                                      + "which cannot be found in '\(coordinator.path)'.")
+        }
+        return object
+    }
+
     /// An accessor for the object `key` of `bound`'s class, or `nil` when it does not exist.
     func existingObject(_ key: ObjectKey, in bound: BoundClass) -> ObjectBase? {
         let row: UnsafeRawBufferPointer?
