@@ -7,6 +7,13 @@
 #
 #   Scripts/damage-campaign.sh [COPIES] [SEED]     (default 300 copies, seed 1)
 #
+# With --reads, it runs instead the campaign of reads a program makes
+# (Tests/BurrowTests/Storage/DamageCampaignTests.swift, which CI runs with 30 copies): plain and
+# encrypted copies of a 5,000-object file, damaged and read back in full in child processes,
+# every answer compared with the original's, so that wrong data read without an error counts.
+#
+#   Scripts/damage-campaign.sh --reads [COPIES] [SEED]     (default 1000 copies, seed 1)
+#
 # With DAMAGE_ENCRYPTED=1 the file is encrypted (the tools take its key from
 # BURROW_ENCRYPTION_KEY), so damage to values meets their authentication check.
 #
@@ -15,6 +22,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --tests >/dev/null
+if [ "${1:-}" = "--reads" ]; then
+    swift build --build-tests >/dev/null
+    BURROW_DAMAGE_COPIES="${2:-1000}" BURROW_DAMAGE_SEED="${3:-1}" \
+        swift test --skip-build --filter DamageCampaignTests 2>&1 | grep -v "^◇\|^↳ ///" 
+    exit "${PIPESTATUS[0]}"
+fi
 copies="${1:-300}"
 seed="${2:-1}"
 swift build -c release --product burrow >/dev/null

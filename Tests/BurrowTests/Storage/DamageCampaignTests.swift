@@ -176,15 +176,9 @@ struct DamageCampaignTests {
             return (.namedDamage, "")
         }
         if case .signal(let signal) = result.exitStatus, signal == SIGSEGV || signal == SIGBUS {
-            return (faultIsInLMDB(errors) ? .faultInLMDB : .faultElsewhere, String(errors.prefix(3_000)))
+            return (FaultReporter.faultIsInLMDB(errors) ? .faultInLMDB : .faultElsewhere, String(errors.prefix(3_000)))
         }
         return (.other, String(errors.prefix(3_000)))
-    }
-
-    /// Whether the first frame of a crash's backtrace (Swift's backtracer prints one) is in LMDB.
-    private static func faultIsInLMDB(_ errors: String) -> Bool {
-        guard let frame = errors.split(separator: "\n").first(where: { $0.hasPrefix("0 ") || $0.hasPrefix("0\t") }) else { return false }
-        return frame.contains("mdb_") || frame.contains("liblmdb")
     }
 
     // MARK: The campaign
@@ -202,6 +196,7 @@ struct DamageCampaignTests {
             try Self.damaged(bytes, damage, &generator).write(to: URL(fileURLWithPath: copy))
             let result = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]) {
                 [copy = copy as String, key = (encrypted ? Self.key : nil) as Data?] in
+                FaultReporter.install()
                 do {
                     let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: copy), encryptionKey: key,
                                                             objectTypes: [CampaignOwner.self, CampaignPet.self, CampaignVisit.self])
