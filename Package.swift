@@ -31,15 +31,17 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // CRC-32C for the checksums of rows, with the processor's instruction where it has one.
+        .target(name: "CRC32C"),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
-        .target(name: "Burrow", dependencies: ["LMDB", "CSodium", "PostgreSQL"]),
+        .target(name: "Burrow", dependencies: ["LMDB", "CSodium", "PostgreSQL", "CRC32C"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
         .executableTarget(name: "BurrowTool", dependencies: ["Burrow", "CLibEdit"]),
         // A throwaway PostgreSQL server for the tests that sync (not a product).
         .target(name: "TemporaryPostgres", dependencies: ["PostgreSQL"], path: "Tests/TemporaryPostgres"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TemporaryPostgres"]),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB", "TemporaryPostgres"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "LMDB", "TemporaryPostgres", "CRC32C"]),
         // The tool's own parts, tested as units (the tool as a whole is run by BurrowTests).
         .testTarget(name: "BurrowToolTests", dependencies: ["BurrowTool"]),
     ],

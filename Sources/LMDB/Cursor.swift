@@ -100,6 +100,11 @@ public final class Cursor {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        if size > 0, transaction.sealsInPlace(in: database) {
+            return try putReserving(key, size + transaction.sealingOverhead, flags: flags) { reserved in
+                transaction.sealInPlace(reserved, size, key: key, in: database, fill: fill)
+            }
+        }
         if let plaintext = transaction.plaintextToSeal(size, in: database, fill: fill) {
             defer { plaintext.deallocate() }
             return try putReserving(key, size + transaction.sealingOverhead, flags: flags) { sealed in

@@ -74,8 +74,11 @@ public final class Transaction {
     @exclusivity(unchecked) public private(set) var isShared = false
     /// The environment's sealer, when its sealed databases' values are encrypted.
     private let sealer: (any ValueSealer)?
-    /// Values this transaction opened from sealed databases (only with a sealer).
+    /// Values this transaction opened from sealed databases (only with a sealer that does
+    /// not keep plaintext in place).
     @exclusivity(unchecked) private var opened: OpenedValues?
+    /// Whether the sealer keeps each value's plaintext in place: values are checked, not copied.
+    private let sealsInPlace: Bool
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
@@ -83,8 +86,10 @@ public final class Transaction {
         self.owningThread = readOnly ? nil : pthread_self()
         faults = environment.faults
         bounds = environment.bounds
-        sealer = environment.options.sealer
-        opened = sealer == nil ? nil : OpenedValues()
+        let sealer = environment.options.sealer.flatMap { $0.isActive ? $0 : nil }
+        self.sealer = sealer
+        sealsInPlace = sealer?.keepsPlaintextInPlace ?? false
+        opened = sealer == nil || sealsInPlace ? nil : OpenedValues()
         epoch = environment.handleEpoch
         let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
         handle = begun
@@ -340,7 +345,14 @@ public final class Transaction {
     /// The plaintext of a value read from a sealed database, valid as long as the value was.
     package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
                             in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer {
-        guard let sealer, let opened else { return value }
+        guard let sealer, database.sealID != 0 else { return value }
+        if sealsInPlace {
+            if value.isEmpty { return value }
+            let overhead = sealer.sealingOverhead
+            guard value.count >= overhead, sealer.verify(value, database: database.sealID, key: key) else { throw .sealBroken }
+            return UnsafeRawBufferPointer(rebasing: value[..<(value.count - overhead)])
+        }
+        guard let opened else { return value }
         return try opened.open(value, key: key, database: database, sealer: sealer, remember: isReadOnly)
     }
 
@@ -372,6 +384,19 @@ public final class Transaction {
 
     /// Extra bytes a sealed value takes.
     package var sealingOverhead: Int { sealer?.sealingOverhead ?? 0 }
+
+    /// Whether values reserved in `database` are written in place and sealed after (a sealer
+    /// that keeps plaintext in place).
+    package func sealsInPlace(in database: Database) -> Bool { database.sealID != 0 && sealsInPlace }
+
+    /// Lets `fill` write `size` bytes of plaintext at the start of `reserved`, then seals them
+    /// there, for a sealer that keeps plaintext in place.
+    package func sealInPlace(_ reserved: UnsafeMutableRawBufferPointer, _ size: Int, key: UnsafeRawBufferPointer, in database: Database,
+                             fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        let plaintext = UnsafeMutableRawBufferPointer(rebasing: reserved[..<size])
+        fill(plaintext)
+        sealer?.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
+    }
 
     /// Calls `body` with the bytes stored under `key`, or `nil` when there are none.
     ///
@@ -459,6 +484,11 @@ public final class Transaction {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        if database.sealID != 0, let sealer, sealsInPlace, size > 0 {
+            return try putReserving(key, size + sealer.sealingOverhead, in: database, flags: flags) { reserved in
+                sealInPlace(reserved, size, key: key, in: database, fill: fill)
+            }
+        }
         if let plaintext = plaintextToSeal(size, in: database, fill: fill) {
             defer { plaintext.deallocate() }
             return try putReserving(key, size + sealingOverhead, in: database, flags: flags) { sealed in

@@ -25,7 +25,7 @@ enum SchemaMigration {
                               fileURL: url)
         }
         let plan = MigrationPlan(stored: catalog.schema, models: models(for: configuration, stored: catalog.schema),
-                                 encrypted: environment.options.sealer != nil)
+                                 encrypted: environment.isEncrypted)
         let raisesVersion = storedVersion < configuration.schemaVersion
         // With deleteRealmIfMigrationNeeded a file that would need a migration (another schema,
         // or another version) is never migrated: the open deletes it and starts anew, as in

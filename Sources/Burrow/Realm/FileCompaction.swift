@@ -47,7 +47,7 @@ public enum FileCompaction {
     ///   `outOfDiskSpace` and `fileAccess` while copying.
     ///
     /// An encrypted file needs its `encryptionKey`; the copy keeps it (LMDB copies pages as
-    /// they are).
+    /// they are). An unencrypted file written before rows had checksums is rewritten with them.
     public static func compact(_ file: URL, into destination: URL? = nil, encryptionKey: Data? = nil) throws -> Outcome {
         let path = file.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else {
@@ -68,7 +68,11 @@ public enum FileCompaction {
             try realm.writeCopy(toFile: destination, encryptionKey: encryptionKey)
             return Outcome(bytesBefore: before, bytesAfter: try FileCompactor.size(of: destination.standardizedFileURL.path))
         }
-        switch FileCompactor.replaceWithCompactedCopy(realm.core.coordinator.environment, path: path) {
+        let environment = realm.core.coordinator.environment
+        // A file from before checksums is rewritten record by record, into the current format.
+        let upgrade: ((String) throws -> Void)? = environment.recordChecksums?.isActive == false
+            ? { staging in try realm.writeCopy(toFile: URL(fileURLWithPath: staging)) } : nil
+        switch FileCompactor.replaceWithCompactedCopy(environment, path: path, copy: upgrade) {
         case .replaced: return Outcome(bytesBefore: before, bytesAfter: try FileCompactor.size(of: path))
         case .openElsewhere:
             throw Realm.Error(.fileOperationFailed, "Cannot compact '\(path)': another process has it open.", fileURL: file)

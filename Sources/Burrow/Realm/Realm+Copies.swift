@@ -11,8 +11,9 @@ extension Realm {
     ///
     /// With the realm's own key (or none, for both), the copy is written with LMDB's own copy
     /// (`mdb_env_copyfd2`, compacting) under a read transaction, so writers elsewhere go on
-    /// meanwhile. With another key, or to add or remove encryption, every record is read in the
-    /// clear and stored again under the copy's key (set and map entries keyed anew, indexes
+    /// meanwhile. With another key, to add or remove encryption, or from an unencrypted file
+    /// written before rows had checksums, every record is read in the clear and stored again
+    /// under the copy's key or with its checksum (set and map entries keyed anew, indexes
     /// rebuilt; the change log is left out). A failed copy leaves no file. Traps inside a write
     /// transaction, whose changes the copy could not include.
     ///
@@ -32,7 +33,9 @@ extension Realm {
         let environment = core.coordinator.environment
         do {
             let cipher = try encryptionKey.map { try FileCipher(key: $0, path: path) }
-            if cipher?.fingerprint == (environment.options.sealer as? FileCipher)?.fingerprint {
+            // A file from before checksums (format 3) is copied record by record, into the current format.
+            let currentFormat = environment.isEncrypted || environment.recordChecksums?.isActive == true
+            if cipher?.fingerprint == (environment.options.sealer as? FileCipher)?.fingerprint && currentFormat {
                 try environment.copy(to: path, compact: true)
             } else {
                 let copy = RekeyedCopy(source: environment, catalog: core.coordinator.catalogs.catalog, metadata: core.coordinator.metadata)

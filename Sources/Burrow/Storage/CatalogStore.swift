@@ -127,7 +127,7 @@ final class CatalogStore: @unchecked Sendable {
             return existing
         }
         var storedClass = make(catalog.schema.nextClassID)
-        if environment.options.sealer != nil, storedClass.primaryKeyColumn != nil {
+        if environment.isEncrypted, storedClass.primaryKeyColumn != nil {
             // Object keys are stored in the clear: in an encrypted file they never carry a value.
             storedClass.primaryKeyIsObjectKey = false
         }

@@ -7,8 +7,13 @@ import LMDB
 /// file: the magic `BURROWDB`, the format version (UInt32, big-endian) and a 16-byte file id.
 enum FileHeader {
     static let magic = Array("BURROWDB".utf8)
-    /// The format this build writes and reads. 3: decimals are IEEE 754 decimal128 (BID), 16 bytes.
-    static let formatVersion: UInt32 = 3
+    /// The format this build writes. 3: decimals are IEEE 754 decimal128 (BID), 16 bytes. 4: in
+    /// an unencrypted file, rows and collection entries end with a checksum (``RecordChecksums``).
+    static let formatVersion: UInt32 = 4
+    /// The formats this build reads: 3 as 4 without checksums.
+    static let readableVersions: ClosedRange<UInt32> = 3...4
+    /// The first format whose unencrypted values carry checksums.
+    static let firstVersionWithChecksums: UInt32 = 4
     static let metadataDatabaseName = "0"
 
     static let headerKey = Array("header".utf8)
@@ -40,9 +45,14 @@ enum FileHeader {
     }
 
     static func check(_ header: [UInt8]?) -> Verdict {
-        guard let header, header.count >= 12, Array(header.prefix(8)) == magic else { return .notBurrow }
-        let version = header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return version == formatVersion ? .valid : .unsupportedVersion(version)
+        guard let version = version(of: header) else { return .notBurrow }
+        return readableVersions.contains(version) ? .valid : .unsupportedVersion(version)
+    }
+
+    /// The format version a header names, or `nil` when it is not a Burrow header.
+    static func version(of header: [UInt8]?) -> UInt32? {
+        guard let header, header.count >= 12, Array(header.prefix(8)) == magic else { return nil }
+        return header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
     static func encodeUInt64(_ value: UInt64) -> [UInt8] {

@@ -33,7 +33,7 @@ struct MetadataStore {
             // A plain record named `0` in the main database.
             return .foreign
         }
-        return .burrow(MetadataStore(database: database, path: path, encrypted: txn.environment.options.sealer != nil))
+        return .burrow(MetadataStore(database: database, path: path, encrypted: txn.environment.isEncrypted))
     }
 
     init(database: Database, path: String, encrypted: Bool) {
@@ -48,7 +48,7 @@ struct MetadataStore {
     /// known text sealed with the key, which only the same key opens.
     static func initialize(in txn: Transaction, schemaVersion: UInt64) throws {
         let database = try txn.openDatabase(named: FileHeader.metadataDatabaseName, create: true)
-        let encrypted = txn.environment.options.sealer != nil
+        let encrypted = txn.environment.isEncrypted
         let sealed = encrypted ? database.sealedView(named: FileHeader.metadataDatabaseName) : database
         try txn.put(FileHeader.headerKey, FileHeader.newHeader(), in: database)
         if encrypted { try txn.put(FileHeader.keyCheckKey, FileHeader.keyCheckText, in: sealed) }
@@ -70,7 +70,7 @@ struct MetadataStore {
 
     /// Checks the key the environment has (or its lack) against the file's key check.
     func keyVerdict(in txn: Transaction) throws -> KeyVerdict {
-        let encrypted = txn.environment.options.sealer != nil
+        let encrypted = txn.environment.isEncrypted
         guard try txn.value(for: FileHeader.keyCheckKey, in: database) != nil else {
             return encrypted ? .unexpected : .matches
         }
@@ -93,6 +93,11 @@ struct MetadataStore {
     /// What the header record says.
     func header(in txn: Transaction) throws -> FileHeader.Verdict {
         FileHeader.check(try txn.value(for: FileHeader.headerKey, in: database))
+    }
+
+    /// Whether the file's unencrypted values carry checksums (its format is 4 or later).
+    func hasChecksums(in txn: Transaction) throws -> Bool {
+        (FileHeader.version(of: try txn.value(for: FileHeader.headerKey, in: database)) ?? 0) >= FileHeader.firstVersionWithChecksums
     }
 
     /// The stored schema.

@@ -112,9 +112,15 @@ final class TableLayout: Sendable {
         }
     }
 
-    /// The damage of an encrypted row that does not open: tampered with, moved or damaged.
+    /// The damage of a row that does not open: tampered with, moved or damaged.
     func brokenSeal(of key: ObjectKey?) -> StorageError {
-        .damaged("object \(key.map { String($0.rawValue) } ?? "?") of '\(className)' failed its authentication check (tampered with, or damaged)")
+        .damaged("object \(key.map { String($0.rawValue) } ?? "?") of '\(className)' \(Self.brokenSealReason(encrypted: cipher != nil))")
+    }
+
+    /// Why a value of a sealed database did not open: its authentication check in an
+    /// encrypted file, its checksum in another.
+    static func brokenSealReason(encrypted: Bool) -> String {
+        encrypted ? "failed its authentication check (tampered with, or damaged)" : "does not match its checksum"
     }
 
     /// The damage of the row a cursor over ``rows`` could not open.

@@ -39,7 +39,8 @@ struct FileReporter {
                                         version: reader.transactionID, versionsBehind: max(0, latest - reader.transactionID))
             }
         let header = try realm.coordinator.schemaVersion(in: txn)
-        return Realm.FileReport(formatVersion: FileHeader.formatVersion, schemaVersion: header, fileBytes: fileBytes, pageSize: pageSize,
+        let format = FileHeader.version(of: try txn.value(for: FileHeader.headerKey, in: realm.coordinator.metadata.database)) ?? 0
+        return Realm.FileReport(formatVersion: format, schemaVersion: header, fileBytes: fileBytes, pageSize: pageSize,
                                 usedBytes: usedPages * pageSize, freeBytes: max(0, fileBytes - usedPages * pageSize), latestVersion: latest,
                                 classes: classes, metadataBytes: metadataPages * pageSize, readerSlots: environment.readerSlotCount,
                                 readers: readers)

@@ -275,8 +275,8 @@ struct FileVerifier {
         }
     }
 
-    /// The entry `move` takes `cursor` to, passing over the records of an encrypted file that
-    /// fail their authentication check, each noted as a problem of `subject`.
+    /// The entry `move` takes `cursor` to, passing over the records that fail their
+    /// authentication check or their checksum, each noted as a problem of `subject`.
     private mutating func advance(_ cursor: Cursor, in subject: String, _ move: (Cursor) throws -> Cursor.Entry?) throws -> Cursor.Entry? {
         do {
             return try move(cursor)
@@ -284,7 +284,7 @@ struct FileVerifier {
             countRead()
             let key = cursor.keyOfBrokenSeal ?? []
             let named = key.count == 8 ? "object \(key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })" : "the record under key \(key.map { String(format: "%02x", $0) }.joined())"
-            report.note("\(subject): \(named) failed its authentication check (tampered with, or damaged)")
+            report.note("\(subject): \(named) \(TableLayout.brokenSealReason(encrypted: realm.coordinator.environment.isEncrypted))")
             return try advance(cursor, in: subject) { try $0.next() }
         }
     }

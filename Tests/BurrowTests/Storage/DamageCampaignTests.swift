@@ -171,7 +171,7 @@ struct DamageCampaignTests {
         }
         if errors.contains("Object has been deleted or invalidated") { return (.misleading, errors) }
         if errors.contains("mdb.c:") || errors.contains("Assertion") && errors.contains("mdb_") { return (.lmdbAssertion, "") }
-        if errors.contains("The file is damaged") || errors.contains("MDB_CORRUPTED") || errors.contains("MDB_PAGE_NOTFOUND")
+        if errors.localizedCaseInsensitiveContains("the file is damaged") || errors.contains("MDB_CORRUPTED") || errors.contains("MDB_PAGE_NOTFOUND")
             || errors.contains("failed its authentication check") {
             return (.namedDamage, "")
         }

@@ -32,10 +32,14 @@ import Testing
         return realm.internals.catalog.layouts.mapValues(\.classID)
     }
 
-    /// Changes the closed file with LMDB directly, as damage would.
+    /// Changes the closed file with LMDB directly, as damage would, but keeping each record's
+    /// checksum whole (databases opened `sealed`): the checks behind the checksums are tested,
+    /// which a file of the format before checksums meets (``RowChecksumTests`` test those).
     private func damage(_ change: (Transaction) throws -> Void) throws {
         #expect(!CoordinatorRegistry.isOpen(directory.configuration(objectTypes: Self.types)))
-        let environment = try Environment.open(path: directory.file().path)
+        var options = Environment.Options()
+        options.sealer = RecordChecksums(active: true)
+        let environment = try Environment.open(path: directory.file().path, options: options)
         let txn = try environment.beginTransaction()
         try change(txn)
         try txn.commit()
@@ -72,7 +76,7 @@ import Testing
     @Test func aDamagedRowIsNamed() throws {
         let ids = try file()
         try damage { txn in
-            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids["Person"]!))
+            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids["Person"]!), sealed: true)
             // Person 20 (its object key is its primary key's bits): a row claiming 7 columns in 9 bytes.
             try txn.put(ObjectKeyBytes.primaryKey(20), [7, 0, 0, 0, 0, 0, 0, 0, 0], in: rows)
         }
@@ -84,7 +88,7 @@ import Testing
     @Test func aDamagedColumnIsNamedWithItsProperty() throws {
         let ids = try file()
         try damage { txn in
-            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids["Person"]!))
+            let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: ids["Person"]!), sealed: true)
             var row = try #require(try txn.value(for: ObjectKeyBytes.primaryKey(20), in: rows))
             // The first column's end offset points far past the row.
             let offsetsStart = 2 + (Int(row[0]) + 7) / 8
@@ -130,7 +134,7 @@ import Testing
         let layout = try #require(Realm(configuration: directory.configuration(objectTypes: Self.types)).internals.catalog.layouts["Kennel"])
         let tags = try #require(layout.storedClass.properties.first { $0.name == "tags" }?.id)
         try damage { txn in
-            let list = try txn.openDatabase(named: FileHeader.collectionName(classID: ids["Kennel"]!, propertyID: tags))
+            let list = try txn.openDatabase(named: FileHeader.collectionName(classID: ids["Kennel"]!, propertyID: tags), sealed: true)
             let cursor = try txn.openCursor(list)
             let first = try #require(try cursor.first())
             try txn.put(Array(first.key), [9, 1, 2], in: list)

@@ -92,12 +92,12 @@ class ManagedCollection {
         return cache.value
     }
 
-    /// Traps for an error reading the collection's elements; an element of an encrypted file
-    /// that fails its authentication check is named as damage.
+    /// Traps for an error reading the collection's elements; an element that fails its
+    /// authentication check or its checksum is named as damage.
     func readFailed(_ error: any Error) -> Never {
         if case LMDBError.sealBroken = error {
             burrowPreconditionFailure("The file is damaged: an element of '\(layout.className).\(layout.storedClass.properties[column].name)' "
-                                      + "of object \(ownerKey.rawValue) failed its authentication check (tampered with, or damaged).")
+                                      + "of object \(ownerKey.rawValue) \(TableLayout.brokenSealReason(encrypted: layout.cipher != nil)).")
         }
         burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
     }

@@ -18,7 +18,8 @@ extension Coordinator {
         let cipher = try cipher(for: file.encryptionKey, path: path)
         if !isInMemory { try file.copySeedIfNeeded(to: path) }
         var options = Environment.Options()
-        options.sealer = cipher
+        // Unencrypted: the checksums, idle until the file's header says it has them.
+        options.sealer = cipher ?? RecordChecksums(active: false)
         options.readOnly = file.readOnly
         // A read-only open looks at the file and leaves the lock file's other slots as they
         // are (`burrow info` shows stale ones); writers clear slots of dead processes.
@@ -147,11 +148,17 @@ extension Coordinator {
             throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': not a Burrow file.", fileURL: url)
         case .unsupportedVersion(let version):
             throw Realm.Error(.unsupportedFileFormatVersion,
-                              "'\(path)' has file format version \(version); this build reads version \(FileHeader.formatVersion).",
+                              "'\(path)' has file format version \(version); this build reads versions "
+                                  + "\(FileHeader.readableVersions.lowerBound) to \(FileHeader.readableVersions.upperBound).",
                               fileURL: url)
         }
-        let catalog = try CatalogStore.read(in: txn, metadata: metadata)
-        try txn.commit()  // keeps the database handles opened by this transaction
+        let hasChecksums = try metadata.hasChecksums(in: txn)
+        try txn.commit()  // keeps the metadata's database handle
+        // Before the tables' databases are opened: their handles say whether values are checked.
+        if hasChecksums { environment.recordChecksums?.activate() }
+        let tables = try environment.beginReadTransaction()
+        let catalog = try CatalogStore.read(in: tables, metadata: metadata)
+        try tables.commit()  // keeps the database handles opened by this transaction
         return (metadata, try file.migrate(environment, metadata, catalog))
     }
 

@@ -31,15 +31,17 @@ enum FileCompactor {
         case replaced, openElsewhere, failed(String)
     }
 
-    /// Replaces the file with a compacted copy when no other process has it open. Whatever
-    /// the outcome, `environment` must be closed next (see ``Environment/lockExclusively()``).
-    static func replaceWithCompactedCopy(_ environment: Environment, path: String) -> Replacement {
+    /// Replaces the file with a compacted copy when no other process has it open, written by
+    /// `copy` (LMDB's compacting copy unless given). Whatever the outcome, `environment` must be
+    /// closed next (see ``Environment/lockExclusively()``).
+    static func replaceWithCompactedCopy(_ environment: Environment, path: String,
+                                         copy: ((String) throws -> Void)? = nil) -> Replacement {
         guard let lock = environment.lockExclusively() else { return .openElsewhere }
         defer { close(lock) }
         let staging = CopyStaging.compactingPath(for: path)
         unlink(staging)
         do {
-            try environment.copy(to: staging, compact: true)
+            if let copy { try copy(staging) } else { try environment.copy(to: staging, compact: true) }
         } catch {
             unlink(staging)
             return .failed("the copy failed: \(error)")

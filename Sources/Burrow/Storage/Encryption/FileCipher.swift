@@ -125,3 +125,11 @@ final class FileCipher: ValueSealer, @unchecked Sendable {
         return sealer as? FileCipher
     }
 }
+
+extension Environment {
+    /// Whether the file is opened with a cipher (its sealer may otherwise be its checksums).
+    var isEncrypted: Bool { options.sealer is FileCipher }
+
+    /// The checksums of an unencrypted file's values, in use or idle.
+    var recordChecksums: RecordChecksums? { options.sealer as? RecordChecksums }
+}

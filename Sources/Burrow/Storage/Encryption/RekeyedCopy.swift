@@ -1,9 +1,9 @@
 import Foundation
 import LMDB
 
-/// A copy of a file under another encryption key, or with encryption added or removed: LMDB's
-/// own copy keeps every byte as it is, so this one reads each record in the clear and stores it
-/// again through the new file's cipher.
+/// A copy of a file under another encryption key, with encryption added or removed, or from
+/// the format before checksums: LMDB's own copy keeps every byte as it is, so this one reads
+/// each record in the clear and stores it again through the new file's cipher or checksums.
 ///
 /// Rows, list entries, backlinks and the metadata are copied under their keys; set and map
 /// entries, whose keys are (in an encrypted file) hashes under the key, are keyed anew, and the
@@ -34,7 +34,8 @@ struct RekeyedCopy {
 
     private func writeStaged(to staging: String, cipher: FileCipher?, mode: mode_t) throws {
         var options = Environment.Options()
-        options.sealer = cipher
+        // Unencrypted, the copy's values carry checksums, whatever the source's format.
+        options.sealer = cipher ?? RecordChecksums(active: true)
         options.fileMode = mode
         let destination = try Environment.open(path: staging, options: options)
         let reader = try source.beginReadTransaction()

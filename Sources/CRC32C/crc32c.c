@@ -1,0 +1,80 @@
+// CRC-32C for row checksums. The polynomial is Castagnoli's (reflected 0x82F63B78), the one
+// SSE 4.2's CRC32 instruction computes, so both paths give the same value.
+#include "crc32c.h"
+
+#include <string.h>
+
+static uint32_t table[8][256];
+
+static void build_table(void) {
+    for (uint32_t byte = 0; byte < 256; byte++) {
+        uint32_t crc = byte;
+        for (int bit = 0; bit < 8; bit++) crc = (crc & 1) ? (crc >> 1) ^ 0x82F63B78u : crc >> 1;
+        table[0][byte] = crc;
+    }
+    for (uint32_t byte = 0; byte < 256; byte++) {
+        for (int slice = 1; slice < 8; slice++) {
+            uint32_t previous = table[slice - 1][byte];
+            table[slice][byte] = (previous >> 8) ^ table[0][previous & 0xFF];
+        }
+    }
+}
+
+static uint32_t software(uint32_t crc, const unsigned char *bytes, size_t length) {
+    while (length >= 8) {
+        uint64_t word;
+        memcpy(&word, bytes, 8);
+        word ^= crc;
+        crc = table[7][word & 0xFF] ^ table[6][(word >> 8) & 0xFF] ^ table[5][(word >> 16) & 0xFF] ^
+              table[4][(word >> 24) & 0xFF] ^ table[3][(word >> 32) & 0xFF] ^ table[2][(word >> 40) & 0xFF] ^
+              table[1][(word >> 48) & 0xFF] ^ table[0][word >> 56];
+        bytes += 8;
+        length -= 8;
+    }
+    while (length--) crc = (crc >> 8) ^ table[0][(crc ^ *bytes++) & 0xFF];
+    return crc;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t hardware(uint32_t crc, const unsigned char *bytes, size_t length) {
+    uint64_t wide = crc;
+    while (length >= 8) {
+        uint64_t word;
+        memcpy(&word, bytes, 8);
+        wide = __builtin_ia32_crc32di(wide, word);
+        bytes += 8;
+        length -= 8;
+    }
+    crc = (uint32_t)wide;
+    while (length--) crc = __builtin_ia32_crc32qi(crc, *bytes++);
+    return crc;
+}
+#endif
+
+typedef uint32_t (*crc_function)(uint32_t, const unsigned char *, size_t);
+
+static crc_function choose(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse4.2")) return hardware;
+#endif
+    build_table();
+    return software;
+}
+
+// Chosen before main runs: the choice is made once, with no lock on the path of every call.
+static crc_function chosen;
+__attribute__((constructor)) static void choose_at_load(void) { chosen = choose(); }
+
+uint32_t burrow_crc32c(uint32_t crc, const void *data, size_t length) {
+    return ~chosen(~crc, (const unsigned char *)data, length);
+}
+
+int burrow_crc32c_is_hardware(void) {
+#if defined(__x86_64__)
+    return chosen == hardware;
+#else
+    return 0;
+#endif
+}

@@ -1,0 +1,14 @@
+#ifndef BURROW_CRC32C_H
+#define BURROW_CRC32C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// CRC-32C (Castagnoli) of `length` bytes at `data`, continuing from `crc` (0 to start):
+/// with the processor's CRC32 instruction where it has one (SSE 4.2), in software otherwise.
+uint32_t burrow_crc32c(uint32_t crc, const void *data, size_t length);
+
+/// Whether burrow_crc32c uses the processor's instruction.
+int burrow_crc32c_is_hardware(void);
+
+#endif
