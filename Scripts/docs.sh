@@ -33,7 +33,7 @@ trap 'rm -rf "$graphs"' EXIT
 # The symbol graph of the public API, read from the built module; the system libraries' module
 # maps let the compiler load the modules Burrow imports.
 swift-symbolgraph-extract -module-name Burrow -target "$(uname -m)-unknown-linux-gnu" \
-    -I "$products/Modules" -I Sources/CLMDB -I Sources/CSodium -I Sources/CLibPQ \
+    -I "$products/Modules" -I Sources/CLMDB -I Sources/CSodium -I Sources/CLibPQ -I Sources/CRC32C/include \
     -Xcc "-I$(pkg-config --variable=includedir libpq)" \
     -minimum-access-level public -output-dir "$graphs"
 

@@ -96,6 +96,7 @@ enum BenchmarkCommand {
         var lmdb = EngineResults(engine: "LMDB")
         var sqlite = EngineResults(engine: "SQLite")
         var encrypted = EngineResults(engine: "Encrypted")
+        var unchecked = EngineResults(engine: "Unchecked")
         var floors = DesignFloors()
         for round in 1...rounds {
             let folder = directory.appendingPathComponent("round-\(round)", isDirectory: true)
@@ -104,6 +105,7 @@ enum BenchmarkCommand {
             lmdb.keepBest(of: try measure(BaselineWorkload(.lmdb, count: count, directory: folder)))
             sqlite.keepBest(of: try measure(BaselineWorkload(.sqlite, count: count, directory: folder)))
             encrypted.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder, encryptionKey: BurrowWorkload.benchmarkKey)))
+            unchecked.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder, rowChecksums: false)))
             floors.measureRound(count: count, in: folder)
             try FileManager.default.removeItem(at: folder)
         }
@@ -111,7 +113,6 @@ enum BenchmarkCommand {
         let lists = try ListAppend.measure(in: directory, rounds: rounds)
         report("Compaction")
         let compaction = try CompactionStep.measure(count: count, in: directory)
-        let checksums = RowChecksumCost.measure(count: count)
         report("Concurrent reads")
         let concurrent = try ConcurrentReadsStep.measure(count: count, trials: max(rounds, 3), in: directory)
         report("Notifications")
@@ -125,7 +126,10 @@ enum BenchmarkCommand {
         print(table.checks)
         print("")
         print("The cost of encryption: the same steps on an encrypted file (XChaCha20-Poly1305 values, hashed index keys)")
-        print(EncryptionCostTable(plain: burrow, encrypted: encrypted, lmdb: lmdb).timings)
+        print(VariantCostTable(plain: burrow, variant: encrypted, lmdb: lmdb).timings)
+        print("")
+        print("The cost of row checksums: the same steps on a file of the format before them (Unchecked; its rows have no CRC-32C)")
+        print(VariantCostTable(plain: unchecked, variant: burrow, lmdb: lmdb).timings)
         print("")
         print("What Burrow's design cannot go below, from the same run:")
         print(floors.summary(count: count, lmdb: lmdb, sqlite: sqlite))
@@ -136,8 +140,7 @@ enum BenchmarkCommand {
         print(ConcurrentReadsStep.summary(concurrent))
         print(NotificationStep.summary(notifications, count: count))
         print(NotificationInstructions.summary(notificationInstructions))
-        print(RowChecksumCost.summary(checksums, scan: burrow[.scanFilter]?.seconds, randomGet: burrow[.randomGet]?.seconds))
-        let encryptedAgrees = Step.allCases.allSatisfy { encrypted[$0]?.check == burrow[$0]?.check }
+        let encryptedAgrees = Step.allCases.allSatisfy { encrypted[$0]?.check == burrow[$0]?.check && unchecked[$0]?.check == burrow[$0]?.check }
         guard table.checksAgree, concurrent.sumsAgree, encryptedAgrees else {
             print("")
             print("The engines' check values differ: they did not do the same work.")

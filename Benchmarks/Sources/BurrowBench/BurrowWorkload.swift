@@ -1,4 +1,4 @@
-import Burrow
+@_spi(Benchmarks) import Burrow
 import Foundation
 
 #if canImport(Glibc)
@@ -16,20 +16,24 @@ final class BurrowWorkload: EngineWorkload {
     private let count: Int
     private let directory: URL
     private let encryptionKey: Data?
+    /// Whether the files are made with row checksums (format 4) or without (format 3).
+    private let rowChecksums: Bool
     private let realm: Realm
 
     /// A fixed key for the encrypted run: the cost measured is the cipher's, not the key's.
     static let benchmarkKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
 
     /// Opens a fresh realm, `burrow.realm` in `directory`, for a workload of `count` objects;
-    /// with `encryptionKey`, every file of the workload is encrypted with it.
-    init(count: Int, directory: URL, encryptionKey: Data? = nil) throws {
+    /// with `encryptionKey`, every file of the workload is encrypted with it; without
+    /// `rowChecksums`, its files are of the format before checksums.
+    init(count: Int, directory: URL, encryptionKey: Data? = nil, rowChecksums: Bool = true) throws {
         self.count = count
         self.directory = directory
         self.encryptionKey = encryptionKey
-        engine = encryptionKey == nil ? "Burrow" : "Encrypted"
-        let configuration = Self.configuration(named: encryptionKey == nil ? "burrow.realm" : "encrypted.realm", in: directory,
-                                               key: encryptionKey)
+        self.rowChecksums = rowChecksums
+        engine = encryptionKey != nil ? "Encrypted" : rowChecksums ? "Burrow" : "Unchecked"
+        let configuration = Self.configuration(named: encryptionKey != nil ? "encrypted.realm" : rowChecksums ? "burrow.realm" : "unchecked.realm",
+                                               in: directory, key: encryptionKey, rowChecksums: rowChecksums)
         try Realm.deleteFiles(for: configuration)
         realm = try Realm(configuration: configuration)
     }
@@ -61,7 +65,7 @@ final class BurrowWorkload: EngineWorkload {
     /// holding `count` objects, written beforehand (untimed) by a realm that is released first,
     /// so the timed open finds nothing cached in the process. Check: the count.
     private func openAndCount() throws -> StepMeasurement {
-        let configuration = Self.configuration(named: "burrow-open.realm", in: directory, key: encryptionKey)
+        let configuration = Self.configuration(named: "burrow-open.realm", in: directory, key: encryptionKey, rowChecksums: rowChecksums)
         try Realm.deleteFiles(for: configuration)
         try Self.writeClosedFile(configuration, objects: count)
         let path = configuration.fileURL!.path
@@ -165,8 +169,10 @@ final class BurrowWorkload: EngineWorkload {
     // MARK: Helpers
 
     /// The configuration of the file `name` in `directory`.
-    private static func configuration(named name: String, in directory: URL, key: Data?) -> Realm.Configuration {
-        Realm.Configuration(fileURL: directory.appendingPathComponent(name), encryptionKey: key)
+    private static func configuration(named name: String, in directory: URL, key: Data?, rowChecksums: Bool = true) -> Realm.Configuration {
+        var configuration = Realm.Configuration(fileURL: directory.appendingPathComponent(name), encryptionKey: key)
+        configuration.createsRowChecksums = rowChecksums
+        return configuration
     }
 
     /// Adds objects 1…`count` in one write.

@@ -126,6 +126,10 @@ extension Realm {
         /// virtual reservation, 64 GiB by default, grown when writes near it): small in tests,
         /// to make the map grow many times.
         var initialMapSize: Int?
+        /// Whether a new unencrypted file's rows and collection entries carry checksums (file
+        /// format 4, the default); `false` creates a file of format 3, without them, to measure
+        /// what they cost. A file that exists keeps its format.
+        @_spi(Benchmarks) public var createsRowChecksums = true
         /// Whether opening checks the file's schema against the model classes (and migrates it):
         /// not when only the file's schema version is wanted.
         var checksSchema = true

@@ -53,6 +53,7 @@ extension Realm.Configuration {
     var fileOptions: FileOptions {
         FileOptions(fileURL: fileURL, defaultDirectory: Self.defaultDirectory, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly, encryptionKey: encryptionKey,
                     filePermissions: filePermissions, maximumFileSize: maximumFileSize, initialMapSize: initialMapSize,
+                    createsRowChecksums: createsRowChecksums,
                     schemaVersion: schemaVersion, maximumNumberOfActiveVersions: maximumNumberOfActiveVersions,
                     seedFilePath: seedFilePath, shouldCompactOnLaunch: shouldCompactOnLaunch, fileCreationHook: fileCreationHook,
                     migrate: { [self] environment, metadata, catalog in

@@ -29,10 +29,10 @@ enum FileHeader {
     /// The key of a class's next object key counter.
     static func nextObjectKeyKey(classID: UInt32) -> [UInt8] { Array("nextKey.\(classID)".utf8) }
 
-    /// A new header with a random file id.
-    static func newHeader() -> [UInt8] {
+    /// A new header of format `version` with a random file id.
+    static func newHeader(version: UInt32 = formatVersion) -> [UInt8] {
         var bytes = magic
-        withUnsafeBytes(of: formatVersion.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: version.bigEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: UUID().uuid) { bytes.append(contentsOf: $0) }
         return bytes
     }

@@ -46,11 +46,11 @@ struct MetadataStore {
     ///
     /// An encrypted file (one whose environment has a cipher) also gets its key check: a
     /// known text sealed with the key, which only the same key opens.
-    static func initialize(in txn: Transaction, schemaVersion: UInt64) throws {
+    static func initialize(in txn: Transaction, schemaVersion: UInt64, formatVersion: UInt32 = FileHeader.formatVersion) throws {
         let database = try txn.openDatabase(named: FileHeader.metadataDatabaseName, create: true)
         let encrypted = txn.environment.isEncrypted
         let sealed = encrypted ? database.sealedView(named: FileHeader.metadataDatabaseName) : database
-        try txn.put(FileHeader.headerKey, FileHeader.newHeader(), in: database)
+        try txn.put(FileHeader.headerKey, FileHeader.newHeader(version: formatVersion), in: database)
         if encrypted { try txn.put(FileHeader.keyCheckKey, FileHeader.keyCheckText, in: sealed) }
         try txn.put(FileHeader.schemaVersionKey, FileHeader.encodeUInt64(schemaVersion), in: database)
         try txn.put(FileHeader.schemaKey, Array(StoredSchema().encoded()), in: sealed)

@@ -141,11 +141,19 @@ final class TableLayout: Sendable {
             if IndexKeyEncoder.isTruncated(indexKey) {
                 return try findTruncated(primaryKey: value, indexKey: indexKey, in: primaryKeys, txn: txn)
             }
-            let found = try indexKey.withUnsafeBytes { bytes in
-                try txn.unsafeValue(for: bytes, in: primaryKeys).map(ObjectKey.init(bytes:))
+            let found = try indexKey.withUnsafeBytes { bytes throws in
+                try txn.unsafeValue(for: bytes, in: primaryKeys).map { entry throws(StorageError) in try ObjectKey(checking: entry, in: className) }
             }
             guard let found else { return nil }
-            key = found
+            // The entry is not sealed: the row it leads to must hold the value looked up.
+            guard let row = try row(found, in: txn) else {
+                throw StorageError.damaged("the primary-key index of '\(className)' names object \(found.rawValue), which has no row")
+            }
+            if let column = primaryKeyColumn, try RowReader(row, key: found).checkedValue(column, kind: kinds[column]) != value {
+                throw StorageError.damaged("the primary-key index of '\(className)' leads \(value.displayText) to object \(found.rawValue), "
+                                           + "whose primary key is another")
+            }
+            return (found, row)
         }
         return try row(key, in: txn).map { (key, $0) }
     }

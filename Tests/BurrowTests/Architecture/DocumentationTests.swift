@@ -65,7 +65,8 @@ enum DocumentationSite {
         let extract = try self.run("/usr/bin/env", ["swift-symbolgraph-extract", "-module-name", "Burrow", "-target", "x86_64-unknown-linux-gnu",
                                                     "-I", products.appendingPathComponent("Modules").path,
                                                     "-I", sources.appendingPathComponent("CLMDB").path, "-I", sources.appendingPathComponent("CSodium").path,
-                                                    "-I", sources.appendingPathComponent("CLibPQ").path, "-Xcc", "-I/usr/include/postgresql",
+                                                    "-I", sources.appendingPathComponent("CLibPQ").path, "-I", sources.appendingPathComponent("CRC32C/include").path,
+                                                    "-Xcc", "-I/usr/include/postgresql",
                                                     "-minimum-access-level", "public", "-output-dir", graphs.path])
         #expect(extract.status == 0, "\(extract.log)")
         return Built(folder: folder.appendingPathComponent("site"), status: run.status, log: run.log,

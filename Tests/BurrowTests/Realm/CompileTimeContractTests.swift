@@ -9,8 +9,8 @@ enum BuiltModule {
         guard let products = BuildDirectory.url, let swiftc = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return nil
         }
-        // The system libraries' module maps, which the Burrow module imports.
-        let moduleMaps = ["CLMDB", "CSodium", "CLibPQ"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
+        // The module maps of the C libraries the Burrow module imports: the system's, and its own CRC-32C.
+        let moduleMaps = ["CLMDB", "CSodium", "CLibPQ", "CRC32C/include"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
         // libpq's header lives in its own folder (`pkg-config --cflags libpq` on Debian).
         let headers = ["-Xcc", "-I/usr/include/postgresql"]
         return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path] + moduleMaps + headers)

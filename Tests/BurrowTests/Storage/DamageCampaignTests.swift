@@ -73,9 +73,9 @@ struct DamageCampaignTests {
 
     // MARK: Reading back
 
-    /// Everything the file answers, as text: each object as iteration reads it, each object
-    /// as its primary key finds it, and the count of each indexed name's query.
-    static func readBack(_ configuration: Realm.Configuration) throws -> String {
+    /// Everything the file answers, as a fingerprint of each part: each object as iteration
+    /// reads it, each object as its primary key finds it, and the count of each indexed name's query.
+    static func readBack(_ configuration: Realm.Configuration) throws -> [String] {
         let realm = try Realm(configuration: configuration)
         var lines: [String] = []
         for owner in realm.objects(CampaignOwner.self) {
@@ -90,23 +90,28 @@ struct DamageCampaignTests {
                          + "\(visit.notes.map { "\($0.key)=\($0.value)" }.sorted()) \(visit.at.timeIntervalSince1970)")
         }
         lines.sort()
+        var lookups: [String] = []
         for index in 0..<owners {
-            lines.append("O#\(ownerID(index)) \(realm.object(ofType: CampaignOwner.self, forPrimaryKey: ownerID(index))?.name ?? "nil")")
+            lookups.append("O#\(ownerID(index)) \(realm.object(ofType: CampaignOwner.self, forPrimaryKey: ownerID(index))?.name ?? "nil")")
         }
         for index in 0..<pets {
-            lines.append("P#\(petCode(index)) \(realm.object(ofType: CampaignPet.self, forPrimaryKey: petCode(index))?.age ?? -1)")
+            lookups.append("P#\(petCode(index)) \(realm.object(ofType: CampaignPet.self, forPrimaryKey: petCode(index))?.age ?? -1)")
         }
         for index in 0..<visits {
-            lines.append("V#\(index) \(realm.object(ofType: CampaignVisit.self, forPrimaryKey: visitID(index))?.notes.count ?? -1)")
+            lookups.append("V#\(index) \(realm.object(ofType: CampaignVisit.self, forPrimaryKey: visitID(index))?.notes.count ?? -1)")
         }
+        var queries: [String] = []
         for index in 0..<1_700 {
-            lines.append("O=\(index) \(realm.objects(CampaignOwner.self).filter("name == %@", ownerName(index)).count)")
+            queries.append("O=\(index) \(realm.objects(CampaignOwner.self).filter("name == %@", ownerName(index)).count)")
         }
         for index in 0..<1_200 {
-            lines.append("P=\(index) \(realm.objects(CampaignPet.self).filter("name == %@", petName(index)).count)")
+            queries.append("P=\(index) \(realm.objects(CampaignPet.self).filter("name == %@", petName(index)).count)")
         }
-        return lines.joined(separator: "\n")
+        return [lines, lookups, queries].map { fingerprint($0.joined(separator: "\n")) }
     }
+
+    /// The parts of what is read: every object by iteration, by its primary key, by a query of its indexed name.
+    static let parts = ["iteration", "primary-key lookups", "indexed queries"]
 
     /// A short fingerprint of what was read (FNV-1a, 64 bits).
     static func fingerprint(_ text: String) -> String {
@@ -123,21 +128,48 @@ struct DamageCampaignTests {
         static func pick(_ index: Int) -> Damage { [.bytes, .zeroedPage, .bytes, .randomPage, .bytes, .truncation, .bytes, .truncation][index % 8] }
     }
 
-    private static func damaged(_ original: Data, _ damage: Damage, _ generator: inout SplitMix64) -> Data {
+    /// A copy of `original` with `damage` done at a random place; returns it and the bytes changed.
+    private static func damaged(_ original: Data, _ damage: Damage, _ generator: inout SplitMix64) -> (Data, Range<Int>) {
         var bytes = original
+        var changed = 0..<0
         let pageSize = 4096, pages = original.count / pageSize
         switch damage {
         case .bytes:
             let length = Int.random(in: 1...64, using: &generator)
             let start = Int.random(in: 0..<(original.count - length), using: &generator)
             for offset in start..<start + length { bytes[offset] = UInt8.random(in: 0...255, using: &generator) }
+            changed = start..<start + length
         case .zeroedPage, .randomPage:
             let start = Int.random(in: 0..<pages, using: &generator) * pageSize
             for offset in start..<start + pageSize { bytes[offset] = damage == .zeroedPage ? 0 : UInt8.random(in: 0...255, using: &generator) }
+            changed = start..<start + pageSize
         case .truncation:
-            bytes = bytes.prefix(Int.random(in: 0..<original.count, using: &generator))
+            let length = Int.random(in: 0..<original.count, using: &generator)
+            bytes = bytes.prefix(length)
+            changed = length..<original.count
         }
-        return bytes
+        return (bytes, changed)
+    }
+
+    /// What the damaged bytes were in `original`: the kind of LMDB page each falls in (its
+    /// header's flags) and, in a leaf or branch page, the part of it (header, node offsets, nodes).
+    private static func structures(at changed: Range<Int>, in original: Data) -> String {
+        let pageSize = 4096
+        guard !changed.isEmpty, changed.lowerBound < original.count else { return "past the end" }
+        let pages = (changed.lowerBound / pageSize)...((min(changed.upperBound, original.count) - 1) / pageSize)
+        let kinds = pages.map { page -> String in
+            if page < 2 { return "meta page" }
+            let start = page * pageSize
+            let flags = UInt16(original[start + 10]) | UInt16(original[start + 11]) << 8
+            let lower = Int(original[start + 12]) | Int(original[start + 13]) << 8
+            let offset = max(changed.lowerBound, start) - start
+            let part = offset < 16 ? "header" : offset < lower ? "node offsets" : "nodes"
+            if flags & 0x04 != 0 { return "overflow page" }
+            if flags & 0x01 != 0 { return "branch page (\(part))" }
+            if flags & 0x02 != 0 { return "leaf page (\(part))" }
+            return "free or overflow page"
+        }
+        return Set(kinds).sorted().joined(separator: " + ")
     }
 
     // MARK: Outcomes
@@ -165,7 +197,11 @@ struct DamageCampaignTests {
         if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("outcome: ") }) {
             let said = line.dropFirst("outcome: ".count)
             if said == "read \(expected)" { return (.identical, "") }
-            if said.hasPrefix("read ") { return (.wrongData, String(said)) }
+            if said.hasPrefix("read ") {
+                let read = said.dropFirst(5).split(separator: " ").map(String.init), wanted = expected.split(separator: " ").map(String.init)
+                let wrong = parts.indices.filter { $0 >= read.count || $0 >= wanted.count || read[$0] != wanted[$0] }.map { parts[$0] }
+                return (.wrongData, wrong.joined(separator: ", "))
+            }
             if said.hasPrefix("threw invalidDatabase") { return (.threwInvalidDatabase, "") }
             return (.other, String(said))
         }
@@ -186,21 +222,23 @@ struct DamageCampaignTests {
     @Test(arguments: [false, true]) func damagedCopiesReadBackOrStopNamingTheDamage(encrypted: Bool) async throws {
         let original = directory.file("original.realm").path
         try writeOriginal(original, encrypted: encrypted)
-        let expected = Self.fingerprint(try Self.readBack(Self.configuration(original, encrypted: encrypted)))
+        let expected = try Self.readBack(Self.configuration(original, encrypted: encrypted)).joined(separator: " ")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: original))
         var generator = SplitMix64(seed: Self.seed &+ (encrypted ? 1 << 32 : 0))
         var counts: [Outcome: Int] = [:]
+        var wrongReads: [String: Int] = [:]
         for index in 0..<Self.copies {
             let damage = Damage.pick(index)
             let copy = directory.file("copy-\(index).realm").path
-            try Self.damaged(bytes, damage, &generator).write(to: URL(fileURLWithPath: copy))
+            let (copied, changed) = Self.damaged(bytes, damage, &generator)
+            try copied.write(to: URL(fileURLWithPath: copy))
             let result = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]) {
                 [copy = copy as String, key = (encrypted ? Self.key : nil) as Data?] in
                 FaultReporter.install()
                 do {
                     let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: copy), encryptionKey: key,
                                                             objectTypes: [CampaignOwner.self, CampaignPet.self, CampaignVisit.self])
-                    print("outcome: read \(DamageCampaignTests.fingerprint(try DamageCampaignTests.readBack(configuration)))")
+                    print("outcome: read \(try DamageCampaignTests.readBack(configuration).joined(separator: " "))")
                 } catch let error as Realm.Error {
                     print("outcome: threw \(error.code == .invalidDatabase ? "invalidDatabase" : "\(error)")")
                 }
@@ -209,6 +247,7 @@ struct DamageCampaignTests {
             }
             let (outcome, detail) = Self.outcome(result, expected: expected)
             counts[outcome, default: 0] += 1
+            if outcome == .wrongData { wrongReads["\(detail) wrong, damage in \(Self.structures(at: changed, in: bytes))", default: 0] += 1 }
             #expect(!outcome.isFailure, "copy \(index) (\(damage)): \(outcome.rawValue): \(detail)")
             if !outcome.isFailure {
                 try? FileManager.default.removeItem(atPath: copy)
@@ -218,6 +257,9 @@ struct DamageCampaignTests {
         print("damage campaign, \(encrypted ? "encrypted" : "plain") file of 5,000 objects, \(Self.copies) copies (seed \(Self.seed)):")
         for outcome in Outcome.allCases where counts[outcome] != nil {
             print(String(format: "%6d ", counts[outcome]!) + outcome.rawValue)
+        }
+        for (what, count) in wrongReads.sorted(by: { $0.value > $1.value }) {
+            print(String(format: "%6d ", count) + "  of which: " + what)
         }
     }
 }

@@ -34,7 +34,7 @@ struct InfoToolTests {
 
         let text = try BurrowToolRun(["info", path])
         #expect(text.status == 0)
-        for line in ["  format 3, schema version 0, latest version ", "class Dog (primary key id)", "readers: 0 of "] {
+        for line in ["  format 4, schema version 0, latest version ", "class Dog (primary key id)", "readers: 0 of "] {
             #expect(text.output.contains(line), "missing '\(line)' in\n\(text.output)")
         }
         #expect(text.output.split(separator: "\n").contains { $0.hasPrefix("Person ") && $0.split(separator: " ").dropFirst().first == "400" },

@@ -83,7 +83,7 @@ struct SchemaToolTests {
     private func compile(_ sources: [String], into output: String) throws -> (status: Int32, output: String) {
         let (swiftc, arguments) = try #require(BuiltModule.compiler)
         let products = try #require(BuildDirectory.url)
-        let objects = try ["Burrow", "LMDB", "PostgreSQL"].flatMap { target in
+        let objects = try ["Burrow", "LMDB", "PostgreSQL", "CRC32C"].flatMap { target in
             let folder = products.appendingPathComponent("\(target).build")
             return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
                 .map { folder.appendingPathComponent($0).path }

@@ -136,7 +136,8 @@ extension Coordinator {
             guard !file.readOnly else {
                 throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': the file is empty, not a Burrow file.", fileURL: url)
             }
-            try initialize(environment, schemaVersion: file.schemaVersion)
+            try initialize(environment, schemaVersion: file.schemaVersion,
+                           formatVersion: file.createsRowChecksums ? FileHeader.formatVersion : FileHeader.firstVersionWithChecksums - 1)
         }
         let txn = try environment.beginReadTransaction()
         guard case .burrow(let metadata) = try MetadataStore.open(in: txn, path: path) else {
@@ -212,14 +213,14 @@ extension Coordinator {
         throw Realm.Error(.invalidDatabase, "Failed to open Realm file at path '\(path)': \(reason).", fileURL: URL(fileURLWithPath: path))
     }
 
-    private static func initialize(_ environment: Environment, schemaVersion: UInt64) throws {
+    private static func initialize(_ environment: Environment, schemaVersion: UInt64, formatVersion: UInt32) throws {
         let txn = try environment.beginTransaction()
         // Another process may have initialised the file since we looked.
         if try txn.count(in: txn.openDatabase(named: nil)) != 0 {
             txn.abort()
             return
         }
-        try MetadataStore.initialize(in: txn, schemaVersion: schemaVersion)
+        try MetadataStore.initialize(in: txn, schemaVersion: schemaVersion, formatVersion: formatVersion)
         try txn.commit()
     }
 }

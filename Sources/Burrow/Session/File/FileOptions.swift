@@ -20,6 +20,8 @@ struct FileOptions {
     var maximumFileSize: Int?
     /// The map's first size, when no maximum is set.
     var initialMapSize: Int?
+    /// Whether a new unencrypted file's values carry checksums (format 4, not 3).
+    var createsRowChecksums = true
     /// The schema version a new file records.
     var schemaVersion: UInt64
     /// How many versions the file may keep for readers.

@@ -1,19 +1,20 @@
 import Foundation
 
-/// The workload's steps on an encrypted file beside the same steps unencrypted: the price of
-/// sealing every value and hashing every index key.
-struct EncryptionCostTable {
+/// The workload's steps on a variant of Burrow's file beside the same steps on the usual one:
+/// the price of encryption (sealed values, hashed index keys), or of row checksums (the usual
+/// file beside one of the format without them).
+struct VariantCostTable {
     let plain: EngineResults
-    let encrypted: EngineResults
+    let variant: EngineResults
     let lmdb: EngineResults
 
-    /// Step, seconds unencrypted and encrypted, encrypted/unencrypted, encrypted/LMDB, and
-    /// whether the check values agree.
+    /// Step, seconds of both files, variant/plain, variant/LMDB, and whether the check values agree.
     var timings: String {
-        let header = row("step", "Burrow s", "Encrypted s", "Encrypted/Burrow", "Encrypted/LMDB", "check")
+        let (first, second) = (plain.engine, variant.engine)
+        let header = row("step", "\(first) s", "\(second) s", "\(second)/\(first)", "\(second)/LMDB", "check")
         let lines = Step.allCases.map { step in
-            let seconds = [plain, encrypted, lmdb].map { $0[step]?.seconds }
-            let agree = plain[step]?.check != nil && plain[step]?.check == encrypted[step]?.check
+            let seconds = [plain, variant, lmdb].map { $0[step]?.seconds }
+            let agree = plain[step]?.check != nil && plain[step]?.check == variant[step]?.check
             return row(step.title, seconds[0].map { String(format: "%.4f", $0) } ?? "-", seconds[1].map { String(format: "%.4f", $0) } ?? "-",
                        Self.ratio(seconds[1], seconds[0]), Self.ratio(seconds[1], seconds[2]), agree ? "ok" : "DIFFERENT")
         }
@@ -21,7 +22,7 @@ struct EncryptionCostTable {
     }
 
     private func row(_ cells: String...) -> String {
-        let widths = [26, 10, 13, 18, 16, 11]
+        let widths = [26, 12, 13, 20, 16, 11]
         return zip(cells, widths).enumerated().map { index, cell in
             let (text, width) = cell
             let pad = String(repeating: " ", count: max(0, width - text.count))
