@@ -30,11 +30,11 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
-        // CRC-32C for the checksums of rows, with the processor's instruction where it has one.
+        // CRC-32C for the checksums of records, with the processor's instruction where it has one.
         .target(name: "CRC32C"),
+        .target(name: "LMDB", dependencies: ["CLMDB", "CRC32C"]),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
-        .target(name: "Burrow", dependencies: ["LMDB", "CSodium", "PostgreSQL", "CRC32C"]),
+        .target(name: "Burrow", dependencies: ["LMDB", "CSodium", "PostgreSQL"]),
         .executableTarget(name: "BurrowDemo", dependencies: ["Burrow"]),
         .executableTarget(name: "BurrowTool", dependencies: ["Burrow", "CLibEdit"]),
         // A throwaway PostgreSQL server for the tests that sync (not a product).

@@ -52,7 +52,27 @@ static uint32_t hardware(uint32_t crc, const unsigned char *bytes, size_t length
 }
 #endif
 
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t hardware_record(uint64_t database, const unsigned char *key, size_t key_length,
+                                const unsigned char *value, size_t value_length) {
+    uint32_t crc = (uint32_t)__builtin_ia32_crc32di(0xFFFFFFFFu, database);
+    crc = hardware(crc, key, key_length);
+    return ~hardware(crc, value, value_length);
+}
+#endif
+
+static uint32_t software_record(uint64_t database, const unsigned char *key, size_t key_length,
+                                const unsigned char *value, size_t value_length) {
+    unsigned char bytes[8];
+    for (int index = 0; index < 8; index++) bytes[index] = (unsigned char)(database >> (8 * index));
+    uint32_t crc = software(0xFFFFFFFFu, bytes, 8);
+    crc = software(crc, key, key_length);
+    return ~software(crc, value, value_length);
+}
+
 typedef uint32_t (*crc_function)(uint32_t, const unsigned char *, size_t);
+typedef uint32_t (*record_function)(uint64_t, const unsigned char *, size_t, const unsigned char *, size_t);
 
 static crc_function choose(void) {
 #if defined(__x86_64__)
@@ -65,7 +85,19 @@ static crc_function choose(void) {
 
 // Chosen before main runs: the choice is made once, with no lock on the path of every call.
 static crc_function chosen;
-__attribute__((constructor)) static void choose_at_load(void) { chosen = choose(); }
+static record_function chosen_record;
+__attribute__((constructor)) static void choose_at_load(void) {
+    chosen = choose();
+#if defined(__x86_64__)
+    chosen_record = chosen == hardware ? hardware_record : software_record;
+#else
+    chosen_record = software_record;
+#endif
+}
+
+uint32_t burrow_crc32c_record(uint64_t database, const void *key, size_t key_length, const void *value, size_t value_length) {
+    return chosen_record(database, (const unsigned char *)key, key_length, (const unsigned char *)value, value_length);
+}
 
 uint32_t burrow_crc32c(uint32_t crc, const void *data, size_t length) {
     return ~chosen(~crc, (const unsigned char *)data, length);

@@ -79,6 +79,8 @@ public final class Transaction {
     @exclusivity(unchecked) private var opened: OpenedValues?
     /// Whether the sealer keeps each value's plaintext in place: values are checked, not copied.
     private let sealsInPlace: Bool
+    /// The sealer when it is the file's checksums, called directly on every read.
+    private let checksums: RecordChecksums?
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
@@ -88,6 +90,7 @@ public final class Transaction {
         bounds = environment.bounds
         let sealer = environment.options.sealer.flatMap { $0.isActive ? $0 : nil }
         self.sealer = sealer
+        checksums = sealer as? RecordChecksums
         sealsInPlace = sealer?.keepsPlaintextInPlace ?? false
         opened = sealer == nil || sealsInPlace ? nil : OpenedValues()
         epoch = environment.handleEpoch
@@ -346,6 +349,10 @@ public final class Transaction {
     package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
                             in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer {
         guard let sealer, database.sealID != 0 else { return value }
+        if let checksums {
+            guard value.isEmpty || checksums.verify(value, database: database.sealID, key: key) else { throw .sealBroken }
+            return value.isEmpty ? value : UnsafeRawBufferPointer(rebasing: value[..<(value.count - RecordChecksums.size)])
+        }
         if sealsInPlace {
             if value.isEmpty { return value }
             let overhead = sealer.sealingOverhead
@@ -395,7 +402,11 @@ public final class Transaction {
                              fill: (UnsafeMutableRawBufferPointer) -> Void) {
         let plaintext = UnsafeMutableRawBufferPointer(rebasing: reserved[..<size])
         fill(plaintext)
-        sealer?.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
+        if let checksums {
+            checksums.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
+        } else {
+            sealer?.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
+        }
     }
 
     /// Calls `body` with the bytes stored under `key`, or `nil` when there are none.

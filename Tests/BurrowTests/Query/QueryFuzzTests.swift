@@ -3,9 +3,12 @@ import Foundation
 import Testing
 
 /// Feeds the parser thousands of generated and mutated queries: each either parses (and then
-/// runs) or throws `invalidQuery`; none may crash or hang.
+/// runs) or throws `invalidQuery`; none may crash or hang. A quarter run on a thread with a
+/// 512 KiB stack. `BURROW_QUERY_FUZZ_SCALE` multiplies the rounds (50 makes 200,000 queries of
+/// Person and 500,000 through links).
 @Suite struct QueryFuzzTests {
     let directory = TestDirectory()
+    private static let scale = Int(ProcessInfo.processInfo.environment["BURROW_QUERY_FUZZ_SCALE"] ?? "") ?? 1
 
     private static let fragments = [
         "age", "name", "id", "nickname", "birthdate", "picture", "mood", "agee", "owner.name", "%K", "%@", "%2@",
@@ -56,14 +59,44 @@ import Testing
         try run(on: realm.objects(Tagged.self), seed: 20261206, rounds: 10_000, Self.linkFragments, Self.linkWellFormed)
     }
 
-    /// Parses, checks and runs `rounds` queries made from `fragments` or mutated from `wellFormed`.
+    /// Parses, checks and runs `rounds` queries made from `fragments` or mutated from
+    /// `wellFormed`, every fourth on a thread with a 512 KiB stack (through a realm of its own).
     private func run<T: Object>(on objects: Results<T>, seed: UInt64, rounds: Int = 4000, _ fragments: [String], _ wellFormed: [String]) throws {
         var generator = SplitMix64(seed: seed)
-        var parsed = 0, rejected = 0, ran = 0
-        for round in 0..<rounds {
+        var tally = Tally()
+        let configuration = directory.configuration()
+        for round in 0..<rounds * Self.scale {
             let query = round % 2 == 0 ? Self.generated(&generator, fragments) : Self.mutated(&generator, wellFormed, fragments)
-            let arguments: [Any] = [["name", 5, "x", Date(), 2.5, Optional<Int>.none as Any].randomElement(using: &generator)!,
-                                    "age", 3]
+            let argument = Int.random(in: 0..<Self.arguments.count, using: &generator)
+            if round % 4 == 3 {
+                let outcome = TallyBox()
+                onAnotherThread(stackSize: 512 * 1024) { [query] in
+                    let realm = try! Realm(configuration: configuration)
+                    outcome.tally.check(query, [Self.arguments[argument], "age", 3], on: realm.objects(T.self))
+                }
+                tally.add(outcome.tally)
+            } else {
+                tally.check(query, [Self.arguments[argument], "age", 3], on: objects)
+            }
+        }
+        #expect(tally.mistakes.isEmpty, "\(tally.mistakes.prefix(20))")
+        #expect(tally.parsed > 200 && tally.rejected > 200 && tally.ran > 100, "parsed \(tally.parsed), rejected \(tally.rejected), ran \(tally.ran)")
+    }
+
+    /// The values `%@` takes.
+    private static var arguments: [Any] { ["name", 5, "x", Date(), 2.5, Optional<Int>.none as Any] }
+
+    /// A tally filled on another thread, read once that thread is joined.
+    private final class TallyBox: @unchecked Sendable {
+        var tally = Tally()
+    }
+
+    /// What the queries did: parsed, rejected, ran, and the errors that were not `invalidQuery` with a position.
+    private struct Tally: Sendable {
+        var parsed = 0, rejected = 0, ran = 0
+        var mistakes: [String] = []
+
+        mutating func check<T: Object>(_ query: String, _ arguments: [Any], on objects: Results<T>) {
             do {
                 let predicate = try QueryPredicate(format: query, argumentArray: arguments)
                 parsed += 1
@@ -71,17 +104,28 @@ import Testing
                     try objects.validate(predicate)
                     ran += 1
                     _ = objects.filter(predicate).count
-                } catch let error as Realm.Error {
-                    #expect(error.code == .invalidQuery, "\(query)")
-                    #expect(error.message.contains("position"), "\(query): \(error.message)")
+                } catch {
+                    note(error, query)
                 }
-            } catch let error as Realm.Error {
+            } catch {
                 rejected += 1
-                #expect(error.code == .invalidQuery, "\(query)")
-                #expect(error.message.contains("position"), "\(query): \(error.message)")
+                note(error, query)
             }
         }
-        #expect(parsed > 200 && rejected > 200 && ran > 100, "parsed \(parsed), rejected \(rejected), ran \(ran)")
+
+        private mutating func note(_ error: any Error, _ query: String) {
+            guard let error = error as? Realm.Error, error.code == .invalidQuery, error.message.contains("position") else {
+                mistakes.append("\(query): \(error)")
+                return
+            }
+        }
+
+        mutating func add(_ other: Tally) {
+            parsed += other.parsed
+            rejected += other.rejected
+            ran += other.ran
+            mistakes += other.mistakes
+        }
     }
 
     private static func generated(_ generator: inout SplitMix64, _ fragments: [String]) -> String {

@@ -6,7 +6,8 @@ import Testing
 /// keys, indexed strings, links, lists and maps), each opened and read back in full in a child
 /// process: every object by iteration, every object by its primary key, every indexed name by
 /// query. What the child read is compared with the original, so that wrong data read without
-/// an error is counted as such, and each way a copy can end is counted and printed.
+/// an error is counted as such, and each way a copy can end is counted and printed. Each copy
+/// is also checked by `Realm.verifyFile` in a child of its own, which may stop only in LMDB's code.
 ///
 /// Half the copies have 1 to 64 bytes overwritten at random, a quarter a page zeroed or filled
 /// with random bytes, a quarter are truncated. `BURROW_DAMAGE_COPIES` (30 by default) and
@@ -217,6 +218,27 @@ struct DamageCampaignTests {
         return (.other, String(errors.prefix(3_000)))
     }
 
+    /// How `Realm.verifyFile` ended on one copy, in a child process of its own.
+    enum VerifyOutcome: String, CaseIterable {
+        case foundDamage = "found damage"
+        case intact = "found the file intact"
+        case threwInvalidDatabase = "threw invalidDatabase"
+        case stoppedInLMDB = "stopped in LMDB's code (an assertion or a fault)"
+        case crashed = "CRASHED in Burrow's own checks"
+
+        var isFailure: Bool { self == .crashed }
+
+        init(_ result: ExitTest.Result?) {
+            let output = result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) } ?? ""
+            let errors = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+            if output.contains("verify: damaged") { self = .foundDamage }
+            else if output.contains("verify: intact") { self = .intact }
+            else if output.contains("verify: threw invalidDatabase") { self = .threwInvalidDatabase }
+            else if errors.contains("mdb.c:") || FaultReporter.faultIsInLMDB(errors) { self = .stoppedInLMDB }
+            else { self = .crashed }
+        }
+    }
+
     // MARK: The campaign
 
     @Test(arguments: [false, true]) func damagedCopiesReadBackOrStopNamingTheDamage(encrypted: Bool) async throws {
@@ -227,6 +249,8 @@ struct DamageCampaignTests {
         var generator = SplitMix64(seed: Self.seed &+ (encrypted ? 1 << 32 : 0))
         var counts: [Outcome: Int] = [:]
         var wrongReads: [String: Int] = [:]
+        var verifications: [VerifyOutcome: Int] = [:]
+        var missedByVerify = 0
         for index in 0..<Self.copies {
             let damage = Damage.pick(index)
             let copy = directory.file("copy-\(index).realm").path
@@ -247,6 +271,23 @@ struct DamageCampaignTests {
             }
             let (outcome, detail) = Self.outcome(result, expected: expected)
             counts[outcome, default: 0] += 1
+            // The check of a file not trusted, in its own process: it may stop only in LMDB's code.
+            let verification = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]) {
+                [copy = copy as String, key = (encrypted ? Self.key : nil) as Data?] in
+                FaultReporter.install()
+                do {
+                    let report = try Realm.verifyFile(at: URL(fileURLWithPath: copy), encryptionKey: key)
+                    print("verify: \(report.isIntact ? "intact" : "damaged")")
+                } catch let error as Realm.Error {
+                    print("verify: threw \(error.code == .invalidDatabase ? "invalidDatabase" : "\(error)")")
+                }
+                exit(1)
+            }
+            let verified = VerifyOutcome(verification)
+            verifications[verified, default: 0] += 1
+            let verifyErrors = verification.map { String(String(decoding: $0.standardErrorContent, as: UTF8.self).prefix(3_000)) } ?? ""
+            #expect(!verified.isFailure, "copy \(index) (\(damage)): verifyFile \(verified.rawValue): \(verifyErrors)")
+            if outcome == .wrongData && verified == .intact { missedByVerify += 1 }
             if outcome == .wrongData { wrongReads["\(detail) wrong, damage in \(Self.structures(at: changed, in: bytes))", default: 0] += 1 }
             #expect(!outcome.isFailure, "copy \(index) (\(damage)): \(outcome.rawValue): \(detail)")
             if !outcome.isFailure {
@@ -261,5 +302,10 @@ struct DamageCampaignTests {
         for (what, count) in wrongReads.sorted(by: { $0.value > $1.value }) {
             print(String(format: "%6d ", count) + "  of which: " + what)
         }
+        print("Realm.verifyFile on the same copies:")
+        for outcome in VerifyOutcome.allCases where verifications[outcome] != nil {
+            print(String(format: "%6d ", verifications[outcome]!) + outcome.rawValue)
+        }
+        print(String(format: "%6d ", missedByVerify) + "copies read wrong without an error that verifyFile found intact")
     }
 }

@@ -59,8 +59,9 @@ final class TestDirectory {
     }
 }
 
-/// Runs `body` on a new thread and waits for it.
-func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+/// Runs `body` on a new thread (with a stack of `stackSize` bytes, or the system's default)
+/// and waits for it.
+func onAnotherThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
     // Joined, not signalled: what the thread keeps until it exits (its realms) is released
     // before this returns, whatever the load on the machine.
     final class Work {
@@ -68,8 +69,12 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
     var thread = pthread_t()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     let work = Unmanaged.passRetained(Work(body)).toOpaque()
-    let created = pthread_create(&thread, nil, { raw in
+    let created = pthread_create(&thread, &attributes, { raw in
         Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
         return nil
     }, work)

@@ -1,0 +1,70 @@
+import CRC32C
+import Synchronization
+
+/// The checksums of an unencrypted file's records: each value of a sealed database ends with a
+/// CRC-32C of the database's seal id, the value's key and its bytes, so that a changed byte, or
+/// a value moved under another key, is reported (``LMDBError/sealBroken``) instead of read as
+/// another value.
+///
+/// It is a ``ValueSealer`` that keeps plaintext in place: a value is checked where LMDB maps it
+/// and read with no copy, and transactions call it directly, not through the protocol. An
+/// environment whose file may or may not have checksums opens with an idle one and activates it
+/// once the file says so, before any sealed database is opened.
+///
+/// ```swift
+/// var options = Environment.Options()
+/// options.sealer = RecordChecksums(active: true)
+/// let env = try Environment.open(path: path, options: options)
+/// ```
+public final class RecordChecksums: ValueSealer {
+    /// Bytes a checksum adds to each value.
+    public static let size = 4
+
+    private let active: Atomic<Bool>
+
+    /// Checksums in use (`active`), or idle until ``activate()``.
+    public init(active: Bool) {
+        self.active = Atomic(active)
+    }
+
+    /// Puts the checksums in use. Transactions begun before keep reading without them.
+    public func activate() {
+        active.store(true, ordering: .relaxed)
+    }
+
+    public var isActive: Bool { active.load(ordering: .relaxed) }
+    public var sealingOverhead: Int { Self.size }
+    public var keepsPlaintextInPlace: Bool { true }
+
+    /// The checksum of `value` stored under `key` in the database whose seal id is `database`.
+    @inline(__always)
+    static func checksum(of value: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> UInt32 {
+        burrow_crc32c_record(database, key.baseAddress, key.count, value.baseAddress, value.count)
+    }
+
+    public func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
+                     database: UInt64, key: UnsafeRawBufferPointer) {
+        if let target = sealed.baseAddress, let source = plaintext.baseAddress, target != UnsafeMutableRawPointer(mutating: source) {
+            target.copyMemory(from: source, byteCount: plaintext.count)
+        }
+        let checksum = Self.checksum(of: plaintext, database: database, key: key)
+        sealed.storeBytes(of: checksum.littleEndian, toByteOffset: plaintext.count, as: UInt32.self)
+    }
+
+    @inline(__always)
+    public func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
+        guard sealed.count >= Self.size else { return false }
+        let length = sealed.count - Self.size
+        let stored = UInt32(littleEndian: sealed.loadUnaligned(fromByteOffset: length, as: UInt32.self))
+        return stored == Self.checksum(of: UnsafeRawBufferPointer(rebasing: sealed[..<length]), database: database, key: key)
+    }
+
+    public func open(_ sealed: UnsafeRawBufferPointer, into plaintext: UnsafeMutableRawBufferPointer,
+                     database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
+        guard verify(sealed, database: database, key: key) else { return false }
+        if let target = plaintext.baseAddress, let source = sealed.baseAddress {
+            target.copyMemory(from: source, byteCount: plaintext.count)
+        }
+        return true
+    }
+}
