@@ -7,7 +7,7 @@ import Synchronization
 /// another value.
 ///
 /// It is a ``ValueSealer`` that keeps plaintext in place: a value is checked where LMDB maps it
-/// and read with no copy, and transactions call it directly, not through the protocol. An
+/// and read with no copy, and transactions call its static checks directly, not through the protocol. An
 /// environment whose file may or may not have checksums opens with an idle one and activates it
 /// once the file says so, before any sealed database is opened.
 ///
@@ -44,19 +44,31 @@ public final class RecordChecksums: ValueSealer {
 
     public func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
                      database: UInt64, key: UnsafeRawBufferPointer) {
+        Self.seal(plaintext, into: sealed, database: database, key: key)
+    }
+
+    public func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
+        Self.verify(sealed, database: database, key: key)
+    }
+
+    /// Writes `plaintext` (unless it is already there) and its checksum into `sealed`.
+    @inline(__always)
+    static func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
+                     database: UInt64, key: UnsafeRawBufferPointer) {
         if let target = sealed.baseAddress, let source = plaintext.baseAddress, target != UnsafeMutableRawPointer(mutating: source) {
             target.copyMemory(from: source, byteCount: plaintext.count)
         }
-        let checksum = Self.checksum(of: plaintext, database: database, key: key)
+        let checksum = checksum(of: plaintext, database: database, key: key)
         sealed.storeBytes(of: checksum.littleEndian, toByteOffset: plaintext.count, as: UInt32.self)
     }
 
+    /// Whether `sealed` ends with the checksum of what comes before it.
     @inline(__always)
-    public func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
-        guard sealed.count >= Self.size else { return false }
-        let length = sealed.count - Self.size
-        let stored = UInt32(littleEndian: sealed.loadUnaligned(fromByteOffset: length, as: UInt32.self))
-        return stored == Self.checksum(of: UnsafeRawBufferPointer(rebasing: sealed[..<length]), database: database, key: key)
+    static func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
+        guard sealed.count >= size, let base = sealed.baseAddress else { return false }
+        let length = sealed.count - size
+        let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: length, as: UInt32.self))
+        return stored == burrow_crc32c_record(database, key.baseAddress, key.count, base, length)
     }
 
     public func open(_ sealed: UnsafeRawBufferPointer, into plaintext: UnsafeMutableRawBufferPointer,

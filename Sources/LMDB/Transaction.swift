@@ -79,8 +79,9 @@ public final class Transaction {
     @exclusivity(unchecked) private var opened: OpenedValues?
     /// Whether the sealer keeps each value's plaintext in place: values are checked, not copied.
     private let sealsInPlace: Bool
-    /// The sealer when it is the file's checksums, called directly on every read.
-    private let checksums: RecordChecksums?
+    /// Whether the sealer is the file's checksums: they are then checked by a direct call on
+    /// every read, with no reference to retain.
+    private let checksRecords: Bool
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         self.environment = environment
@@ -90,7 +91,7 @@ public final class Transaction {
         bounds = environment.bounds
         let sealer = environment.options.sealer.flatMap { $0.isActive ? $0 : nil }
         self.sealer = sealer
-        checksums = sealer as? RecordChecksums
+        checksRecords = sealer is RecordChecksums
         sealsInPlace = sealer?.keepsPlaintextInPlace ?? false
         opened = sealer == nil || sealsInPlace ? nil : OpenedValues()
         epoch = environment.handleEpoch
@@ -348,11 +349,12 @@ public final class Transaction {
     /// The plaintext of a value read from a sealed database, valid as long as the value was.
     package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
                             in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer {
-        guard let sealer, database.sealID != 0 else { return value }
-        if let checksums {
-            guard value.isEmpty || checksums.verify(value, database: database.sealID, key: key) else { throw .sealBroken }
-            return value.isEmpty ? value : UnsafeRawBufferPointer(rebasing: value[..<(value.count - RecordChecksums.size)])
+        if checksRecords {
+            guard database.sealID != 0, !value.isEmpty else { return value }
+            guard RecordChecksums.verify(value, database: database.sealID, key: key) else { throw .sealBroken }
+            return UnsafeRawBufferPointer(start: value.baseAddress, count: value.count - RecordChecksums.size)
         }
+        guard let sealer, database.sealID != 0 else { return value }
         if sealsInPlace {
             if value.isEmpty { return value }
             let overhead = sealer.sealingOverhead
@@ -402,8 +404,8 @@ public final class Transaction {
                              fill: (UnsafeMutableRawBufferPointer) -> Void) {
         let plaintext = UnsafeMutableRawBufferPointer(rebasing: reserved[..<size])
         fill(plaintext)
-        if let checksums {
-            checksums.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
+        if checksRecords {
+            RecordChecksums.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
         } else {
             sealer?.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
         }
