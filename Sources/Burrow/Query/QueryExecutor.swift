@@ -91,17 +91,25 @@ struct QueryExecutor {
             return try candidates.filter { key in try layout.row(key, in: transaction).map { test(RowReader($0, key: key)) } ?? false }
         }
         var keys: [ObjectKey] = []
-        if test == nil { keys.reserveCapacity(try layout.count(in: transaction)) }
+        let count = try layout.count(in: transaction)
+        if test == nil { keys.reserveCapacity(count) }
         let cursor = try transaction.openCursor(layout.rows)
+        var read = 0
         do {
             var entry = try cursor.first()
             while let (key, row) = entry {
                 let objectKey = try ObjectKey(checking: key, in: layout.className)
                 if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
+                read += 1
                 entry = try cursor.next()
             }
         } catch LMDBError.sealBroken {
             throw layout.brokenSeal(at: cursor)
+        }
+        // LMDB keeps each table's count in its header: a damaged page that hides rows from the
+        // walk shows as a walk shorter (or longer) than the count.
+        guard read == count else {
+            throw StorageError.damaged("the table of '\(layout.className)' holds \(count) objects by its count, but \(read) were read")
         }
         return keys
     }

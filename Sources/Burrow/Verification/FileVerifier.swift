@@ -89,6 +89,8 @@ struct FileVerifier {
             entry = try advance(cursor, in: name) { try $0.next() }
         }
         report.objectCounts[name] = objects
+        let counted = try txn.count(in: layout.rows)
+        if counted != objects { report.note("\(name): the table holds \(counted) objects by its count, but \(objects) were read") }
         // Every object has one entry in each index (null values too); what a row that did not
         // decode should have had is unknown, so the counts are compared only when all did.
         for index in layout.secondaryIndexes where decodedRows == objects {
