@@ -30,11 +30,7 @@ import Testing
         func taggedCount(of holder: Holder) -> Int { rows.filter { $0.parent == holder.id }.count }
     }
 
-    /// A predicate as the query language spells it, and as the model evaluates it.
-    private struct Condition {
-        let query: String
-        let test: (World, Row) -> Bool
-    }
+    private typealias Condition = ModelCondition<(World, Row)>
 
     private static let words = ["a", "b", "é", "🐶", ""]
 
@@ -68,21 +64,6 @@ import Testing
             Condition(query: "parent == nil") { _, row in row.parent == nil },
         ]
         return atoms.randomElement(using: &generator)!
-    }
-
-    private static func condition(_ generator: inout SplitMix64, depth: Int = 0) -> Condition {
-        guard depth < 2, Int.random(in: 0..<3, using: &generator) > 0 else { return atom(&generator) }
-        let lhs = condition(&generator, depth: depth + 1)
-        switch Int.random(in: 0..<3, using: &generator) {
-        case 0:
-            let rhs = condition(&generator, depth: depth + 1)
-            return Condition(query: "(\(lhs.query)) AND (\(rhs.query))") { lhs.test($0, $1) && rhs.test($0, $1) }
-        case 1:
-            let rhs = condition(&generator, depth: depth + 1)
-            return Condition(query: "(\(lhs.query)) OR (\(rhs.query))") { lhs.test($0, $1) || rhs.test($0, $1) }
-        default:
-            return Condition(query: "NOT (\(lhs.query))") { !lhs.test($0, $1) }
-        }
     }
 
     private static func randomHolder(id: Int, _ generator: inout SplitMix64) -> Holder {
@@ -133,8 +114,8 @@ import Testing
                         world.rows[row].parent.map { realm.object(ofType: TagHolder.self, forPrimaryKey: $0)! }
                 }
             }
-            let condition = Self.condition(&generator)
-            let expected = world.rows.filter { condition.test(world, $0) }.map(\.id)
+            let condition = Condition.random(&generator, atom: Self.atom)
+            let expected = world.rows.filter { condition.test((world, $0)) }.map(\.id)
             let predicate = try QueryPredicate(condition.query)
             try tagged.validate(predicate)
             #expect(Array(tagged.filter(predicate).sorted(byKeyPath: "id").map(\.id)) == expected, "\(condition.query)")

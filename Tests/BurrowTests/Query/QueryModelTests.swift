@@ -16,11 +16,7 @@ import Testing
         let age: Int?
     }
 
-    /// A predicate as the query language spells it, and as the model evaluates it.
-    private struct Condition {
-        let query: String
-        let test: (Row) -> Bool
-    }
+    private typealias Condition = ModelCondition<Row>
 
     private static func atom(_ generator: inout SplitMix64) -> Condition {
         let number = Int.random(in: -25...65, using: &generator)
@@ -51,21 +47,6 @@ import Testing
             Condition(query: "nickname == 'ba'") { $0.nickname == "ba" },
         ]
         return atoms.randomElement(using: &generator)!
-    }
-
-    private static func condition(_ generator: inout SplitMix64, depth: Int = 0) -> Condition {
-        guard depth < 2, Int.random(in: 0..<3, using: &generator) > 0 else { return atom(&generator) }
-        let lhs = condition(&generator, depth: depth + 1)
-        switch Int.random(in: 0..<3, using: &generator) {
-        case 0:
-            let rhs = condition(&generator, depth: depth + 1)
-            return Condition(query: "(\(lhs.query)) AND (\(rhs.query))") { lhs.test($0) && rhs.test($0) }
-        case 1:
-            let rhs = condition(&generator, depth: depth + 1)
-            return Condition(query: "(\(lhs.query)) OR (\(rhs.query))") { lhs.test($0) || rhs.test($0) }
-        default:
-            return Condition(query: "NOT (\(lhs.query))") { !lhs.test($0) }
-        }
     }
 
     /// The model's order: by each key path in turn, nil first ascending (last descending), ties
@@ -137,7 +118,7 @@ import Testing
                     }
                 }
             }
-            let condition = Self.condition(&generator)
+            let condition = Condition.random(&generator, atom: Self.atom)
             var expected = rows.filter(condition.test)
             var results = people.filter(condition.query)
             let keyPaths = ["id", "name", "age", "nickname"].shuffled(using: &generator)
@@ -175,9 +156,9 @@ import Testing
             }
         }
         for _ in 0..<300 {
-            var condition = Self.condition(&generator)
+            var condition = Condition.random(&generator, atom: Self.atom)
             // Owners have no age or nickname: those atoms read as nil.
-            while condition.query.contains("age") || condition.query.contains("nickname") { condition = Self.condition(&generator) }
+            while condition.query.contains("age") || condition.query.contains("nickname") { condition = Condition.random(&generator, atom: Self.atom) }
             let expected = members.filter(condition.test).map(\.id)
             #expect(club.members.filter(condition.query).sorted(byKeyPath: "id").map(\.id) == expected, "\(condition.query)")
             #expect(club.members.filter(condition.query).count == expected.count, "\(condition.query)")
