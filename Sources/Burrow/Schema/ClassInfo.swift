@@ -119,10 +119,14 @@ final class ClassInfo: @unchecked Sendable {
         let ignoredNames = Set(type.ignoredProperties())
         let columnNames = type.propertiesMapping()
         var fields: [FieldInfo] = []
+        var plainNames: [String] = []
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
             let box = fieldType as? any PersistedBox.Type
-            guard let accessor = box?.persistedField ?? fieldType as? any PersistedField.Type else { return true }
             let fieldName = String(cString: rawName)
+            guard let accessor = box?.persistedField ?? fieldType as? any PersistedField.Type else {
+                plainNames.append(fieldName)
+                return true
+            }
             let name = fieldName.hasPrefix("_") ? String(fieldName.dropFirst()) : fieldName
             if ignoredNames.contains(name) { return true }
             let boxOffset = box?.storageOffset ?? 0
@@ -136,6 +140,7 @@ final class ClassInfo: @unchecked Sendable {
             return true
         }
         withExtendedLifetime(probe) {}
+        Self.refuseLegacyDeclarations(of: className, persisted: fields.count, plain: plainNames, ignored: ignoredNames)
         for (role, names) in [("Primary key", declaredKey.map { [$0] } ?? []), ("Indexed", Array(indexedNames))] {
             for name in names where !fields.contains(where: { $0.name == name }) {
                 burrowPreconditionFailure("\(role) property '\(name)' does not exist on object '\(className)'")
@@ -172,6 +177,30 @@ final class ClassInfo: @unchecked Sendable {
         mixedFields = []
         storedFields = []
     }
+
+    /// Traps for a model whose stored properties are all plain ones (RealmSwift's legacy
+    /// `@objc dynamic var` declarations): none would be stored, and every value written to
+    /// such an object would be lost without a word.
+    private static func refuseLegacyDeclarations(of className: String, persisted: Int, plain: [String], ignored: Set<String>) {
+        guard persisted == 0 else { return }
+        let declared = plain.filter { !baseFieldNames.contains($0) && !ignored.contains($0) }
+        guard !declared.isEmpty else { return }
+        burrowPreconditionFailure("Class '\(className)' has stored properties (\(declared.joined(separator: ", "))) but none is @Persisted: "
+                                  + "Burrow stores only @Persisted properties, and RealmSwift's legacy '@objc dynamic var' declarations are not "
+                                  + "supported. Declare them as '@Persisted var \(declared[0]) = …', or list them in ignoredProperties().")
+    }
+
+    /// The stored fields every model class inherits from Burrow's own base classes.
+    private static let baseFieldNames: Set<String> = {
+        var names: Set<String> = []
+        for base in [Object.self, EmbeddedObject.self] as [AnyClass] {
+            _ = _forEachField(of: base, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, _, _, _ in
+                names.insert(String(cString: rawName))
+                return true
+            }
+        }
+        return names
+    }()
 
     /// Whether `type` descends from ``EmbeddedObject``.
     static func isEmbedded(_ type: ObjectBase.Type) -> Bool {

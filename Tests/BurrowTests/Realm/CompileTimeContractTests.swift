@@ -15,6 +15,19 @@ enum BuiltModule {
         let headers = ["-Xcc", "-I/usr/include/postgresql"]
         return (swiftc, ["-typecheck", "-I", products.appendingPathComponent("Modules").path] + moduleMaps + headers)
     }()
+
+    /// Compiles and links `sources` into the program `output`, against the Burrow module and
+    /// objects this test run built.
+    static func compileProgram(_ sources: [String], into output: String) throws -> (status: Int32, output: String) {
+        let (swiftc, arguments) = try #require(compiler)
+        let products = try #require(BuildDirectory.url)
+        let objects = try ["Burrow", "LMDB", "PostgreSQL", "CRC32C"].flatMap { target in
+            let folder = products.appendingPathComponent("\(target).build")
+            return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
+                .map { folder.appendingPathComponent($0).path }
+        }
+        return try runCombiningOutput(swiftc, arguments.filter { $0 != "-typecheck" } + sources + objects + ["-llmdb", "-lsodium", "-lpq", "-o", output])
+    }
 }
 
 /// Misuse that RealmSwift's API rejects at compile time must not compile against Burrow

@@ -72,22 +72,10 @@ struct SchemaToolTests {
                                                                      objectTypes: types))
             print([\(counted.map { "\"\($0)\"" }.joined(separator: ", "))].joined(separator: " "))
             """.write(to: main, atomically: true, encoding: .utf8)
-        let compiled = try compile([main.path, models.path], into: program.path)
+        let compiled = try BuiltModule.compileProgram([main.path, models.path], into: program.path)
         #expect(compiled.status == 0, "the generated source does not compile:\n\(compiled.output)\n\(source.output)")
         guard compiled.status == 0 else { return }
         let run = try BurrowToolRun.external(program, [path])
         #expect(run.status == 0 && run.output == expected + "\n", "\(run.output) \(run.errors)")
-    }
-
-    /// Compiles and links `sources` against the Burrow module and objects this test run built.
-    private func compile(_ sources: [String], into output: String) throws -> (status: Int32, output: String) {
-        let (swiftc, arguments) = try #require(BuiltModule.compiler)
-        let products = try #require(BuildDirectory.url)
-        let objects = try ["Burrow", "LMDB", "PostgreSQL", "CRC32C"].flatMap { target in
-            let folder = products.appendingPathComponent("\(target).build")
-            return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
-                .map { folder.appendingPathComponent($0).path }
-        }
-        return try runCombiningOutput(swiftc, arguments.filter { $0 != "-typecheck" } + sources + objects + ["-llmdb", "-lsodium", "-lpq", "-o", output])
     }
 }
