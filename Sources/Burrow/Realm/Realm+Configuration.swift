@@ -84,8 +84,10 @@ extension Realm {
         /// }
         /// ```
         public var migrationBlock: MigrationBlock?
-        /// The classes this realm stores; `nil` means every class used with it. Listing them
-        /// checks their schema against the file when the realm opens.
+        /// The classes this realm stores, with the classes they link to; `nil` means every
+        /// class used with it. Listing them checks their schema against the file when the realm
+        /// opens, and any other model class traps where it is read or written ("Object type
+        /// 'Dog' is not managed by the Realm."), as in RealmSwift.
         public var objectTypes: [ObjectBase.Type]?
         /// Whether a file whose schema differs from the model classes (or whose schema version
         /// differs from ``schemaVersion``, higher or lower) is deleted and created anew at open,

@@ -22,6 +22,7 @@ extension Realm {
     /// ```
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         core.verifyThread()
+        core.verifyManaged(type)
         burrowPrecondition(!ClassInfo.isEmbedded(type), "Embedded object '\(type)' cannot be queried directly: query its owners instead.")
         return Results(core: ResultsCore(realm: core, info: core.info(type), query: ResultsQuery()))
     }
@@ -34,6 +35,7 @@ extension Realm {
     /// Traps when the class has no primary key or `key` is of the wrong type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         core.verifyThread()
+        core.verifyManaged(type)
         let info = core.info(type)
         guard let field = info.primaryKeyField else {
             burrowPreconditionFailure("'\(info.className)' does not have a primary key")
@@ -45,6 +47,7 @@ extension Realm {
     /// stored type.
     public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         core.verifyThread()
+        core.verifyManaged(type)
         // The common case, a class the file has and a key of its kind, reads only this realm's
         // own bound class.
         if let bound = core.bound(type), let primaryKey = bound.primaryKey,

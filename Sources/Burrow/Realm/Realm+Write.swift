@@ -109,6 +109,7 @@ extension Realm {
             burrowPrecondition(!object.isInvalidated, "Adding a deleted or invalidated object to a Realm is not permitted.")
             return
         }
+        core.verifyManaged(type(of: object))
         core.insert(object, update: update, in: write)
     }
 
@@ -129,6 +130,7 @@ extension Realm {
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         let write = core.verifyWrite(doing: "create an object in")
+        core.verifyManaged(type)
         let info = ClassInfo.of(type)
         let reader = ObjectValueReader(info: info, copyingInto: core)
         if update != .error {

@@ -70,10 +70,18 @@ public struct Realm: Equatable {
         try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .thread(pthread_self()))
     }
 
+    /// What tells the `objectTypes` of configurations apart (empty without a list).
+    private static func listedTypesIdentity(_ configuration: Configuration) -> String {
+        guard let listed = configuration.objectTypes, !listed.isEmpty else { return "" }
+        return "#types:" + listed.map { String(UInt(bitPattern: ObjectIdentifier($0).hashValue), radix: 16) }.sorted().joined(separator: ",")
+    }
+
     /// The realm for `configuration` confined to `confinement` (not frozen): its cached
     /// instance, or a new one over `coordinator` (opened here when not given).
     init(configuration: Configuration, confinement: Confinement, coordinator opened: Coordinator? = nil) throws {
-        let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "")
+        // Configurations of one file that list different classes are different realms: each
+        // refuses the classes its own list leaves out.
+        let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "") + Self.listedTypesIdentity(configuration)
         let entries = RealmInstanceCache.entries(for: confinement)
         if case .queue = confinement {
             burrowPrecondition(RealmInstanceCache.isRunningOnQueue(of: entries), "Realm opened from incorrect dispatch queue.")

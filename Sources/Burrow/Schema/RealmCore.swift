@@ -27,9 +27,14 @@ final class RealmCore: RealmSession {
     /// The class ``boundForWriting(_:in:)`` last returned.
     @exclusivity(unchecked) private var lastWriteBound: BoundClass?
 
+    /// The model classes a configuration's `objectTypes` lists, with those they link to; `nil`
+    /// when it lists none (every model class of the program may be used).
+    let managedTypes: Set<ObjectIdentifier>?
+
     init(configuration: Realm.Configuration, coordinator: Coordinator, confinement: Confinement,
          cacheEntries: RealmInstanceCache.Entries, cacheIdentity: String) throws(Realm.Error) {
         self.configuration = configuration
+        managedTypes = Self.managedTypes(of: configuration)
         try super.init(options: configuration.fileOptions, coordinator: coordinator, confinement: confinement,
                        cacheEntries: cacheEntries, cacheIdentity: cacheIdentity)
     }
@@ -37,7 +42,21 @@ final class RealmCore: RealmSession {
     /// A frozen realm reading `snapshot`, with `live`'s configuration.
     required init(frozenFrom live: RealmSession, snapshot: Transaction) {
         configuration = live.core.configuration
+        managedTypes = live.core.managedTypes
         super.init(frozenFrom: live, snapshot: snapshot)
+    }
+
+    private static func managedTypes(of configuration: Realm.Configuration) -> Set<ObjectIdentifier>? {
+        guard let listed = configuration.objectTypes, !listed.isEmpty else { return nil }
+        return Set(ClassInfo.closure(of: listed).map { ObjectIdentifier($0.type) })
+    }
+
+    /// Traps, as RealmSwift does, for a model class the configuration's `objectTypes` leaves out.
+    func verifyManaged(_ type: ObjectBase.Type) {
+        guard let managedTypes, !managedTypes.contains(ObjectIdentifier(type)), type != DynamicObject.self else { return }
+        let name = ClassInfo.storedName(of: type)
+        burrowPreconditionFailure("Object type '\(name)' is not managed by the Realm. If using a custom `objectTypes` array in your "
+                                  + "configuration, add `\(name)` to the list of `objectTypes`.")
     }
 
     /// The schema of `type`.
