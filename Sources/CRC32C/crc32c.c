@@ -102,11 +102,3 @@ uint32_t burrow_crc32c_record(uint64_t database, const void *key, size_t key_len
 uint32_t burrow_crc32c(uint32_t crc, const void *data, size_t length) {
     return ~chosen(~crc, (const unsigned char *)data, length);
 }
-
-int burrow_crc32c_is_hardware(void) {
-#if defined(__x86_64__)
-    return chosen == hardware;
-#else
-    return 0;
-#endif
-}

@@ -101,7 +101,7 @@ public final class Cursor {
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
         if size > 0, transaction.sealsInPlace(in: database) {
-            return try putReserving(key, size + transaction.sealingOverhead, flags: flags) { reserved in
+            return try putReserving(key, size + RecordChecksums.size, flags: flags) { reserved in
                 transaction.sealInPlace(reserved, size, key: key, in: database, fill: fill)
             }
         }

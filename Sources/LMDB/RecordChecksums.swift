@@ -34,7 +34,6 @@ public final class RecordChecksums: ValueSealer {
 
     public var isActive: Bool { active.load(ordering: .relaxed) }
     public var sealingOverhead: Int { Self.size }
-    public var keepsPlaintextInPlace: Bool { true }
 
     /// The checksum of `value` stored under `key` in the database whose seal id is `database`.
     @inline(__always)
@@ -45,10 +44,6 @@ public final class RecordChecksums: ValueSealer {
     public func seal(_ plaintext: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
                      database: UInt64, key: UnsafeRawBufferPointer) {
         Self.seal(plaintext, into: sealed, database: database, key: key)
-    }
-
-    public func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
-        Self.verify(sealed, database: database, key: key)
     }
 
     /// Writes `plaintext` (unless it is already there) and its checksum into `sealed`.
@@ -73,7 +68,7 @@ public final class RecordChecksums: ValueSealer {
 
     public func open(_ sealed: UnsafeRawBufferPointer, into plaintext: UnsafeMutableRawBufferPointer,
                      database: UInt64, key: UnsafeRawBufferPointer) -> Bool {
-        guard verify(sealed, database: database, key: key) else { return false }
+        guard Self.verify(sealed, database: database, key: key) else { return false }
         if let target = plaintext.baseAddress, let source = sealed.baseAddress {
             target.copyMemory(from: source, byteCount: plaintext.count)
         }

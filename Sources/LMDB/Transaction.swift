@@ -74,13 +74,10 @@ public final class Transaction {
     @exclusivity(unchecked) public private(set) var isShared = false
     /// The environment's sealer, when its sealed databases' values are encrypted.
     private let sealer: (any ValueSealer)?
-    /// Values this transaction opened from sealed databases (only with a sealer that does
-    /// not keep plaintext in place).
+    /// Values this transaction opened from sealed databases (only with a cipher).
     @exclusivity(unchecked) private var opened: OpenedValues?
-    /// Whether the sealer keeps each value's plaintext in place: values are checked, not copied.
-    private let sealsInPlace: Bool
-    /// Whether the sealer is the file's checksums: they are then checked by a direct call on
-    /// every read, with no reference to retain.
+    /// Whether the sealer is the file's checksums: values keep their plaintext in place and are
+    /// checked where they lie, by a direct call on every read, with no reference to retain.
     private let checksRecords: Bool
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
@@ -92,8 +89,7 @@ public final class Transaction {
         let sealer = environment.options.sealer.flatMap { $0.isActive ? $0 : nil }
         self.sealer = sealer
         checksRecords = sealer is RecordChecksums
-        sealsInPlace = sealer?.keepsPlaintextInPlace ?? false
-        opened = sealer == nil || sealsInPlace ? nil : OpenedValues()
+        opened = sealer == nil || checksRecords ? nil : OpenedValues()
         epoch = environment.handleEpoch
         let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
         handle = begun
@@ -337,7 +333,7 @@ public final class Transaction {
         return database.sealID == 0 ? value : try openSealed(value, key: key, in: database)
     }
 
-    /// Throws ``LMDBError/corrupted`` when `value` names bytes past the end of the file (a
+    /// Throws ``LMDBError/pastEndOfFile`` when `value` names bytes past the end of the file (a
     /// damaged length in a page), before anything reads them.
     @inline(__always)
     package func checkInFile(_ value: MDB_val) throws(LMDBError) {
@@ -354,14 +350,7 @@ public final class Transaction {
             guard RecordChecksums.verify(value, database: database.sealID, key: key) else { throw .sealBroken }
             return UnsafeRawBufferPointer(start: value.baseAddress, count: value.count - RecordChecksums.size)
         }
-        guard let sealer, database.sealID != 0 else { return value }
-        if sealsInPlace {
-            if value.isEmpty { return value }
-            let overhead = sealer.sealingOverhead
-            guard value.count >= overhead, sealer.verify(value, database: database.sealID, key: key) else { throw .sealBroken }
-            return UnsafeRawBufferPointer(rebasing: value[..<(value.count - overhead)])
-        }
-        guard let opened else { return value }
+        guard let sealer, let opened, database.sealID != 0 else { return value }
         return try opened.open(value, key: key, database: database, sealer: sealer, remember: isReadOnly)
     }
 
@@ -394,21 +383,15 @@ public final class Transaction {
     /// Extra bytes a sealed value takes.
     package var sealingOverhead: Int { sealer?.sealingOverhead ?? 0 }
 
-    /// Whether values reserved in `database` are written in place and sealed after (a sealer
-    /// that keeps plaintext in place).
-    package func sealsInPlace(in database: Database) -> Bool { database.sealID != 0 && sealsInPlace }
+    /// Whether values reserved in `database` are written in place and their checksum added after.
+    package func sealsInPlace(in database: Database) -> Bool { database.sealID != 0 && checksRecords }
 
-    /// Lets `fill` write `size` bytes of plaintext at the start of `reserved`, then seals them
-    /// there, for a sealer that keeps plaintext in place.
+    /// Lets `fill` write `size` bytes at the start of `reserved`, then adds their checksum after them.
     package func sealInPlace(_ reserved: UnsafeMutableRawBufferPointer, _ size: Int, key: UnsafeRawBufferPointer, in database: Database,
                              fill: (UnsafeMutableRawBufferPointer) -> Void) {
         let plaintext = UnsafeMutableRawBufferPointer(rebasing: reserved[..<size])
         fill(plaintext)
-        if checksRecords {
-            RecordChecksums.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
-        } else {
-            sealer?.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
-        }
+        RecordChecksums.seal(UnsafeRawBufferPointer(plaintext), into: reserved, database: database.sealID, key: key)
     }
 
     /// Calls `body` with the bytes stored under `key`, or `nil` when there are none.
@@ -497,8 +480,8 @@ public final class Transaction {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
-        if database.sealID != 0, let sealer, sealsInPlace, size > 0 {
-            return try putReserving(key, size + sealer.sealingOverhead, in: database, flags: flags) { reserved in
+        if size > 0, sealsInPlace(in: database) {
+            return try putReserving(key, size + RecordChecksums.size, in: database, flags: flags) { reserved in
                 sealInPlace(reserved, size, key: key, in: database, fill: fill)
             }
         }

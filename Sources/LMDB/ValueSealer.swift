@@ -26,23 +26,12 @@ public protocol ValueSealer: AnyObject, Sendable {
     func open(_ sealed: UnsafeRawBufferPointer, into plaintext: UnsafeMutableRawBufferPointer,
               database: UInt64, key: UnsafeRawBufferPointer) -> Bool
 
-    /// Whether a sealed value starts with its plaintext, unchanged (a checksum after it, say):
-    /// it is then checked where it lies (``verify(_:database:key:)``) and read in place, with
-    /// no copy, and ``seal(_:into:database:key:)`` may be given a plaintext already at the
-    /// start of `sealed`.
-    var keepsPlaintextInPlace: Bool { get }
-
-    /// For a sealer that ``keepsPlaintextInPlace``: whether `sealed` is whole.
-    func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool
-
     /// Whether the sealer is in use: an environment's sealer may be chosen before its file says
     /// whether it wants one (``Environment/Options/sealer``), and stays idle when it does not.
     var isActive: Bool { get }
 }
 
 extension ValueSealer {
-    public var keepsPlaintextInPlace: Bool { false }
-    public func verify(_ sealed: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) -> Bool { false }
     public var isActive: Bool { true }
 }
 

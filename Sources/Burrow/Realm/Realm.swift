@@ -73,7 +73,7 @@ public struct Realm: Equatable {
     /// What tells the `objectTypes` of configurations apart (empty without a list).
     private static func listedTypesIdentity(_ configuration: Configuration) -> String {
         guard let listed = configuration.objectTypes, !listed.isEmpty else { return "" }
-        return "#types:" + listed.map { String(UInt(bitPattern: ObjectIdentifier($0).hashValue), radix: 16) }.sorted().joined(separator: ",")
+        return "#types:" + listed.map { String(UInt(bitPattern: ObjectIdentifier($0)), radix: 16) }.sorted().joined(separator: ",")
     }
 
     /// The realm for `configuration` confined to `confinement` (not frozen): its cached

@@ -95,9 +95,14 @@ struct MetadataStore {
         FileHeader.check(try txn.value(for: FileHeader.headerKey, in: database))
     }
 
+    /// The format version the header names (0 when it names none).
+    func formatVersion(in txn: Transaction) throws -> UInt32 {
+        FileHeader.version(of: try txn.value(for: FileHeader.headerKey, in: database)) ?? 0
+    }
+
     /// Whether the file's unencrypted values carry checksums (its format is 4 or later).
     func hasChecksums(in txn: Transaction) throws -> Bool {
-        (FileHeader.version(of: try txn.value(for: FileHeader.headerKey, in: database)) ?? 0) >= FileHeader.firstVersionWithChecksums
+        try formatVersion(in: txn) >= FileHeader.firstVersionWithChecksums
     }
 
     /// The stored schema.

@@ -39,8 +39,7 @@ struct FileReporter {
                                         version: reader.transactionID, versionsBehind: max(0, latest - reader.transactionID))
             }
         let header = try realm.coordinator.schemaVersion(in: txn)
-        let format = FileHeader.version(of: try txn.value(for: FileHeader.headerKey, in: realm.coordinator.metadata.database)) ?? 0
-        return Realm.FileReport(formatVersion: format, schemaVersion: header, fileBytes: fileBytes, pageSize: pageSize,
+        return Realm.FileReport(formatVersion: try realm.coordinator.metadata.formatVersion(in: txn), schemaVersion: header, fileBytes: fileBytes, pageSize: pageSize,
                                 usedBytes: usedPages * pageSize, freeBytes: max(0, fileBytes - usedPages * pageSize), latestVersion: latest,
                                 classes: classes, metadataBytes: metadataPages * pageSize, readerSlots: environment.readerSlotCount,
                                 readers: readers)

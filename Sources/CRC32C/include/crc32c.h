@@ -12,7 +12,4 @@ uint32_t burrow_crc32c(uint32_t crc, const void *data, size_t length);
 /// `value`, in one pass (the same as burrow_crc32c over the three in turn).
 uint32_t burrow_crc32c_record(uint64_t database, const void *key, size_t key_length, const void *value, size_t value_length);
 
-/// Whether burrow_crc32c uses the processor's instruction.
-int burrow_crc32c_is_hardware(void);
-
 #endif
