@@ -60,6 +60,8 @@ struct BoundComparison {
         case mapValue(column: Int, key: String, rest: String?, position: Int)
         /// `SUBQUERY(collection, $x, predicate).@count`.
         case subquery(column: Int, predicate: PredicateNode, position: Int)
+        /// `SUBQUERY(linkingObjects, $x, predicate).@count`.
+        case backlinkSubquery(origin: String, property: String, predicate: PredicateNode, position: Int)
     }
 
     /// `column op value` when the comparison is a property against values, compared exactly

@@ -31,6 +31,9 @@ struct PredicateBinder {
         if let throughLink = try boundThroughLink(comparison) { return throughLink }
         switch comparison.lhs {
         case .subqueryCount(let collection, let predicate, let position):
+            if !storedClass.properties.contains(where: { $0.name == collection }), let backlinks = linkingObjects(named: collection) {
+                return bound(.backlinkSubquery(origin: backlinks.origin, property: backlinks.property, predicate: predicate, position: position))
+            }
             return bound(.subquery(column: try column(named: collection, at: position), predicate: predicate, position: position))
         case .mapValue(let map, let key, let rest, let position):
             return bound(.mapValue(column: try column(named: map, at: position), key: key, rest: rest, position: position))

@@ -49,14 +49,7 @@ extension PredicateCompiler {
             let result = comparison.quantifier == Quantifier.all || comparison.quantifier == Quantifier.none
             return { _ in result }
         }
-        let classID = layout.classID
-        let sources: (RowReader) -> [ObjectKey] = { row in
-            if row.isAbsent { return [] }
-            return links.reading([]) { txn in
-                try LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
-                                            through: backlinks.property, catalog: links.catalog, txn: txn)
-            }
-        }
+        let sources = Self.linkingKeys(backlinks, to: layout, links: links)
         if rest == "@count" || rest == "@size" {
             guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {
                 throw QueryError.at(position, "@count of linking objects compares only with a value")
@@ -80,6 +73,45 @@ extension PredicateCompiler {
             case .any: return matches > 0
             case .all: return matches == total
             case .none: return matches == 0
+            }
+        }
+    }
+
+    /// `SUBQUERY(linkingObjects, $x, predicate).@count op value`: how many of the objects
+    /// linking to a row match `predicate`.
+    func compileBacklinkSubquery(_ backlinks: (origin: String, property: String), _ predicate: PredicateNode,
+                                 _ comparison: Comparison, at position: Int) throws(Realm.Error) -> RowPredicate {
+        guard case .literal(let literal, _) = comparison.rhs, case .int = literal else {
+            throw QueryError.at(comparison.rhs.position, "SUBQUERY(…).@count compares only with a whole number")
+        }
+        let op = comparison.op
+        guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
+            // No table for the linking class: every object has no linking objects.
+            let result = Self.test(op, ValueComparator.compare(.int(0), literal))
+            return { _ in result }
+        }
+        let test = try PredicateCompiler(storedClass: origin.storedClass, links: links).compile(predicate)
+        let sources = Self.linkingKeys(backlinks, to: layout, links: links)
+        return { row in
+            guard !row.isAbsent else { return false }
+            var count: Int64 = 0
+            for key in sources(row) {
+                if let sourceRow = links.row(key.rawValue, in: origin), test(RowReader(sourceRow, key: key)) { count += 1 }
+            }
+            return Self.test(op, ValueComparator.compare(.int(count), literal))
+        }
+    }
+
+    /// The keys of the objects of `backlinks.origin` linking to a row of `layout` through
+    /// `backlinks.property`; none for an absent object.
+    private static func linkingKeys(_ backlinks: (origin: String, property: String), to layout: TableLayout,
+                                    links: LinkResolver) -> (RowReader) -> [ObjectKey] {
+        let classID = layout.classID
+        return { row in
+            if row.isAbsent { return [] }
+            return links.reading([]) { txn in
+                try LinkingObjectsKeys.keys(linkingTo: row.key, classID: classID, from: backlinks.origin,
+                                            through: backlinks.property, catalog: links.catalog, txn: txn)
             }
         }
     }

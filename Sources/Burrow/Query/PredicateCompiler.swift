@@ -65,6 +65,8 @@ struct PredicateCompiler {
             return try compileMapValue(column: column, key: key, rest: rest, comparison, at: position)
         case .subquery(let column, let predicate, let position):
             return try compileSubquery(column: column, predicate, comparison, at: position)
+        case .backlinkSubquery(let origin, let property, let predicate, let position):
+            return try compileBacklinkSubquery((origin, property), predicate, comparison, at: position)
         }
     }
 

@@ -63,6 +63,8 @@ extension Query where T: _QueryLinkable {
     /// ```
     public subscript<V>(dynamicMember keyPath: KeyPath<T._LinkedObject, V>) -> Query<V> {
         let target = ClassInfo.of(T._LinkedObject.self)
+        burrowPrecondition(keyPath is ReferenceWritableKeyPath<T._LinkedObject, V>,
+                           "where { } on '\(target.className)' reads a property that is not @Persisted: \(keyPath).")
         let name = target.propertyName(of: keyPath)
         if case .mapValue(let map, let key, let rest, _) = expression {
             return Query<V>(.mapValue(map: map, key: key, rest: rest.map { $0 + "." + name } ?? name, owner: target))

@@ -126,6 +126,7 @@ extension Query where T: ObjectBase {
         guard case .root(let info) = expression else {
             burrowPreconditionFailure("Key path \(keyPath) in where { } must start from the object.")
         }
+        burrowPrecondition(keyPath is ReferenceWritableKeyPath<T, V>, "where { } on '\(info.className)' reads a property that is not @Persisted: \(keyPath).")
         return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
     }
 }

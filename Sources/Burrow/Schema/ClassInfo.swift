@@ -312,19 +312,25 @@ final class ClassInfo: @unchecked Sendable {
     }
 
     /// The name of the persisted property `keyPath` reads; traps for anything else.
+    func propertyName(of keyPath: AnyKeyPath) -> String {
+        guard let name = persistedPropertyName(of: keyPath) else {
+            burrowPreconditionFailure("Key path \(keyPath) of '\(className)' is not a @Persisted property.")
+        }
+        return name
+    }
+
+    /// The name of the persisted property `keyPath` reads, or `nil` for anything else.
     ///
     /// Learnt once per key path by reading it from a probe whose fields report which one
     /// was read.
-    func propertyName(of keyPath: AnyKeyPath) -> String {
+    func persistedPropertyName(of keyPath: AnyKeyPath) -> String? {
         if let known = keyPathNames[keyPath] { return known }
         let probe = type.init()
         for index in fields.indices { manage(index, column: index, in: probe) }
         let recorder = KeyPathRecorder()
         probe.keyPathRecorder = recorder
         _ = probe[keyPath: keyPath]
-        guard recorder.accessed.count == 1, let field = recorder.accessed.first else {
-            burrowPreconditionFailure("Key path \(keyPath) of '\(className)' is not a @Persisted property.")
-        }
+        guard recorder.accessed.count == 1, let field = recorder.accessed.first else { return nil }
         let name = fields[field].name
         keyPathNames[keyPath] = name
         return name

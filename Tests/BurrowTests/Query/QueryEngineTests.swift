@@ -230,4 +230,11 @@ import Testing
         expectError(.invalidQuery) { try dogs.validate(QueryPredicate("name LIKE 3")) }
         try dogs.validate(QueryPredicate("age BETWEEN {1, 3} AND name IN {'a', 'b'} SORT(age DESC) DISTINCT(name) LIMIT(3)"))
     }
+
+    @Test func typeSafeQueriesOnAComputedPropertyTrap() async {
+        // `fullName` reads `name` alone, and must not pass for it.
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Internals.rootQuery(of: Person.self).fullName == "Rex!"
+        }.map { expectMessage($0, "where { } on 'Person' reads a property that is not @Persisted") }
+    }
 }
