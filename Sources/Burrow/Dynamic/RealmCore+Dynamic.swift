@@ -100,9 +100,11 @@ extension RealmCore {
     private func updateGiven(_ given: [String: Any?], values: [_PersistedValue], of key: ObjectKey, in layout: TableLayout,
                              update: UpdatePolicy, writer: DynamicValueWriter, write: WriteState) throws {
         let storedClass = layout.storedClass
-        let primaryKey = layout.primaryKeyColumn.map { storedClass.properties[$0] }
-        burrowPrecondition(update != .error,
-                           "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.flatMap { given[$0.name] ?? nil } ?? "nil")'.")
+        guard update != .error else {
+            let primaryKey = layout.primaryKeyColumn.map { storedClass.properties[$0] }
+            throw Realm.Error(.primaryKeyExists,
+                              "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.flatMap { given[$0.name] ?? nil } ?? "nil")'.")
+        }
         for (column, property) in storedClass.properties.enumerated() where column != layout.primaryKeyColumn {
             guard let entry = given[property.name] else { continue }
             if property.collection != nil {

@@ -20,6 +20,9 @@ struct ObjectValueReader {
     /// embedded in another owner, or managed by another realm, are copied, as RealmSwift's
     /// `create` copies them, instead of being linked.
     var copyingInto: RealmCore? = nil
+    /// For `create`: the write a value that does not fit fails (it then throws from `write`),
+    /// since the data is wrong, not the program. Without it such a value traps.
+    var failingWrite: WriteState? = nil
 
     /// Sets the stored properties `value` mentions, as RealmSwift does: a dictionary's keys
     /// that name none (or name linking objects) are ignored, and an array lists the stored
@@ -32,8 +35,9 @@ struct ObjectValueReader {
                 set(propertyValue, field: index, on: object)
             }
         case let array as [Any]:
-            burrowPrecondition(array.count <= info.storedFields.count,
-                               "Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
+            guard array.count <= info.storedFields.count else {
+                return refuse("Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
+            }
             for (position, propertyValue) in array.enumerated() {
                 set(propertyValue, field: info.storedFields[position], on: object)
             }
@@ -44,7 +48,7 @@ struct ObjectValueReader {
                 set(other[name] as Any, field: index, on: object)
             }
         default:
-            burrowPreconditionFailure("Invalid value '\(value)' to initialize an object of type '\(info.className)': expected a dictionary, an array or an object.")
+            refuse("Invalid value '\(value)' to initialize an object of type '\(info.className)': expected a dictionary, an array or an object.")
         }
     }
 
@@ -58,7 +62,7 @@ struct ObjectValueReader {
         case let other as Object: other.objectSchema[field.name] == nil ? nil : other[field.name] as Any
         default: nil
         }
-        return raw.map { convert($0, field: index) }
+        return raw.flatMap { converted($0, field: index) }
     }
 
     /// Sets field `index` of `object` from a loosely typed value; traps when it does not fit.
@@ -84,7 +88,7 @@ struct ObjectValueReader {
             }
             let column = object.management?.bound.fieldColumns[index]
             guard field.accessor.assign(input, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
-                burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+                return refuse("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
             }
             return
         }
@@ -92,7 +96,7 @@ struct ObjectValueReader {
             // An AnyRealmValue may hold an unmanaged object: store the value itself.
             let column = object.management?.bound.fieldColumns[index]
             guard field.accessor.assign(value, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
-                burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for 'AnyRealmValue' property '\(info.className).\(field.name)'.")
+                return refuse("Invalid value '\(value)' of type '\(Swift.type(of: value))' for 'AnyRealmValue' property '\(info.className).\(field.name)'.")
             }
             return
         }
@@ -105,7 +109,7 @@ struct ObjectValueReader {
             }
             return
         }
-        let converted = convert(value, field: index)
+        guard let converted = converted(value, field: index) else { return }
         if let management = object.management {
             object.setManagedValue(converted, column: management.bound.fieldColumns[index])
         } else {
@@ -123,16 +127,17 @@ struct ObjectValueReader {
                   management.realm !== realm || management.bound.info.isEmbedded else { return object }
             let copyType = Swift.type(of: object)
             let copy = copyType.init()
-            ObjectValueReader(info: ClassInfo.of(copyType), copyingInto: realm).apply(object, to: copy, isNew: true)
+            ObjectValueReader(info: ClassInfo.of(copyType), copyingInto: realm, failingWrite: failingWrite).apply(object, to: copy, isNew: true)
             return copy
         }
         if value is [String: Any] || value is [Any] {
             let created = type.init()
-            ObjectValueReader(info: ClassInfo.of(type), copyingInto: copyingInto).apply(value, to: created, isNew: true)
+            ObjectValueReader(info: ClassInfo.of(type), copyingInto: copyingInto, failingWrite: failingWrite).apply(value, to: created, isNew: true)
             return created
         }
         let field = info.fields[index]
-        burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+        refuse("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+        return nil
     }
 
     private static func elements<S: Sequence>(of sequence: S) -> [Any] { sequence.map { $0 } }
@@ -148,10 +153,30 @@ struct ObjectValueReader {
 
     /// `value` in the storage form of field `index`; traps when it does not fit.
     func convert(_ value: Any, field index: Int) -> _PersistedValue {
-        let field = info.fields[index]
-        guard let converted = field.accessor.convert(value) else {
-            burrowPreconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+        guard let converted = info.fields[index].accessor.convert(value) else {
+            burrowPreconditionFailure(invalidValueMessage(value, field: index))
         }
         return converted
+    }
+
+    /// `value` in the storage form of field `index`, or `nil` (refused) when it does not fit.
+    private func converted(_ value: Any, field index: Int) -> _PersistedValue? {
+        guard let converted = info.fields[index].accessor.convert(value) else {
+            refuse(invalidValueMessage(value, field: index))
+            return nil
+        }
+        return converted
+    }
+
+    private func invalidValueMessage(_ value: Any, field index: Int) -> String {
+        let field = info.fields[index]
+        return "Invalid value '\(value)' of type '\(type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'."
+    }
+
+    /// A value that does not fit: fails the write of `create` (the first failure is the one
+    /// thrown), or traps outside one.
+    private func refuse(_ message: String) {
+        guard let write = failingWrite else { burrowPreconditionFailure(message) }
+        if write.failure == nil { write.failure = Realm.Error(.invalidValue, message) }
     }
 }

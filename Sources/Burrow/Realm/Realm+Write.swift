@@ -17,7 +17,9 @@ extension Realm {
     /// If the block throws, the transaction is cancelled and the error rethrown. A write never
     /// suspends: it begins and commits on the calling thread. The observations of `tokens` are
     /// not told of this write (``commitWrite(withoutNotifying:)``).
-    /// - Throws: what `block` throws, or ``Realm/Error`` from the commit (`outOfDiskSpace`, …);
+    /// - Throws: what `block` throws, ``Realm/Error`` `primaryKeyExists` or `invalidValue` when
+    ///   the block's data broke a constraint (nothing is committed), or ``Realm/Error`` from the
+    ///   commit (`outOfDiskSpace`, …);
     ///   `addressSpaceExhausted` before the block runs when another process grew the file past
     ///   this process's map and other snapshots of this process keep it from growing (see
     ///   ``refresh()``).
@@ -97,8 +99,10 @@ extension Realm {
     /// ```swift
     /// try realm.write { realm.add(person, update: .modified) }
     /// ```
-    /// Adding an object already managed by this realm does nothing. Traps outside a write, for
-    /// an object of another realm, and for a duplicate primary key under `.error`.
+    /// Adding an object already managed by this realm does nothing. Traps outside a write and
+    /// for an object of another realm. A primary key another object has, under `.error`, fails
+    /// the write: nothing of it is committed and `write` (or `commitWrite`) throws
+    /// ``Realm/Error/Code/primaryKeyExists``; the object stays unmanaged.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         let write = core.verifyWrite(doing: "add an object to")
         burrowPrecondition(!(object is EmbeddedObject),
@@ -127,12 +131,17 @@ extension Realm {
     /// ```
     /// With `.modified` or `.all`, an existing object with the value's primary key gets the
     /// properties the value names; the others keep their values.
+    ///
+    /// A value that does not fit a property (a wrong type, a malformed list or linked object)
+    /// fails the write, as does a primary key another object has under `.error`: nothing of the
+    /// write is committed and `write` throws ``Realm/Error/Code/invalidValue`` or
+    /// ``Realm/Error/Code/primaryKeyExists``, naming the class, the property and the value.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         let write = core.verifyWrite(doing: "create an object in")
         core.verifyManaged(type)
         let info = ClassInfo.of(type)
-        let reader = ObjectValueReader(info: info, copyingInto: core)
+        let reader = ObjectValueReader(info: info, copyingInto: core, failingWrite: write)
         if update != .error {
             burrowPrecondition(info.primaryKeyField != nil, "'\(info.className)' does not have a primary key and can not be updated")
             if let key = reader.primaryKey(in: value), let existing = object(ofType: type, primaryKeyValue: key) {

@@ -43,6 +43,12 @@ extension Realm {
             case wrongThread
             /// A limit was reached: `maximumFileSize`, too many pinned versions or open readers.
             case limitExceeded
+            /// A write added an object whose primary key another object has (`.error` policy):
+            /// nothing of the write was committed.
+            case primaryKeyExists
+            /// A write gave `create` a value that does not fit the property (a wrong type, a
+            /// malformed collection or object): nothing of the write was committed.
+            case invalidValue
 
             public var description: String {
                 switch self {
@@ -61,6 +67,8 @@ extension Realm {
                 case .invalidQuery: "invalidQuery"
                 case .wrongThread: "wrongThread"
                 case .limitExceeded: "limitExceeded"
+                case .primaryKeyExists: "primaryKeyExists"
+                case .invalidValue: "invalidValue"
                 }
             }
         }
@@ -114,6 +122,10 @@ extension Realm {
         public static let wrongThread = Code.wrongThread
         /// The code ``Code/limitExceeded``, for `catch Realm.Error.limitExceeded`.
         public static let limitExceeded = Code.limitExceeded
+        /// The code ``Code/primaryKeyExists``, for `catch Realm.Error.primaryKeyExists`.
+        public static let primaryKeyExists = Code.primaryKeyExists
+        /// The code ``Code/invalidValue``, for `catch Realm.Error.invalidValue`.
+        public static let invalidValue = Code.invalidValue
     }
 }
 

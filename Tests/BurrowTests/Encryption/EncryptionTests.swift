@@ -100,15 +100,17 @@ import Testing
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 3) == nil)
     }
 
-    @Test func duplicatePrimaryKeysAreStillRefused() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let folder = TestDirectory()
-            var configuration = folder.configuration(objectTypes: [Person.self])
-            configuration.encryptionKey = Data(repeating: 1, count: 64)
-            let realm = try! Realm(configuration: configuration)
-            try! realm.write { realm.add(Person(value: ["id": 1, "name": "a"])) }
-            try! realm.write { realm.create(Person.self, value: ["id": 1, "name": "b"]) }
-        }.map { #expect(String(decoding: $0.standardErrorContent, as: UTF8.self).contains("existing primary key")) }
+    @Test func duplicatePrimaryKeysAreStillRefused() throws {
+        let folder = TestDirectory()
+        var configuration = folder.configuration(objectTypes: [Person.self])
+        configuration.encryptionKey = Data(repeating: 1, count: 64)
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Person(value: ["id": 1, "name": "a"])) }
+        let error = try #require(throws: Realm.Error.self) {
+            try realm.write { _ = realm.create(Person.self, value: ["id": 1, "name": "b"]) }
+        }
+        #expect(error.code == .primaryKeyExists && error.message.contains("existing primary key"))
+        #expect(realm.objects(Person.self).map(\.name) == ["a"])
     }
 
     @Test func aWrongMissingOrUnexpectedKeyIsRefusedAndChangesNothing() throws {

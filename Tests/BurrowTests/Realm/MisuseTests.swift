@@ -42,17 +42,6 @@ import Testing
         expectMessage(result, "The Realm is already in a write transaction")
     }
 
-    @Test func aDuplicatePrimaryKeyTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = MisuseTests.freshRealm()
-            try! realm.write {
-                realm.add(Person(value: ["id": 1]))
-                realm.add(Person(value: ["id": 1]))
-            }
-        }
-        expectMessage(result, "Attempting to create an object of type 'Person' with an existing primary key value '1'.")
-    }
-
     @Test func changingAManagedPrimaryKeyTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

@@ -106,9 +106,12 @@ extension RealmCore {
 
     private func overwrite(_ key: ObjectKey, with values: [_PersistedValue], in layout: TableLayout,
                            update: UpdatePolicy, write: WriteState) throws {
-        let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
-        burrowPrecondition(update != .error,
-                           "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
+        guard update != .error else {
+            // The data, not the program, is wrong: the write fails as a whole and throws.
+            let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
+            throw Realm.Error(.primaryKeyExists,
+                              "Attempting to create an object of type '\(layout.className)' with an existing primary key value '\(primaryKey.anyValue.map { "\($0)" } ?? "nil")'.")
+        }
         guard let old = try write.tables.values(of: key, in: layout) else {
             burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
