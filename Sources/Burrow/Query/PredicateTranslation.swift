@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// Turns Foundation's `Predicate` (`#Predicate<Dog> { $0.age < 2 }`) into the predicate tree the
 /// string language and `where { }` build, so that all three forms run the same bound query with
@@ -34,6 +35,21 @@ struct PredicateTranslation {
         var translation = PredicateTranslation()
         translation.bindings[predicate.variable.key] = .object(path: [], type: Root.self, scope: 0)
         return try translation.condition(expression.translated(in: &translation), of: predicate.expression)
+    }
+
+    /// The expression types whose translation passed `validate` against their class.
+    private static let validatedTypes = Locked<Set<ObjectIdentifier>>([])
+
+    /// Runs `validate` the first time a predicate of this expression type is used; a type that
+    /// fails is checked again at each use, so that it keeps throwing.
+    static func validateOnce<Root>(_ predicate: Predicate<Root>, _ validate: () throws -> Void) throws {
+        let type = ObjectIdentifier(Swift.type(of: predicate.expression))
+        if validatedTypes.withLock({ $0.contains(type) }) { return }
+        try validate()
+        validatedTypes.withLock { validated in
+            if validated.count >= 4096 { validated.removeAll(keepingCapacity: true) }
+            validated.insert(type)
+        }
     }
 
     /// The binding of a variable of the closure.

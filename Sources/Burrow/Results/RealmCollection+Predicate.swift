@@ -24,9 +24,10 @@ extension RealmCollection where Element: ObjectBase {
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
         let translated = try QueryPredicate(predicate)
         let results = filter(translated)
-        // What the translation cannot know (a comparison of two properties across links) is
-        // refused here, thrown rather than trapped when the results are first read.
-        try results.validate(translated)
+        // What the translation cannot know is refused here, thrown rather than trapped when the
+        // results are first read. The expression's type fixes what it reads and how, up to
+        // which property of one Swift type: one check per type is enough.
+        try PredicateTranslation.validateOnce(predicate) { try results.validate(translated) }
         return results
     }
 }
