@@ -97,6 +97,7 @@ enum BenchmarkCommand {
         var sqlite = EngineResults(engine: "SQLite")
         var encrypted = EngineResults(engine: "Encrypted")
         var unchecked = EngineResults(engine: "Unchecked")
+        var predicate = EngineResults(engine: "#Predicate")
         var floors = DesignFloors()
         for round in 1...rounds {
             let folder = directory.appendingPathComponent("round-\(round)", isDirectory: true)
@@ -106,6 +107,8 @@ enum BenchmarkCommand {
             sqlite.keepBest(of: try measure(BaselineWorkload(.sqlite, count: count, directory: folder)))
             encrypted.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder, encryptionKey: BurrowWorkload.benchmarkKey)))
             unchecked.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder, rowChecksums: false)))
+            predicate.keepBest(of: try measure(BurrowWorkload(count: count, directory: folder, queryForm: .foundationPredicate),
+                                               steps: [.insert, .scanFilter, .indexEquality]))
             floors.measureRound(count: count, in: folder)
             try FileManager.default.removeItem(at: folder)
         }
@@ -130,6 +133,9 @@ enum BenchmarkCommand {
         print("")
         print("The cost of row checksums: the same steps on a file of the format before them (Unchecked; its rows have no CRC-32C)")
         print(VariantCostTable(plain: unchecked, variant: burrow, lmdb: lmdb).timings)
+        print("")
+        print("The query steps written with Foundation's #Predicate instead of the string form (the other steps are not run)")
+        print(VariantCostTable(plain: burrow, variant: predicate, lmdb: lmdb).timings)
         print("")
         print("What Burrow's design cannot go below, from the same run:")
         print(floors.summary(count: count, lmdb: lmdb, sqlite: sqlite))
@@ -158,9 +164,9 @@ enum BenchmarkCommand {
     }
 
     /// Runs every step of `workload` in order and releases it (closing its files).
-    private static func measure(_ workload: some EngineWorkload) throws -> EngineResults {
+    private static func measure(_ workload: some EngineWorkload, steps: [Step] = Step.allCases) throws -> EngineResults {
         var results = EngineResults(engine: workload.engine)
-        for step in Step.allCases {
+        for step in steps {
             let measurement = try workload.run(step)
             results[step] = measurement
             report("\(workload.engine) \(step.title): \(String(format: "%.4f", measurement.seconds)) s"

@@ -19,6 +19,16 @@ final class BurrowWorkload: EngineWorkload {
     /// Whether the files are made with row checksums (format 4) or without (format 3).
     private let rowChecksums: Bool
     private let realm: Realm
+    /// How the query steps are written.
+    private let queryForm: QueryForm
+
+    /// The forms the scan and indexed-equality steps can be written in.
+    enum QueryForm {
+        /// `filter("age < 2")`, `filter("name == %@", name)`.
+        case string
+        /// `filter(#Predicate { $0.age < 2 })`, `filter(#Predicate { $0.name == name })`.
+        case foundationPredicate
+    }
 
     /// A fixed key for the encrypted run: the cost measured is the cipher's, not the key's.
     static let benchmarkKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
@@ -26,13 +36,14 @@ final class BurrowWorkload: EngineWorkload {
     /// Opens a fresh realm, `burrow.realm` in `directory`, for a workload of `count` objects;
     /// with `encryptionKey`, every file of the workload is encrypted with it; without
     /// `rowChecksums`, its files are of the format before checksums.
-    init(count: Int, directory: URL, encryptionKey: Data? = nil, rowChecksums: Bool = true) throws {
+    init(count: Int, directory: URL, encryptionKey: Data? = nil, rowChecksums: Bool = true, queryForm: QueryForm = .string) throws {
         self.count = count
         self.directory = directory
         self.encryptionKey = encryptionKey
         self.rowChecksums = rowChecksums
-        engine = encryptionKey != nil ? "Encrypted" : rowChecksums ? "Burrow" : "Unchecked"
-        let configuration = Self.configuration(named: encryptionKey != nil ? "encrypted.realm" : rowChecksums ? "burrow.realm" : "unchecked.realm",
+        self.queryForm = queryForm
+        engine = encryptionKey != nil ? "Encrypted" : !rowChecksums ? "Unchecked" : queryForm == .foundationPredicate ? "#Predicate" : "Burrow"
+        let configuration = Self.configuration(named: engine.filter(\.isLetter).lowercased() + ".realm",
                                                in: directory, key: encryptionKey, rowChecksums: rowChecksums)
         try Realm.deleteFiles(for: configuration)
         realm = try Realm(configuration: configuration)
@@ -43,8 +54,8 @@ final class BurrowWorkload: EngineWorkload {
         case .insert: try insert()
         case .openAndCount: try openAndCount()
         case .randomGet: randomGet()
-        case .scanFilter: scanFilter()
-        case .indexEquality: indexEquality()
+        case .scanFilter: try scanFilter()
+        case .indexEquality: try indexEquality()
         case .sortedPage: sortedPage()
         case .updateAll: try updateAll()
         case .deleteAll: try deleteAll()
@@ -99,9 +110,12 @@ final class BurrowWorkload: EngineWorkload {
 
     /// Scan filter: `filter("age < 2").count`, which reads every object (no index on `age`).
     /// Check: the count.
-    private func scanFilter() -> StepMeasurement {
-        let (seconds, matches) = Stopwatch.measure {
-            realm.objects(Item.self).filter("age < 2").count
+    private func scanFilter() throws -> StepMeasurement {
+        let (seconds, matches) = try Stopwatch.measure {
+            switch queryForm {
+            case .string: realm.objects(Item.self).filter("age < 2").count
+            case .foundationPredicate: try realm.objects(Item.self).filter(#Predicate { $0.age < 2 }).count
+            }
         }
         return StepMeasurement(seconds: seconds, check: matches)
     }
@@ -109,11 +123,15 @@ final class BurrowWorkload: EngineWorkload {
     /// Index equality: `filter("name == %@", name).count` for each of the workload's query
     /// names; `name` is indexed, so a query planner can answer from the index. Check: the sum
     /// of the counts.
-    private func indexEquality() -> StepMeasurement {
-        let (seconds, hits) = Stopwatch.measure {
+    private func indexEquality() throws -> StepMeasurement {
+        let (seconds, hits) = try Stopwatch.measure {
             var hits = 0
             for query in 0..<Workload.indexQueries {
-                hits += realm.objects(Item.self).filter("name == %@", Workload.queryName(query)).count
+                let name = Workload.queryName(query)
+                switch queryForm {
+                case .string: hits += realm.objects(Item.self).filter("name == %@", name).count
+                case .foundationPredicate: hits += try realm.objects(Item.self).filter(#Predicate { $0.name == name }).count
+                }
             }
             return hits
         }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The workload's steps on a variant of Burrow's file beside the same steps on the usual one:
-/// the price of encryption (sealed values, hashed index keys), or of row checksums (the usual
-/// file beside one of the format without them).
+/// The workload's steps on a variant of Burrow beside the same steps on the usual one: the
+/// price of encryption (sealed values, hashed index keys), of row checksums (the usual file
+/// beside one of the format without them), or of writing queries with `#Predicate`.
 struct VariantCostTable {
     let plain: EngineResults
     let variant: EngineResults
@@ -16,7 +16,8 @@ struct VariantCostTable {
             let seconds = [plain, variant, lmdb].map { $0[step]?.seconds }
             let agree = plain[step]?.check != nil && plain[step]?.check == variant[step]?.check
             return row(step.title, seconds[0].map { String(format: "%.4f", $0) } ?? "-", seconds[1].map { String(format: "%.4f", $0) } ?? "-",
-                       Self.ratio(seconds[1], seconds[0]), Self.ratio(seconds[1], seconds[2]), agree ? "ok" : "DIFFERENT")
+                       Self.ratio(seconds[1], seconds[0]), Self.ratio(seconds[1], seconds[2]),
+                       variant[step] == nil ? "-" : agree ? "ok" : "DIFFERENT")
         }
         return ([header, String(repeating: "-", count: header.count)] + lines).joined(separator: "\n")
     }
