@@ -88,7 +88,7 @@ struct ObjectValueReader {
             }
             let column = object.management?.bound.fieldColumns[index]
             guard field.accessor.assign(input, to: object, column: column, at: info.pointer(to: index, in: object) + field.valueOffset) else {
-                return refuse("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+                return refuse(invalidValueMessage(value, field: index))
             }
             return
         }
@@ -135,8 +135,7 @@ struct ObjectValueReader {
             ObjectValueReader(info: ClassInfo.of(type), copyingInto: copyingInto, failingWrite: failingWrite).apply(value, to: created, isNew: true)
             return created
         }
-        let field = info.fields[index]
-        refuse("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(field.valueType)' property '\(info.className).\(field.name)'.")
+        refuse(invalidValueMessage(value, field: index))
         return nil
     }
 

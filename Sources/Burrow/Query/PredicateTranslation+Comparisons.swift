@@ -8,7 +8,7 @@ extension PredicateTranslation {
                  in expression: Any) throws(Realm.Error) -> TranslatedExpression {
         switch (lhs, rhs) {
         case (.path(let path), .value(let value)):
-            return .condition(try comparison(path, op, .literal(Self.storedValue(value, in: expression), position: 0), in: expression))
+            return .condition(try comparison(path, op, value: value, in: expression))
         case (.value, .path), (.value, .condition), (.value, .optionalCondition), (.value, .nilCoalesced):
             return try compare(rhs, op.mirrored, lhs, in: expression)
         case (.path(let left), .path(let right)):
@@ -19,12 +19,9 @@ extension PredicateTranslation {
             guard left.quantifier == nil || right.quantifier == nil else {
                 throw Self.untranslatable(expression, "it compares elements of two collections")
             }
-            var node = try comparison(left, op, .keyPath(right.keyPath, position: 0), in: expression)
-            if case .comparison(var comparison) = node, comparison.quantifier == nil {
-                comparison.quantifier = right.quantifier
-                node = .comparison(comparison)
-            }
-            return .condition(node)
+            try checkScope(left, in: expression)
+            return .condition(.comparison(Comparison(lhs: .keyPath(left.keyPath, position: 0), op: op, rhs: .keyPath(right.keyPath, position: 0),
+                                                     quantifier: left.quantifier ?? right.quantifier)))
         case (.condition(let node), .value(let flag as Bool)) where op == .equal || op == .notEqual:
             return .condition((op == .equal) == flag ? node : .not(node))
         case (.optionalCondition(let present, let condition), .value(let flag as Bool)) where op == .equal || op == .notEqual:
@@ -44,9 +41,8 @@ extension PredicateTranslation {
     /// fallback's (a constant) where it is `nil`.
     private func coalescedComparison(_ path: PredicatePath, fallback: Any, _ op: ComparisonOperator, _ value: Any,
                                      in expression: Any) throws(Realm.Error) -> PredicateNode {
-        let stored = try Self.storedValue(value, in: expression)
         let present = try comparison(path, .notEqual, .literal(.null, position: 0), in: expression)
-        let compared = try comparison(path, op, .literal(stored, position: 0), in: expression)
+        let compared = try comparison(path, op, value: value, in: expression)
         let fallbackMatches = try Self.constantComparison(fallback, op, value, in: expression)
         guard fallbackMatches else { return .and(present, compared) }
         return .or(.and(present, compared), .not(present))
@@ -81,7 +77,7 @@ extension PredicateTranslation {
         guard case .value(let value) = other else {
             throw Self.untranslatable(expression, "\(op.rawValue) needs a constant on its right")
         }
-        return .condition(try comparison(path, op, .literal(Self.storedValue(value, in: expression), position: 0), in: expression))
+        return .condition(try comparison(path, op, value: value, in: expression))
     }
 
     /// `range.contains(path)`: `BETWEEN` for a closed range, `>=` and `<` for a half-open one.
@@ -96,9 +92,8 @@ extension PredicateTranslation {
         case .value(let value as any RangeBounds): bounds = (value.anyLowerBound, value.anyUpperBound, value.isClosed)
         default: throw Self.untranslatable(expression, "the range must be made of constants")
         }
-        let lower = try comparison(path, .greaterOrEqual, .literal(Self.storedValue(bounds.lower, in: expression), position: 0), in: expression)
-        let upper = try comparison(path, bounds.closed ? .lessOrEqual : .less,
-                                   .literal(Self.storedValue(bounds.upper, in: expression), position: 0), in: expression)
+        let lower = try comparison(path, .greaterOrEqual, value: bounds.lower, in: expression)
+        let upper = try comparison(path, bounds.closed ? .lessOrEqual : .less, value: bounds.upper, in: expression)
         return .condition(.and(lower, upper))
     }
 
@@ -115,7 +110,7 @@ extension PredicateTranslation {
             for value in elements { stored.append(try Self.storedValue(value, in: expression)) }
             return .condition(try comparison(path, .in, .list(stored, position: 0), in: expression))
         case (.path(let path), .value(let value)) where path.isCollection:
-            return .condition(try comparison(path, .equal, .literal(Self.storedValue(value, in: expression), position: 0), in: expression))
+            return .condition(try comparison(path, .equal, value: value, in: expression))
         default:
             throw Self.untranslatable(expression, "contains needs a collection property and a constant, or constants and a property")
         }

@@ -104,6 +104,11 @@ struct PredicateTranslation {
         return .comparison(Comparison(lhs: .keyPath(path.keyPath, position: 0), op: op, rhs: rhs, quantifier: path.quantifier))
     }
 
+    /// `path op value` for a constant `value`.
+    func comparison(_ path: PredicatePath, _ op: ComparisonOperator, value: Any, in expression: Any) throws(Realm.Error) -> PredicateNode {
+        try comparison(path, op, .literal(Self.storedValue(value, in: expression), position: 0), in: expression)
+    }
+
     /// Throws for a key path from outside the `SUBQUERY` being translated, or for the object
     /// itself where a property is needed.
     func checkScope(_ path: PredicatePath, in expression: Any) throws(Realm.Error) {
