@@ -39,4 +39,14 @@ extension Results {
         case .values(let values): return realm.observe(ValueResultsObservation(self, values: values, block: block))
         }
     }
+
+    /// Registers an observation that reports every ``ResultsUpdate`` where the realm delivers
+    /// its notifications, for an observer built on the results; the caller checks that the
+    /// results may be observed.
+    func observeUpdates(keyPaths: [String]?, _ updates: @escaping (ResultsUpdate) -> Void) -> NotificationToken {
+        switch backing {
+        case .objects(let core): core.realm.observe(ResultsObservation(self, keyPaths: keyPaths, updates: updates))
+        case .values(let values): values.realm.observe(ValueResultsObservation(self, values: values, updates: updates))
+        }
+    }
 }

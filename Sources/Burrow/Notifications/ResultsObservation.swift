@@ -13,15 +13,32 @@ import LMDB
 final class ResultsObservation<Element: RealmCollectionValue>: Observation {
     private let results: Results<Element>
     private let keyPaths: [[String]]?
-    private let block: (RealmCollectionChange<Results<Element>>) -> Void
+    private let report: (ResultsUpdate) -> Void
+    /// Whether updates say which objects changed whatever the key paths (``ResultsUpdate``).
+    private let tellsTouched: Bool
     private var keys: [ObjectKey] = []
     private var filter: ModificationFilter?
+    /// The filter of every change, when the key paths narrow `filter`.
+    private var everyChange: ModificationFilter?
     private var readClasses: Set<UInt32> = []
 
     init(_ results: Results<Element>, keyPaths: [String]?, block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) {
         self.results = results
-        self.keyPaths = keyPaths.map { $0.map { $0.split(separator: ".").map(String.init) } }
-        self.block = block
+        self.keyPaths = Self.split(keyPaths)
+        tellsTouched = false
+        report = { update in update.collectionChange(of: results).map(block) }
+    }
+
+    /// An observation that reports every update, for an observer built on it.
+    init(_ results: Results<Element>, keyPaths: [String]?, updates: @escaping (ResultsUpdate) -> Void) {
+        self.results = results
+        self.keyPaths = Self.split(keyPaths)
+        tellsTouched = true
+        report = updates
+    }
+
+    private static func split(_ keyPaths: [String]?) -> [[String]]? {
+        keyPaths.map { $0.map { $0.split(separator: ".").map(String.init) } }
     }
 
     private var core: ResultsCore { results.core }
@@ -36,7 +53,7 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         let realm = session.core
         keys = core.keys
         prepareFilter(in: realm)
-        block(.initial(results))
+        report(.initial)
     }
 
     private func prepareFilter(in realm: RealmCore) {
@@ -44,8 +61,8 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         let catalog = realm.catalog
         let filter = ModificationFilter(className: core.info.className, keyPaths: keyPaths, catalog: catalog)
         self.filter = filter
-        readClasses = keyPaths == nil ? filter.classIDs
-            : ModificationFilter(className: core.info.className, keyPaths: nil, catalog: catalog).classIDs
+        everyChange = keyPaths == nil ? nil : ModificationFilter(className: core.info.className, keyPaths: nil, catalog: catalog)
+        readClasses = everyChange?.classIDs ?? filter.classIDs
         if let owner = sourceOwnerClass(in: catalog) { readClasses.insert(owner) }
     }
 
@@ -68,16 +85,23 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         let own = filter.flatMap { changes?[$0.classID] } ?? ObjectChanges()
         let new = changes.flatMap { _ in core.keys(after: own, from: old) } ?? core.keys
         keys = new
-        guard !silently else { return }
+        guard !silently else {
+            if tellsTouched { report(.reset) }
+            return
+        }
         let modified: Set<UInt64>
+        var touched: Set<UInt64>?
         do {
             if let changes, let filter {
                 modified = try filter.modifiedKeys(in: changes, catalog: realm.catalog, txn: realm.transaction)
+                if tellsTouched {
+                    touched = try everyChange?.modifiedKeys(in: changes, catalog: realm.catalog, txn: realm.transaction) ?? modified
+                }
             } else {
                 modified = Set(old.map(\.rawValue))
             }
         } catch {
-            block(.error(Realm.Error(.fail, "Cannot read the changes of '\(realm.coordinator.path)': \(error)")))
+            report(.error(Realm.Error(.fail, "Cannot read the changes of '\(realm.coordinator.path)': \(error)")))
             token?.invalidate()
             return
         }
@@ -93,8 +117,9 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         } else {
             diff = CollectionDiff(old: Occurrence.of(old), new: Occurrence.of(new), modified: { isModified($0.value) })
         }
-        guard !diff.isEmpty else { return }
-        block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+        // Without the log every object may have changed.
+        let isTouched = touched.map { touched in { (position: Int) in touched.contains(new[position].rawValue) } } ?? { _ in true }
+        report(.changed(diff, touched: isTouched))
     }
 
 }

@@ -7,13 +7,20 @@
 final class ValueResultsObservation<Element: RealmCollectionValue>: Observation {
     private let results: Results<Element>
     private let values: ValueResultsCore
-    private let block: (RealmCollectionChange<Results<Element>>) -> Void
+    private let report: (ResultsUpdate) -> Void
     private var elements: [Occurrence<_PersistedValue>] = []
 
     init(_ results: Results<Element>, values: ValueResultsCore, block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) {
         self.results = results
         self.values = values
-        self.block = block
+        report = { update in update.collectionChange(of: results).map(block) }
+    }
+
+    /// An observation that reports every update, for an observer built on it.
+    init(_ results: Results<Element>, values: ValueResultsCore, updates: @escaping (ResultsUpdate) -> Void) {
+        self.results = results
+        self.values = values
+        report = updates
     }
 
     /// The class of the object holding the collection, when the log can tell its changes.
@@ -26,19 +33,19 @@ final class ValueResultsObservation<Element: RealmCollectionValue>: Observation 
     }
 
     override func deliverInitial(in session: RealmSession) {
-        let realm = session.core
         elements = read()
-        block(.initial(results))
+        report(.initial)
     }
 
     override func deliver(_ changes: [UInt32: ObjectChanges]?, in session: RealmSession, silently: Bool) {
-        let realm = session.core
         if let changes, let owner = ownerClass, changes[owner] == nil { return }
         let old = elements
         elements = read()
-        guard !silently else { return }
-        let diff = CollectionDiff(old: old, new: elements, modified: { _ in false })
-        guard !diff.isEmpty else { return }
-        block(.update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: []))
+        guard !silently else {
+            report(.reset)
+            return
+        }
+        // A value that stays is the same value: it has nothing to change.
+        report(.changed(CollectionDiff(old: old, new: elements, modified: { _ in false }), touched: { _ in false }))
     }
 }

@@ -1,0 +1,166 @@
+import Foundation
+
+/// The sections of sorted results, as realm-core forms them: a section holds every row whose
+/// section key is its key, wherever the row is; sections come in the order of their first rows;
+/// a section's rows keep the results' order.
+///
+/// A layout is derived from the section key of every row once, and after that from the layout
+/// before and the change of the results: only rows inserted or changed have their key computed
+/// again, so a change to one object of a million costs passes over integers, not a million
+/// section keys.
+struct SectionLayout<Key: Hashable> {
+    /// Each section key met, by id. Ids of keys no row has any more stay until there are many.
+    private var keyOfID: [Key] = []
+    private var idOfKey: [Key: Int32] = [:]
+    /// The section id of each row.
+    private var rowIDs: [Int32] = []
+    /// The section ids, in order.
+    private var sectionIDs: [Int32] = []
+    /// The position of each id's section; -1 for an id no row has.
+    private var sectionOfID: [Int32] = []
+    /// Where each section's rows begin in `members`, and one more entry for the end.
+    private var starts: [Int] = [0]
+    /// The rows of each section, section after section, each in row order.
+    private var members: [Int32] = []
+    /// Each row's position in its section.
+    private var itemOfRow: [Int32] = []
+
+    /// A row the results kept from one version to the next that was modified (as the
+    /// observation's key paths count) or changed section; positions in each version.
+    struct KeptRow {
+        let old: Int
+        let new: Int
+        let isModified: Bool
+    }
+
+    /// No rows.
+    init() {}
+
+    /// The layout of rows whose section keys are `keys`, in row order.
+    init<Keys: Sequence>(keys: Keys) where Keys.Element == Key {
+        for key in keys { rowIDs.append(intern(key)) }
+        arrange()
+    }
+
+    // MARK: Reading
+
+    /// The number of sections.
+    var count: Int { sectionIDs.count }
+
+    /// The number of rows.
+    var rowCount: Int { rowIDs.count }
+
+    /// The key of section `section`.
+    func key(ofSection section: Int) -> Key { keyOfID[Int(sectionIDs[section])] }
+
+    /// The keys of the sections, in order.
+    var keys: [Key] { sectionIDs.map { keyOfID[Int($0)] } }
+
+    /// The rows of section `section`, in order.
+    func rows(ofSection section: Int) -> ArraySlice<Int32> { members[starts[section]..<starts[section + 1]] }
+
+    /// The position of the section whose key is `key`, or `nil` when no row has it.
+    func section(ofKey key: Key) -> Int? {
+        guard let id = idOfKey[key], sectionOfID[Int(id)] >= 0 else { return nil }
+        return Int(sectionOfID[Int(id)])
+    }
+
+    /// The section key of row `row`.
+    func key(ofRow row: Int) -> Key { keyOfID[Int(rowIDs[row])] }
+
+    /// Where row `row` is: its section, and its position there.
+    func path(ofRow row: Int) -> IndexPath {
+        IndexPath(item: Int(itemOfRow[row]), section: Int(sectionOfID[Int(rowIDs[row])]))
+    }
+
+    // MARK: Changing
+
+    /// The layout after a change took the results from this layout's rows to `count` rows, as
+    /// `diff` says (deletions and modifications in old positions, insertions in new ones; the
+    /// rows kept are in the same order in both). An inserted row, and a kept one `touched` says
+    /// changed, have their key computed by `key` (new positions); the others keep theirs.
+    /// Returns `nil` when `diff` does not fit this layout's rows.
+    func updated(by diff: CollectionDiff, count: Int, touched: (Int) -> Bool, key: (Int) -> Key) -> (layout: SectionLayout, kept: [KeptRow])? {
+        guard rowIDs.count - diff.deletions.count == count - diff.insertions.count else { return nil }
+        var next = self
+        next.rowIDs = []
+        next.rowIDs.reserveCapacity(count)
+        var kept: [KeptRow] = []
+        var oldRow = 0, deletion = 0, insertion = 0, modification = 0
+        let deletions = diff.deletions, insertions = diff.insertions, modifications = diff.modifications
+        for row in 0..<count {
+            if insertion < insertions.count, insertions[insertion] == row {
+                insertion += 1
+                next.rowIDs.append(next.intern(key(row)))
+                continue
+            }
+            while deletion < deletions.count, deletions[deletion] == oldRow {
+                deletion += 1
+                oldRow += 1
+            }
+            while modification < modifications.count, modifications[modification] < oldRow { modification += 1 }
+            let isModified = modification < modifications.count && modifications[modification] == oldRow
+            let before = rowIDs[oldRow]
+            // Ids are only appended while updating: an unchanged key keeps its id.
+            let after = touched(row) ? next.intern(key(row)) : before
+            if isModified || after != before { kept.append(KeptRow(old: oldRow, new: row, isModified: isModified)) }
+            next.rowIDs.append(after)
+            oldRow += 1
+        }
+        next.arrange()
+        if next.keyOfID.count > 2 * next.count + 64 { next.forgetUnusedKeys() }
+        return (next, kept)
+    }
+
+    private mutating func intern(_ key: Key) -> Int32 {
+        if let id = idOfKey[key] { return id }
+        let id = Int32(keyOfID.count)
+        keyOfID.append(key)
+        idOfKey[key] = id
+        return id
+    }
+
+    /// Derives the sections from the rows' ids: a counting sort, two passes over the rows.
+    private mutating func arrange() {
+        var sectionOfID = [Int32](repeating: -1, count: keyOfID.count)
+        var sectionIDs: [Int32] = []
+        var sizes: [Int] = []
+        for id in rowIDs {
+            var section = sectionOfID[Int(id)]
+            if section < 0 {
+                section = Int32(sectionIDs.count)
+                sectionOfID[Int(id)] = section
+                sectionIDs.append(id)
+                sizes.append(0)
+            }
+            sizes[Int(section)] += 1
+        }
+        var starts = [0]
+        starts.reserveCapacity(sizes.count + 1)
+        for size in sizes { starts.append(starts[starts.count - 1] + size) }
+        var members = [Int32](repeating: 0, count: rowIDs.count)
+        var itemOfRow = [Int32](repeating: 0, count: rowIDs.count)
+        var fill = starts
+        for (row, id) in rowIDs.enumerated() {
+            let section = Int(sectionOfID[Int(id)])
+            members[fill[section]] = Int32(row)
+            itemOfRow[row] = Int32(fill[section] - starts[section])
+            fill[section] += 1
+        }
+        self.sectionOfID = sectionOfID
+        self.sectionIDs = sectionIDs
+        self.starts = starts
+        self.members = members
+        self.itemOfRow = itemOfRow
+    }
+
+    /// Gives the keys rows still have new ids, in section order, and drops the others.
+    private mutating func forgetUnusedKeys() {
+        let liveKeys = keys
+        keyOfID = liveKeys
+        idOfKey = Dictionary(uniqueKeysWithValues: liveKeys.enumerated().map { ($1, Int32($0)) })
+        let newID = sectionOfID
+        rowIDs = rowIDs.map { newID[Int($0)] }
+        arrange()
+    }
+}
