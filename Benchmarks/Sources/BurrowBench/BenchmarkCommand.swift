@@ -74,6 +74,12 @@ enum BenchmarkCommand {
                                                count: options.objectCount))
                 print(NotificationInstructions.summary(try NotificationInstructions.measure(count: min(options.objectCount, NotificationInstructions.countedObjects),
                                                                                             in: workspace.directory)))
+                print(SectionedNotificationStep.summary(try SectionedNotificationStep.measure(count: options.objectCount, in: workspace.directory),
+                                                        count: options.objectCount))
+                agree = true
+            } else if options.sectionsOnly {
+                print(SectionedNotificationStep.summary(try SectionedNotificationStep.measure(count: options.objectCount, in: workspace.directory),
+                                                        count: options.objectCount))
                 agree = true
             } else if options.concurrentReadsOnly {
                 agree = try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)
@@ -121,6 +127,7 @@ enum BenchmarkCommand {
         report("Notifications")
         let notifications = try NotificationStep.measure(count: count, in: directory)
         let notificationInstructions = try NotificationInstructions.measure(count: min(count, NotificationInstructions.countedObjects), in: directory)
+        let sectionedNotifications = try SectionedNotificationStep.measure(count: count, in: directory)
         let table = ResultTable(burrow: burrow, lmdb: lmdb, sqlite: sqlite)
         print("Burrow vs raw LMDB (C) vs SQLite (C, WAL, synchronous=NORMAL), N = \(count), best of \(rounds) round(s)")
         print("")
@@ -146,6 +153,7 @@ enum BenchmarkCommand {
         print(ConcurrentReadsStep.summary(concurrent))
         print(NotificationStep.summary(notifications, count: count))
         print(NotificationInstructions.summary(notificationInstructions))
+        print(SectionedNotificationStep.summary(sectionedNotifications, count: count))
         let encryptedAgrees = Step.allCases.allSatisfy { encrypted[$0]?.check == burrow[$0]?.check && unchecked[$0]?.check == burrow[$0]?.check }
         guard table.checksAgree, concurrent.sumsAgree, encryptedAgrees else {
             print("")

@@ -10,7 +10,7 @@ struct BenchmarkOptions {
     var rounds = 3
 
     static let usage = """
-        usage: BurrowBench [--rounds R] [--concurrent-reads | --notifications] [N] [directory]
+        usage: BurrowBench [--rounds R] [--concurrent-reads | --notifications | --sections] [N] [directory]
                BurrowBench --file-growth GIB [directory]
 
           --rounds R  run the whole workload R times (default 3), fresh files each time, and
@@ -19,6 +19,7 @@ struct BenchmarkOptions {
                       run only the concurrent-reads step (R trials of each engine)
           --notifications
                       run only the notifications step
+          --sections  run only the sectioned-results notification step
           --sync CONNECTION
                       run only the sync step against the PostgreSQL server CONNECTION
                       (a libpq connection string; Scripts/bench.sh --sync starts one)
@@ -41,6 +42,8 @@ struct BenchmarkOptions {
     var concurrentReadsOnly = false
     /// Whether only the notifications step runs.
     var notificationsOnly = false
+    /// Whether only the sectioned-results notification step runs.
+    var sectionsOnly = false
     /// GiB to write in the file-growth run instead of the workload.
     var fileGrowthGigabytes: Int?
     var syncServer: String?
@@ -85,6 +88,10 @@ struct BenchmarkOptions {
         }
         if let flag = remaining.firstIndex(of: "--notifications") {
             notificationsOnly = true
+            remaining.remove(at: flag)
+        }
+        if let flag = remaining.firstIndex(of: "--sections") {
+            sectionsOnly = true
             remaining.remove(at: flag)
         }
         var positional = remaining[...]

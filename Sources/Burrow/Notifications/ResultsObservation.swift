@@ -118,8 +118,7 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
             diff = CollectionDiff(old: Occurrence.of(old), new: Occurrence.of(new), modified: { isModified($0.value) })
         }
         // Without the log every object may have changed.
-        let isTouched = touched.map { touched in { (position: Int) in touched.contains(new[position].rawValue) } } ?? { _ in true }
-        report(.changed(diff, touched: isTouched))
+        report(.changed(diff, touched: touched.map { TouchedElements($0, positions: new) } ?? .all))
     }
 
 }

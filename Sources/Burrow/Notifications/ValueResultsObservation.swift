@@ -46,6 +46,6 @@ final class ValueResultsObservation<Element: RealmCollectionValue>: Observation 
             return
         }
         // A value that stays is the same value: it has nothing to change.
-        report(.changed(CollectionDiff(old: old, new: elements, modified: { _ in false }), touched: { _ in false }))
+        report(.changed(CollectionDiff(old: old, new: elements, modified: { _ in false }), touched: .none))
     }
 }

@@ -62,6 +62,8 @@ struct BoundComparison {
         case subquery(column: Int, predicate: PredicateNode, position: Int)
         /// `SUBQUERY(linkingObjects, $x, predicate).@count`.
         case backlinkSubquery(origin: String, property: String, predicate: PredicateNode, position: Int)
+        /// `location GEOWITHIN shape`: the point an embedded object holds, in a region.
+        case geoWithin(column: Int, region: GeoRegion, position: Int)
     }
 
     /// `column op value` when the comparison is a property against values, compared exactly

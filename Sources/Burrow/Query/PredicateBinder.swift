@@ -28,7 +28,17 @@ struct PredicateBinder {
         func bound(_ subject: BoundComparison.Subject, _ form: Comparison = comparison) -> BoundNode {
             .comparison(BoundComparison(comparison: form, subject: subject))
         }
+        var comparison = comparison
+        // `location IN %@` with a shape is NSPredicate's spelling of GEOWITHIN.
+        if comparison.op == .in, case .shape = comparison.rhs { comparison.op = .geoWithin }
+        if comparison.op == .geoWithin || comparison.lhs.isShape || comparison.rhs.isShape {
+            try Self.checkGeoWithin(comparison)
+        }
         if let throughLink = try boundThroughLink(comparison) { return throughLink }
+        if comparison.op == .geoWithin, case .keyPath(let name, let position) = comparison.lhs, case .shape(let shape, _) = comparison.rhs {
+            return bound(.geoWithin(column: try column(named: name, at: position), region: try Self.region(of: shape, at: comparison.rhs.position),
+                                    position: position), comparison)
+        }
         switch comparison.lhs {
         case .subqueryCount(let collection, let predicate, let position):
             if !storedClass.properties.contains(where: { $0.name == collection }), let backlinks = linkingObjects(named: collection) {
@@ -131,6 +141,9 @@ struct PredicateBinder {
             throw QueryError.at(position, "put map['key'] on the left of the comparison")
         case (.subqueryCount(_, _, let position), _), (_, .subqueryCount(_, _, let position)):
             throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
+        case (.shape(_, let position), _), (_, .shape(_, let position)):
+            // Bound before: a shape reaches here only through a link that ends elsewhere.
+            throw QueryError.at(position, "GEOWITHIN needs a property on its left that links to an embedded object holding a point")
         case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
             return bound(.values(column: try column(named: name, at: position), values))
         case (.literal(let value, let valuePosition), .keyPath(let name, let position))
@@ -165,6 +178,31 @@ struct PredicateBinder {
             }
             return .constant(PredicateCompiler.test(comparison.op, ValueComparator.compare(left, right),
                                                     lhsNull: left.isNull, rhsNull: right.isNull))
+        }
+    }
+
+    // MARK: Geospatial
+
+    /// Refuses a shape anywhere but on the right of `GEOWITHIN`, and anything but a key path
+    /// on its left.
+    private static func checkGeoWithin(_ comparison: Comparison) throws(Realm.Error) {
+        guard comparison.op == .geoWithin, comparison.rhs.isShape else {
+            let position = comparison.rhs.isShape ? comparison.rhs.position : comparison.lhs.isShape ? comparison.lhs.position : comparison.rhs.position
+            throw QueryError.at(position, comparison.op == .geoWithin
+                                ? "GEOWITHIN needs a shape on its right: geoBox(…), geoCircle(…), geoPolygon(…) or a GeoBox, GeoCircle or GeoPolygon argument"
+                                : "a geospatial shape goes only on the right of GEOWITHIN (or of IN)")
+        }
+        guard case .keyPath = comparison.lhs, comparison.quantifier == nil, !comparison.caseInsensitive, !comparison.diacriticInsensitive else {
+            throw QueryError.at(comparison.lhs.position, "GEOWITHIN needs a property on its left that links to an embedded object holding a point")
+        }
+    }
+
+    /// The region of `shape`; throws realm-core's message for a shape it refuses.
+    static func region(of shape: GeoShape, at position: Int) throws(Realm.Error) -> GeoRegion {
+        do {
+            return try GeoRegion(shape)
+        } catch {
+            throw QueryError.at(position, "Invalid region in GEOWITHIN query for parameter '\(shape)': '\(error.reason)'")
         }
     }
 

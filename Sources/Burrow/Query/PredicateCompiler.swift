@@ -67,6 +67,8 @@ struct PredicateCompiler {
             return try compileSubquery(column: column, predicate, comparison, at: position)
         case .backlinkSubquery(let origin, let property, let predicate, let position):
             return try compileBacklinkSubquery((origin, property), predicate, comparison, at: position)
+        case .geoWithin(let column, let region, let position):
+            return try compileGeoWithin(column: column, region: region, comparison, at: position)
         }
     }
 
@@ -251,7 +253,7 @@ struct PredicateCompiler {
         case .lessOrEqual: return order <= 0
         case .greater: return order > 0
         case .greaterOrEqual: return order >= 0
-        case .beginsWith, .endsWith, .contains, .like, .in: return false
+        case .beginsWith, .endsWith, .contains, .like, .in, .geoWithin: return false
         }
     }
 

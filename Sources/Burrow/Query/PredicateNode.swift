@@ -60,12 +60,19 @@ enum Operand: Sendable {
     case mapValue(map: String, key: String, rest: String?, position: Int)
     /// `value['key'][0]…`: a value nested in the lists and dictionaries an `AnyRealmValue` holds.
     case mixedPath(property: String, steps: [NestedStep], position: Int)
+    /// The right side of `GEOWITHIN`: a box, circle or polygon.
+    case shape(GeoShape, position: Int)
+
+    /// Whether the operand is a geospatial shape.
+    var isShape: Bool {
+        if case .shape = self { true } else { false }
+    }
 
     var position: Int {
         switch self {
         case .keyPath(_, let position), .literal(_, let position), .list(_, let position), .argument(_, let position),
              .keyPathArgument(_, let position), .listArgument(_, let position), .subqueryCount(_, _, let position),
-             .mapValue(_, _, _, let position), .mixedPath(_, _, let position): position
+             .mapValue(_, _, _, let position), .mixedPath(_, _, let position), .shape(_, let position): position
         }
     }
 }
@@ -83,6 +90,7 @@ enum ComparisonOperator: String, Sendable {
     case contains = "CONTAINS"
     case like = "LIKE"
     case `in` = "IN"
+    case geoWithin = "GEOWITHIN"
 
     /// The operator seen from the other side (`5 < age` is `age > 5`).
     var mirrored: ComparisonOperator {

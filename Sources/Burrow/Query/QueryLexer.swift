@@ -21,7 +21,7 @@ struct QueryLexer {
 
     static let keywords: Set<String> = [
         "AND", "OR", "NOT", "TRUEPREDICATE", "FALSEPREDICATE", "TRUE", "FALSE", "NIL", "NULL",
-        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "BETWEEN", "IN", "ANY", "SOME", "ALL", "NONE",
+        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "BETWEEN", "IN", "GEOWITHIN", "ANY", "SOME", "ALL", "NONE",
         "SORT", "DISTINCT", "LIMIT", "ASC", "DESC", "ASCENDING", "DESCENDING",
     ]
 
@@ -61,6 +61,11 @@ struct QueryLexer {
             index += 1
             let word = scan { $0.isLetter || $0.isNumber || "_.@".contains($0) }
             return Token(kind: .identifier("." + word), position: start)
+        }
+        if c == "$", peek(1)?.isASCIIDigit == true {
+            // `$0`, realm-core's spelling of argument 0 (`%0@`).
+            index += 1
+            return Token(kind: .argument(Int(scan { $0.isASCIIDigit })), position: start)
         }
         if c.isLetter || c == "_" || c == "$" || c == "@" {
             var word = ""

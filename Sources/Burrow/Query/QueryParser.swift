@@ -14,11 +14,16 @@ import Foundation
 ///     comparison := [quantifier] operand operator [options] operand
 ///                 | [quantifier] operand "BETWEEN" "{" operand "," operand "}"
 ///                 | [quantifier] operand "IN" ("{" operand ("," operand)* "}" | "%@")
+///                 | keyPath "GEOWITHIN" (shape | "%@")        (also `keyPath IN %@` with a shape)
+///     shape      := "geoBox" "(" point "," point ")" | "geoCircle" "(" point "," number ")"
+///                 | "geoPolygon" "(" ring ("," ring)* ")"
+///     ring       := "{" point ("," point)* "}"
+///     point      := "[" longitude "," latitude "]"
 ///     quantifier := "ANY" | "SOME" | "ALL" | "NONE"
 ///     operator   := "==" | "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "BEGINSWITH" | "ENDSWITH"
 ///                 | "CONTAINS" | "LIKE"
 ///     options    := "[c]" | "[d]" | "[cd]"
-///     operand    := keyPath | "%K" | number | string | "true" | "false" | "nil" | "NULL" | "%@"
+///     operand    := keyPath | "%K" | number | string | "true" | "false" | "nil" | "NULL" | "%@" | "$0"…
 ///                 | date (YYYY-MM-DD@HH:MM:SS, Tseconds:nanos) | uuid(…) | oid(…) | B64"…"
 struct QueryParser {
     private let tokens: [QueryLexer.Token]
@@ -226,6 +231,7 @@ struct QueryParser {
         case .keyword("CONTAINS"): op = .contains
         case .keyword("LIKE"): op = .like
         case .keyword("IN"): op = .in
+        case .keyword("GEOWITHIN"): op = .geoWithin
         default: throw QueryError.at(current.position, "expected a comparison operator, found \(describe(current.kind))")
         }
         advance()
@@ -326,6 +332,7 @@ struct QueryParser {
             advance()
             if arguments == nil { return .listArgument(claimArgument(index), position: start) }
             let argument: Any = if let index { try argument(index, at: start) } else { try takeArgument(at: start) }
+            if let shape = GeoShape(argument) { return .shape(shape, position: start) }
             return .list(try Self.listValues(of: argument, at: start), position: start)
         }
         throw QueryError.at(start, "IN needs a list such as {1, 2} or an array argument, found \(describe(current.kind))")
@@ -353,6 +360,8 @@ struct QueryParser {
         switch token.kind {
         case .identifier(let name) where name.uppercased() == "SUBQUERY" && current.kind == .symbol("("):
             return try parseSubquery(at: token.position)
+        case .identifier(let name) where ["GEOBOX", "GEOCIRCLE", "GEOPOLYGON"].contains(name.uppercased()) && current.kind == .symbol("("):
+            return .shape(try parseShape(name.uppercased(), at: token.position), position: token.position)
         case .identifier(let name) where current.kind == .symbol("[") && subscriptStep(at: position) != nil:
             var steps: [NestedStep] = []
             while current.kind == .symbol("["), let step = subscriptStep(at: position) {
@@ -393,10 +402,68 @@ struct QueryParser {
         case .argument(let index):
             if arguments == nil { return .argument(claimArgument(index), position: token.position) }
             let value: Any = if let index { try argument(index, at: token.position) } else { try takeArgument(at: token.position) }
-            return .literal(try Self.value(of: value, at: token.position), position: token.position)
+            return try Self.operand(of: value, at: token.position)
         default:
             throw QueryError.at(token.position, "expected a property name or a value, found \(describe(token.kind))")
         }
+    }
+
+    /// `geoBox(…)`, `geoCircle(…)` or `geoPolygon(…)`, after the name (`kind`, upper case).
+    private mutating func parseShape(_ kind: String, at start: Int) throws(Realm.Error) -> GeoShape {
+        try expect("(", "after the shape's name")
+        let shape: GeoShape
+        switch kind {
+        case "GEOBOX":
+            let bottomLeft = try parsePoint()
+            try expect(",", "between the corners of geoBox")
+            shape = .box(GeoBox(bottomLeft: bottomLeft, topRight: try parsePoint()))
+        case "GEOCIRCLE":
+            let center = try parsePoint()
+            try expect(",", "between the centre and the radius of geoCircle")
+            let radiusPosition = current.position
+            guard let circle = GeoCircle(center: center, radiusInRadians: try parseNumber("the radius of geoCircle")) else {
+                throw QueryError.at(radiusPosition, "the radius of a circle must be a non-negative number")
+            }
+            shape = .circle(circle)
+        default:
+            var rings: [[GeoPoint]] = []
+            repeat {
+                let ringPosition = current.position
+                try expect("{", "to open a ring of geoPolygon")
+                var ring = [try parsePoint()]
+                while accept(.symbol(",")) { ring.append(try parsePoint()) }
+                try expect("}", "to close a ring of geoPolygon")
+                guard ring.count > 3, ring.first == ring.last else {
+                    throw QueryError.at(ringPosition, "a ring of geoPolygon needs at least four points and must end where it starts")
+                }
+                rings.append(ring)
+            } while accept(.symbol(","))
+            shape = .polygon(GeoPolygon(outerRing: rings[0], holes: Array(rings.dropFirst()))!)
+        }
+        try expect(")", "to close the shape")
+        return shape
+    }
+
+    /// `[longitude, latitude]`, as realm-core's query language writes a point.
+    private mutating func parsePoint() throws(Realm.Error) -> GeoPoint {
+        let start = current.position
+        try expect("[", "to open a point [longitude, latitude]")
+        let longitude = try parseNumber("a longitude")
+        try expect(",", "between the longitude and the latitude")
+        let latitude = try parseNumber("a latitude")
+        try expect("]", "to close a point [longitude, latitude]")
+        guard let point = GeoPoint(latitude: latitude, longitude: longitude) else {
+            throw QueryError.at(start, "Longitude/latitude is out of bounds, lng: \(GeoText.number(longitude)) lat: \(GeoText.number(latitude))")
+        }
+        return point
+    }
+
+    private mutating func parseNumber(_ what: String) throws(Realm.Error) -> Double {
+        guard case .number(let text) = current.kind, let number = Double(text) else {
+            throw QueryError.at(current.position, "expected \(what), found \(describe(current.kind))")
+        }
+        advance()
+        return number
     }
 
     /// The index of the argument a placeholder stands for: `index` if given, else the next one.
@@ -430,6 +497,12 @@ struct QueryParser {
         var values: [_PersistedValue] = []
         for element in elements { values.append(try value(of: element, at: position)) }
         return values
+    }
+
+    /// A `%@` argument as an operand: a geospatial shape, or a stored value.
+    static func operand(of argument: Any, at position: Int) throws(Realm.Error) -> Operand {
+        if let shape = GeoShape(argument) { return .shape(shape, position: position) }
+        return .literal(try value(of: argument, at: position), position: position)
     }
 
     /// A `%@` argument as a stored value.
@@ -507,13 +580,13 @@ struct ParsedQuery: Sendable {
 
     private static func bind(_ operand: Operand, _ arguments: [Any]) throws(Realm.Error) -> Operand {
         switch operand {
-        case .keyPath, .literal, .list, .mapValue, .mixedPath:
+        case .keyPath, .literal, .list, .mapValue, .mixedPath, .shape:
             return operand
         case .subqueryCount(let collection, let predicate, let position):
             return .subqueryCount(collection: collection, predicate: try bind(predicate, arguments), position: position)
         case .argument(let index, let position):
             let argument = try QueryParser.argument(index, of: arguments, at: position)
-            return .literal(try QueryParser.value(of: argument, at: position), position: position)
+            return try QueryParser.operand(of: argument, at: position)
         case .keyPathArgument(let index, let position):
             guard let name = try QueryParser.argument(index, of: arguments, at: position) as? String else {
                 throw QueryError.at(position, "the argument for '%K' must be a property name string")
@@ -521,6 +594,7 @@ struct ParsedQuery: Sendable {
             return .keyPath(name, position: position)
         case .listArgument(let index, let position):
             let argument = try QueryParser.argument(index, of: arguments, at: position)
+            if let shape = GeoShape(argument) { return .shape(shape, position: position) }
             return .list(try QueryParser.listValues(of: argument, at: position), position: position)
         }
     }

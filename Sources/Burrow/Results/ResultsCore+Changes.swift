@@ -86,7 +86,7 @@ extension ResultsCore {
         func own(_ operand: Operand) -> Bool {
             switch operand {
             case .keyPath(let path, _): own(path)
-            case .literal, .list, .argument, .listArgument: true
+            case .literal, .list, .argument, .listArgument, .shape: true
             case .keyPathArgument, .subqueryCount, .mapValue, .mixedPath: false
             }
         }

@@ -77,36 +77,57 @@ struct SectionLayout<Key: Hashable> {
 
     /// The layout after a change took the results from this layout's rows to `count` rows, as
     /// `diff` says (deletions and modifications in old positions, insertions in new ones; the
-    /// rows kept are in the same order in both). An inserted row, and a kept one `touched` says
-    /// changed, have their key computed by `key` (new positions); the others keep theirs.
-    /// Returns `nil` when `diff` does not fit this layout's rows.
-    func updated(by diff: CollectionDiff, count: Int, touched: (Int) -> Bool, key: (Int) -> Key) -> (layout: SectionLayout, kept: [KeptRow])? {
+    /// rows kept are in the same order in both). An inserted row, and a kept one whose new
+    /// position `touched` lists (ascending), have their key computed by `key` (new positions);
+    /// the others keep theirs. Returns `nil` when `diff` does not fit this layout's rows.
+    func updated(by diff: CollectionDiff, count: Int, touched: [Int], key: (Int) -> Key) -> (layout: SectionLayout, kept: [KeptRow])? {
         guard rowIDs.count - diff.deletions.count == count - diff.insertions.count else { return nil }
         var next = self
-        next.rowIDs = []
-        next.rowIDs.reserveCapacity(count)
         var kept: [KeptRow] = []
-        var oldRow = 0, deletion = 0, insertion = 0, modification = 0
+        // Rows run kept, in order, between the rows deleted and inserted: each kept run is
+        // copied whole, and only the rows the change names are visited one by one.
+        var newIDs = [Int32]()
+        newIDs.reserveCapacity(count)
+        var oldRow = 0
+        var deletion = 0, insertion = 0, modification = 0, touch = 0
         let deletions = diff.deletions, insertions = diff.insertions, modifications = diff.modifications
-        for row in 0..<count {
+        var row = 0
+        while row < count {
             if insertion < insertions.count, insertions[insertion] == row {
                 insertion += 1
-                next.rowIDs.append(next.intern(key(row)))
+                newIDs.append(next.intern(key(row)))
+                row += 1
                 continue
             }
             while deletion < deletions.count, deletions[deletion] == oldRow {
                 deletion += 1
                 oldRow += 1
             }
+            // The kept rows up to the next insertion, deletion, modification or touched row.
+            var runEnd = count
+            if insertion < insertions.count { runEnd = min(runEnd, insertions[insertion]) }
+            if deletion < deletions.count { runEnd = min(runEnd, row + deletions[deletion] - oldRow) }
             while modification < modifications.count, modifications[modification] < oldRow { modification += 1 }
+            if modification < modifications.count { runEnd = min(runEnd, row + modifications[modification] - oldRow) }
+            while touch < touched.count, touched[touch] < row { touch += 1 }
+            if touch < touched.count { runEnd = min(runEnd, touched[touch]) }
+            if runEnd > row {
+                newIDs.append(contentsOf: rowIDs[oldRow..<(oldRow + runEnd - row)])
+                oldRow += runEnd - row
+                row = runEnd
+                continue
+            }
+            // A kept row the change names.
             let isModified = modification < modifications.count && modifications[modification] == oldRow
             let before = rowIDs[oldRow]
             // Ids are only appended while updating: an unchanged key keeps its id.
-            let after = touched(row) ? next.intern(key(row)) : before
+            let after = touch < touched.count && touched[touch] == row ? next.intern(key(row)) : before
             if isModified || after != before { kept.append(KeptRow(old: oldRow, new: row, isModified: isModified)) }
-            next.rowIDs.append(after)
+            newIDs.append(after)
             oldRow += 1
+            row += 1
         }
+        next.rowIDs = newIDs
         next.arrange()
         if next.keyOfID.count > 2 * next.count + 64 { next.forgetUnusedKeys() }
         return (next, kept)

@@ -24,7 +24,8 @@ enum SectionsObservation {
             case .reset:
                 layout = observed.layout
             case .changed(let diff, let touched):
-                guard let (next, kept) = layout.updated(by: diff, count: observed.results.count, touched: touched, key: observed.key(at:)) else {
+                let count = observed.results.count
+                guard let (next, kept) = layout.updated(by: diff, count: count, touched: touched.positions(among: count), key: observed.key(at:)) else {
                     burrowPreconditionFailure("Sectioned results of \(observed.results.elementDescription) lost track of their rows: "
                                               + "\(layout.rowCount) rows, a change of \(diff.deletions.count) deletions and "
                                               + "\(diff.insertions.count) insertions, \(observed.results.count) rows after it.")

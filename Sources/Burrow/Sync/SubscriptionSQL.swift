@@ -123,6 +123,7 @@ struct SubscriptionSQL {
         case .subqueryCount(let collection, _, _): throw refuse("SUBQUERY(\(collection), …)", "has no SQL form in a subscription")
         case .mixedPath(let property, _, _): throw refuse("'\(property)[…]'", "reads into an AnyRealmValue")
         case .argument, .keyPathArgument, .listArgument: throw refuse("a query argument", "was never given a value")
+        case .shape: throw refuse("GEOWITHIN", "has no SQL form in a subscription")
         case .literal, .list: return nil
         }
     }

@@ -62,6 +62,9 @@ extension Internals {
     /// Checks `predicate` against the bounds every query is held to (``maximumPredicateDepth``
     /// among them), as results built from it would.
     static func checkLimits(of predicate: Query<Bool>) throws(Realm.Error) { try PredicateLimits.check(predicate.node) }
+
+    /// The predicate as the query language writes it.
+    static func queryText(of predicate: Query<Bool>) -> String { predicate.node.queryText }
 }
 
 extension ResultsInternals {
