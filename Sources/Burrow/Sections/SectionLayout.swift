@@ -82,6 +82,9 @@ struct SectionLayout<Key: Hashable> {
     /// the others keep theirs. Returns `nil` when `diff` does not fit this layout's rows.
     func updated(by diff: CollectionDiff, count: Int, touched: [Int], key: (Int) -> Key) -> (layout: SectionLayout, kept: [KeptRow])? {
         guard rowIDs.count - diff.deletions.count == count - diff.insertions.count else { return nil }
+        if diff.deletions.isEmpty, diff.insertions.isEmpty, let unchanged = keptInPlace(modified: diff.modifications, touched: touched, key: key) {
+            return (self, unchanged)
+        }
         var next = self
         var kept: [KeptRow] = []
         // Rows run kept, in order, between the rows deleted and inserted: each kept run is
@@ -133,6 +136,23 @@ struct SectionLayout<Key: Hashable> {
         return (next, kept)
     }
 
+    /// The rows a change that kept every row where it was modified or touched, when none of
+    /// them changed section: the layout then stays as it is. `nil` when one did.
+    private func keptInPlace(modified: [Int], touched: [Int], key: (Int) -> Key) -> [KeptRow]? {
+        var kept: [KeptRow] = []
+        var m = 0, t = 0
+        while m < modified.count || t < touched.count {
+            let row = min(m < modified.count ? modified[m] : .max, t < touched.count ? touched[t] : .max)
+            let isModified = m < modified.count && modified[m] == row
+            let isTouched = t < touched.count && touched[t] == row
+            if isModified { m += 1 }
+            if isTouched { t += 1 }
+            if isTouched, idOfKey[key(row)] != rowIDs[row] { return nil }
+            if isModified { kept.append(KeptRow(old: row, new: row, isModified: true)) }
+        }
+        return kept
+    }
+
     private mutating func intern(_ key: Key) -> Int32 {
         if let id = idOfKey[key] { return id }
         let id = Int32(keyOfID.count)
@@ -141,32 +161,49 @@ struct SectionLayout<Key: Hashable> {
         return id
     }
 
-    /// Derives the sections from the rows' ids: a counting sort, two passes over the rows.
+    /// Derives the sections from the rows' ids: a counting sort, two passes over the rows
+    /// (through buffers: they run over every row at each change).
     private mutating func arrange() {
         var sectionOfID = [Int32](repeating: -1, count: keyOfID.count)
         var sectionIDs: [Int32] = []
         var sizes: [Int] = []
-        for id in rowIDs {
-            var section = sectionOfID[Int(id)]
-            if section < 0 {
-                section = Int32(sectionIDs.count)
-                sectionOfID[Int(id)] = section
-                sectionIDs.append(id)
-                sizes.append(0)
+        rowIDs.withUnsafeBufferPointer { ids in
+            sectionOfID.withUnsafeMutableBufferPointer { sectionOf in
+                for id in ids {
+                    var section = sectionOf[Int(id)]
+                    if section < 0 {
+                        section = Int32(sectionIDs.count)
+                        sectionOf[Int(id)] = section
+                        sectionIDs.append(id)
+                        sizes.append(0)
+                    }
+                    sizes[Int(section)] += 1
+                }
             }
-            sizes[Int(section)] += 1
         }
         var starts = [0]
         starts.reserveCapacity(sizes.count + 1)
         for size in sizes { starts.append(starts[starts.count - 1] + size) }
-        var members = [Int32](repeating: 0, count: rowIDs.count)
-        var itemOfRow = [Int32](repeating: 0, count: rowIDs.count)
+        let rowCount = rowIDs.count
+        var members = [Int32](repeating: 0, count: rowCount)
+        var itemOfRow = [Int32](repeating: 0, count: rowCount)
         var fill = starts
-        for (row, id) in rowIDs.enumerated() {
-            let section = Int(sectionOfID[Int(id)])
-            members[fill[section]] = Int32(row)
-            itemOfRow[row] = Int32(fill[section] - starts[section])
-            fill[section] += 1
+        rowIDs.withUnsafeBufferPointer { ids in
+            sectionOfID.withUnsafeBufferPointer { sectionOf in
+                members.withUnsafeMutableBufferPointer { members in
+                    itemOfRow.withUnsafeMutableBufferPointer { itemOfRow in
+                        fill.withUnsafeMutableBufferPointer { fill in
+                            for row in 0..<rowCount {
+                                let section = Int(sectionOf[Int(ids[row])])
+                                let slot = fill[section]
+                                members[slot] = Int32(row)
+                                itemOfRow[row] = Int32(slot - starts[section])
+                                fill[section] = slot + 1
+                            }
+                        }
+                    }
+                }
+            }
         }
         self.sectionOfID = sectionOfID
         self.sectionIDs = sectionIDs
