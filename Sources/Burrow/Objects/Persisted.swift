@@ -76,8 +76,8 @@ public struct Persisted<Value: _Persistable> {
             if column < 0 { return field.pointee.value }
             if let recorder = object.keyPathRecorder {
                 // A probe learning which property a key path reads.
-                recorder.record(column)
-                return field.pointee.value
+                recorder.record(column, in: object)
+                return recorder.probeValue(field.pointee.value)
             }
             return Value._get(from: object, column: column)
         }

@@ -27,6 +27,18 @@ extension Realm {
         return Results(core: ResultsCore(realm: core, info: core.info(type), query: ResultsQuery()))
     }
 
+    /// Projections of every object of the projected class, as live, lazy ``Results``.
+    ///
+    /// ```swift
+    /// let views = realm.objects(PersonView.self).sorted(byKeyPath: "firstName")
+    /// ```
+    /// Queries and sorts name the projected class's stored properties.
+    public func objects<Root: Object, Element: Projection<Root>>(_ type: Element.Type) -> Results<Element> {
+        core.verifyThread()
+        core.verifyManaged(Root.self)
+        return Results(core: ResultsCore(realm: core, info: core.info(Root.self), query: ResultsQuery()))
+    }
+
     /// The object of `type` whose primary key is `key`, or `nil`.
     ///
     /// ```swift

@@ -94,7 +94,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         case .objects(let core):
             let keys = core.keys
             IndexBounds.check(position, count: keys.count)
-            return core.object(for: keys[position]) as! Element
+            return Self.element(core.object(for: keys[position]))
         case .values(let values):
             return values.element(at: position, as: Element.self)
         }
@@ -103,7 +103,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
     /// The first element, if any.
     public var first: Element? {
         switch backing {
-        case .objects(let core): core.edgeKey(last: false).map { core.object(for: $0) as! Element }
+        case .objects(let core): core.edgeKey(last: false).map { Self.element(core.object(for: $0)) }
         case .values(let values): values.count == 0 ? nil : values.element(at: 0, as: Element.self)
         }
     }
@@ -111,7 +111,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
     /// The last element, if any.
     public var last: Element? {
         switch backing {
-        case .objects(let core): core.edgeKey(last: true).map { core.object(for: $0) as! Element }
+        case .objects(let core): core.edgeKey(last: true).map { Self.element(core.object(for: $0)) }
         case .values(let values): values.count == 0 ? nil : values.element(at: values.count - 1, as: Element.self)
         }
     }
@@ -160,17 +160,25 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
             guard position < keys.count, let core else { return nil }
             defer { position += 1 }
             let object = core.object(for: keys[position])
-            guard elementsAreAccessors else { return object as? Element }
+            guard elementsAreAccessors else { return Results.element(object) }
             assert(object is Element, "Results of \(Element.self) made a \(type(of: object)).")
             return unsafeBitCast(object, to: Element.self)
         }
+    }
+
+    /// The element of results of objects for `object`: the object itself (or its optional),
+    /// or a projection of it.
+    @inline(__always)
+    static func element(_ object: ObjectBase) -> Element {
+        if let element = object as? Element { return element }
+        return Element._fromLinkedObject(object)
     }
 
     /// The position of `object` in the results, or `nil`.
     public func index(of object: Element) -> Int? {
         switch backing {
         case .objects(let core):
-            guard let object = object as? ObjectBase, let management = object.management,
+            guard let object = object._linkedObject, let management = object.management,
                   management.realm === core.realm, management.bound.info.className == core.info.className else { return nil }
             return core.keys.firstIndex(of: management.key)
         case .values(let values):

@@ -319,21 +319,44 @@ final class ClassInfo: @unchecked Sendable {
         return name
     }
 
-    /// The name of the persisted property `keyPath` reads, or `nil` for anything else.
+    /// The name of the persisted property `keyPath` reads (`"age"`), or the names along a path
+    /// through links to one (`"address.city"`, and `"friends.name"` for
+    /// `\.friends.projectTo.name`), or `nil` for anything else: a computed property reading
+    /// several, or none.
     ///
     /// Learnt once per key path by reading it from a probe whose fields report which one
     /// was read.
     func persistedPropertyName(of keyPath: AnyKeyPath) -> String? {
         if let known = keyPathNames[keyPath] { return known }
-        let probe = type.init()
-        for index in fields.indices { manage(index, column: index, in: probe) }
         let recorder = KeyPathRecorder()
-        probe.keyPathRecorder = recorder
-        _ = probe[keyPath: keyPath]
-        guard recorder.accessed.count == 1, let field = recorder.accessed.first else { return nil }
-        let name = fields[field].name
+        let probe = self.probe(recordingInto: recorder)
+        KeyPathRecorder.$active.withValue(recorder) { _ = probe[keyPath: keyPath] }
+        guard let name = Self.path(recorder.accessed, from: type) else { return nil }
         keyPathNames[keyPath] = name
         return name
+    }
+
+    /// An object of the class whose fields report their reads to `recorder`.
+    func probe(recordingInto recorder: KeyPathRecorder) -> ObjectBase {
+        let probe = type.init()
+        for index in fields.indices { manage(index, column: index, in: probe) }
+        probe.keyPathRecorder = recorder
+        return probe
+    }
+
+    /// The dotted names of fields read one after the other from `root`, each past the link,
+    /// list or set the one before it reads; `nil` when the reads do not form such a path.
+    static func path(_ accessed: [(type: ObjectBase.Type, field: Int)], from root: ObjectBase.Type) -> String? {
+        guard let first = accessed.first, first.type == root else { return nil }
+        var names: [String] = []
+        var expected: ObjectBase.Type? = root
+        for (type, field) in accessed {
+            guard let reached = expected, type == reached else { return nil }
+            let info = ClassInfo.of(type).fields[field]
+            names.append(info.name)
+            expected = info.linkedType
+        }
+        return names.joined(separator: ".")
     }
 
     /// The classes of `types` and every class their links, lists, sets, maps and linking

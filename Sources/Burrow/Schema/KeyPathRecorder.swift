@@ -1,14 +1,37 @@
 import Foundation
 
-/// Notes which fields of a probe object are read; the probe answers with the values its
-/// fields were initialised with.
+/// Notes which fields of probe objects are read, in order: a probe answers with the values its
+/// fields were initialised with, except that a to-one link answers with a probe of the linked
+/// class, so that a key path through links (`\Person.address?.city`) is followed to its end.
 @usableFromInline
-final class KeyPathRecorder {
-    private(set) var accessed: [Int] = []
+final class KeyPathRecorder: @unchecked Sendable {
+    /// Each field read: the class of the probe it was read from, and its index there.
+    private(set) var accessed: [(type: ObjectBase.Type, field: Int)] = []
+
+    /// The recorder of the key path being read on this thread, for readers that are not
+    /// fields (a projection's `projectTo` of a list).
+    @TaskLocal static var active: KeyPathRecorder?
 
     @usableFromInline
-    func record(_ field: Int) {
-        accessed.append(field)
+    func record(_ field: Int, in object: ObjectBase) {
+        accessed.append((type(of: object), field))
+    }
+
+    /// What a probe's field of type `Value` answers: a probe of the linked class for an
+    /// optional to-one link, else `value`.
+    @usableFromInline
+    func probeValue<Value: _Persistable>(_ value: Value) -> Value {
+        guard Value._isOptional, Value._collectionKind == nil, let linked = Value._linkedType, !(linked is DynamicObject.Type) else { return value }
+        return Value._fromLinkedObject(ClassInfo.of(linked).probe(recordingInto: self))
+    }
+
+    /// Notes the names read past a collection of `elements`: `friends.projectTo.firstName`.
+    func recordElements(of elements: ObjectBase.Type, path: [String]) {
+        let info = ClassInfo.of(elements)
+        for name in path {
+            guard let field = info.fieldIndex[name] else { return }
+            accessed.append((elements, field))
+        }
     }
 }
 
