@@ -15,7 +15,7 @@ import Foundation
 /// Queries, sorts and aggregates of a collection of values name its elements `self`
 /// (`scores.filter("self > 5")`). Queries need a managed collection: on an unmanaged list or
 /// set they trap, as RealmSwift's do; aggregates work on both.
-public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, Equatable
+public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, Equatable, ThreadConfined
 where Element: RealmCollectionValue, Index == Int {
     /// The realm of the collection, or `nil` while unmanaged.
     var realm: Realm? { get }
@@ -73,6 +73,19 @@ where Element: RealmCollectionValue, Index == Int {
 }
 
 extension RealmCollection {
+    /// Calls `block` with the collection's initial state, then after each version that changed
+    /// it: ``observe(keyPaths:on:_:)`` with its defaults, for code generic over collections.
+    ///
+    /// ```swift
+    /// func watch<C: RealmCollection>(_ collection: C) -> NotificationToken {
+    ///     collection.observe { change in print(change) }
+    /// }
+    /// ```
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths, on: queue, block)
+    }
+
     /// The elements sorted by one property (`self` for values), ascending unless told.
     public func sorted(byKeyPath keyPath: String) -> Results<Element> {
         sorted(byKeyPath: keyPath, ascending: true)
@@ -176,9 +189,12 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
 }
 
 extension RealmCollection where Element.PersistedType: AddableType {
-    /// The sum of the elements, ignoring `nil`; zero when empty.
+    /// The sum of the elements, ignoring `nil`; zero when empty (for `AnyRealmValue`s, the
+    /// integer 0 in an unmanaged collection and a double 0 in a managed one, as in RealmSwift).
     public func sum() -> Element {
-        ValueAggregates.convert(ValueAggregates.sum(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)"), to: Element.self)
+        let sum = ValueAggregates.sum(map(\._persistedValue), kind: Element._storageKind, of: "\(Self.self)",
+                                      emptyMixed: realm == nil ? .int(0) : nil)
+        return ValueAggregates.convert(sum, to: Element.self)
     }
 
     /// The mean of the elements, ignoring `nil`; `nil` when there is none.
@@ -201,5 +217,18 @@ extension RealmCollection where Element.PersistedType: SortableType {
     /// The elements without repeats, each at its first place.
     public func distinct() -> Results<Element> {
         distinct(by: ["self"])
+    }
+}
+
+extension RealmCollection where Element: ObjectBase {
+    /// ``observe(keyPaths:on:_:)`` with typed key paths of the elements (`[\.age]`), as
+    /// RealmSwift accepts them.
+    ///
+    /// ```swift
+    /// let token = realm.objects(Dog.self).observe(keyPaths: [\.age, \.owner?.name]) { change in print(change) }
+    /// ```
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map(_name(for:)), on: queue, block)
     }
 }

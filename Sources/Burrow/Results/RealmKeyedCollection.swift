@@ -149,12 +149,17 @@ extension RealmKeyedCollection where Value.PersistedType: MinMaxType {
 }
 
 extension RealmKeyedCollection where Value.PersistedType: AddableType {
-    /// The sum of the values, ignoring `nil`: zero for an empty map.
+    /// The sum of the values, ignoring `nil`: zero for an empty map (the integer 0 for
+    /// `AnyRealmValue`s, as in RealmSwift).
     ///
     /// ```swift
     /// scores.sum()   // Int
     /// ```
-    public func sum() -> Value { sum(ofProperty: "self") }
+    public func sum() -> Value {
+        guard Value._storageKind == .mixed else { return sum(ofProperty: "self") }
+        let sum = ValueAggregates.sum(values.map(\._persistedValue), kind: .mixed, of: "\(Self.self)", emptyMixed: .int(0))
+        return ValueAggregates.convert(sum, to: Value.self)
+    }
 
     /// The mean of the values, ignoring `nil`; `nil` when there is none.
     ///

@@ -33,8 +33,9 @@ extension Results {
         let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
         let links = LinkResolver(catalog: core.realm.catalog)
         _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate.parsed.node)
-        for path in predicate.parsed.sort.map(\.keyPath) + predicate.parsed.distinct {
-            if case .failure(let error) = KeyPathReader.make(path, on: storedClass, catalog: links.catalog) {
+        let paths = predicate.parsed.sort.map { ($0.keyPath, KeyPathReader.Use.sort) } + predicate.parsed.distinct.map { ($0, KeyPathReader.Use.distinct) }
+        for (path, use) in paths {
+            if case .failure(let error) = KeyPathReader.make(path, on: storedClass, catalog: links.catalog, for: use) {
                 let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
                 throw QueryError.at(predicate.parsed.clausePositions[path] ?? 0, reason)
             }

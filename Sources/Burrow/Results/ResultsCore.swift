@@ -75,8 +75,8 @@ final class ResultsCore {
         let stepKeyPaths = query.stepKeyPaths
         guard !stepKeyPaths.isEmpty else { return }
         let catalog = realm.catalog
-        for name in stepKeyPaths {
-            if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog) {
+        for (name, use) in stepKeyPaths {
+            if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog, for: use) {
                 burrowPreconditionFailure(error.message)
             }
         }

@@ -58,11 +58,11 @@ struct ResultsQuery {
     }
 
     /// Every property name the steps mention, for validation.
-    var stepKeyPaths: [String] {
-        steps.flatMap { step -> [String] in
+    var stepKeyPaths: [(path: String, use: KeyPathReader.Use)] {
+        steps.flatMap { step -> [(path: String, use: KeyPathReader.Use)] in
             switch step {
-            case .sort(let descriptors): descriptors.map(\.keyPath)
-            case .distinct(let names): names
+            case .sort(let descriptors): descriptors.map { ($0.keyPath, .sort) }
+            case .distinct(let names): names.map { ($0, .distinct) }
             case .slice: []
             }
         }

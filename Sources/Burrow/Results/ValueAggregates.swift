@@ -17,8 +17,11 @@ enum ValueAggregates {
 
     /// The sum of the non-`nil` numbers, in the column's own kind (`AnyRealmValue`: a double,
     /// or a decimal when any is one).
-    static func sum(_ values: [_PersistedValue], kind: _StorageKind, of subject: String) -> _PersistedValue {
+    /// `emptyMixed` is the sum of `AnyRealmValue`s holding no number, when not realm-core's
+    /// (a double 0).
+    static func sum(_ values: [_PersistedValue], kind: _StorageKind, of subject: String, emptyMixed: _PersistedValue? = nil) -> _PersistedValue {
         let numbers = numbers(values, kind: kind, of: subject, "sum")
+        if kind == .mixed, numbers.isEmpty, let emptyMixed { return emptyMixed }
         switch summingKind(kind, numbers) {
         case .int: return .int(numbers.reduce(Int64(0)) { if case .int(let v) = $1 { $0 &+ v } else { $0 } })
         case .decimal: return .decimal(numbers.reduce(Decimal128()) { $0 + decimal($1) })

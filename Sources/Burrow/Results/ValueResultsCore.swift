@@ -30,7 +30,7 @@ final class ValueResultsCore {
         } catch {
             burrowPreconditionFailure(Realm.Error.message(of: error))
         }
-        for name in query.stepKeyPaths where name != "self" {
+        for (name, _) in query.stepKeyPaths where name != "self" {
             burrowPreconditionFailure(Self.onlySelf(name, in: source))
         }
     }

@@ -135,7 +135,7 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseTests.freshRealm().objects(Dog.self).sorted(byKeyPath: "agee")
         }
-        expectMessage(result, "Cannot sort or distinct on key path 'agee'")
+        expectMessage(result, "Cannot sort on key path 'agee': property 'Dog.agee' does not exist.")
     }
 
     @Test func aGenericModelClassTraps() async {

@@ -1,0 +1,89 @@
+import Burrow
+@testable import LMDB
+import Foundation
+import Testing
+
+/// Forms RealmSwift's own tests use that generic code and ported tests need: observation with
+/// defaults and typed key paths on any collection, references to generic collections, empty
+/// sums of `AnyRealmValue`s, and the sort and distinct messages.
+@Suite struct RealmSwiftParityTests {
+    let directory = TestDirectory()
+
+    /// Generic over the protocol only, as ported tests are.
+    func watch<C: RealmCollection>(_ collection: C, into seen: Locked<[String]>) -> NotificationToken {
+        collection.observe { change in
+            switch change {
+            case .initial(let collection): seen.withLock { $0.append("initial \(collection.count)") }
+            case .update(let collection, _, let insertions, _): seen.withLock { $0.append("update \(collection.count) \(insertions)") }
+            case .error(let error): seen.withLock { $0.append("error \(error)") }
+            }
+        }
+    }
+
+    func reference<C: RealmCollection>(to collection: C) -> ThreadSafeReference<C> { ThreadSafeReference(to: collection) }
+
+    @Test func genericCodeObservesAndHandsOverAnyCollection() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let seen = Locked<[String]>([])
+        let token = watch(realm.objects(Dog.self), into: seen)
+        realm.refresh()
+        try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
+        #expect(seen.withLock { $0 } == ["initial 0", "update 1 [0]"])
+        token.invalidate()
+        let handed = reference(to: realm.objects(Dog.self).filter("name == 'Rex'"))
+        let configuration = realm.configuration
+        let count = Locked(0)
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            count.withLock { $0 = other.resolve(handed)!.count }
+        }
+        #expect(count.withLock { $0 } == 1)
+    }
+
+    @Test func collectionsTakeTypedKeyPaths() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        var modifications: [[Int]] = []
+        let token = realm.objects(Dog.self).observe(keyPaths: [\Dog.age]) { change in
+            if case .update(_, _, _, let modified) = change { modifications.append(modified) }
+        }
+        realm.refresh()
+        try realm.write { realm.objects(Dog.self).first!.name = "Max" }
+        try realm.write { realm.objects(Dog.self).first!.age = 2 }
+        #expect(modifications == [[0]])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anEmptySumOfMixedValuesIsRealmSwifts() throws {
+        let unmanaged = Bag()
+        #expect(unmanaged.items.sum() == .int(0))
+        #expect(unmanaged.tags.sum() == .int(0))
+        #expect(unmanaged.slots.sum() == .int(0))
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Bag.self]))
+        let bag = try realm.write { realm.create(Bag.self) }
+        #expect(bag.items.sum().intValue == nil)
+        #expect(bag.slots.sum() == .int(0))
+        try realm.write {
+            bag.items.append(objectsIn: [.int(2), .string("x"), .double(1.5)])
+            bag.slots["a"] = .int(4)
+        }
+        #expect(bag.items.sum() == .double(3.5))
+        #expect(bag.slots.sum().intValue == 4 || bag.slots.sum().doubleValue == 4)
+    }
+
+    @Test func unknownSortAndDistinctKeyPathsAreNamedAsRealmSwiftNamesThem() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        let dogs = realm.objects(Dog.self)
+        #expect(throws: Realm.Error.self) { try dogs.validate(QueryPredicate("TRUEPREDICATE SORT(noSuchCol ASC)")) }
+        do {
+            try dogs.validate(QueryPredicate("TRUEPREDICATE SORT(noSuchCol ASC)"))
+        } catch {
+            #expect("\(error)".contains("Cannot sort on key path 'noSuchCol': property 'Dog.noSuchCol' does not exist"))
+        }
+        do {
+            try dogs.validate(QueryPredicate("TRUEPREDICATE DISTINCT(noSuchCol)"))
+        } catch {
+            #expect("\(error)".contains("Cannot distinct on key path 'noSuchCol': property 'Dog.noSuchCol' does not exist"))
+        }
+    }
+}
