@@ -19,8 +19,12 @@ struct MigrationPlan {
     enum Kind {
         /// Stored exactly as the model declares it (property order aside).
         case unchanged
-        /// Only indexes were added or removed: no new schema version needed.
+        /// Only indexes were added or removed (and perhaps properties renamed): no new schema
+        /// version needed.
         case indexesOnly
+        /// Only names changed: the model names a stored property by its column name, or maps a
+        /// property to the column a stored one has. The schema record changes, the data does not.
+        case renamed
         /// Properties added, removed or changed: needs a migration.
         case restructured
         /// Not in the file yet.
@@ -33,8 +37,8 @@ struct MigrationPlan {
     private(set) var schema: StoredSchema
     /// The differences that need a migration, in RealmSwift's words.
     private(set) var differences: [String] = []
-    /// The classes whose indexes change without anything else changing.
-    var changesIndexes: Bool { changes.contains { $0.kind == .indexesOnly } }
+    /// Whether opening changes indexes or names without anything else changing.
+    var adjustsAtOpen: Bool { changes.contains { $0.kind == .indexesOnly || $0.kind == .renamed } }
 
     /// With `encrypted`, added classes never take their primary key as object key, which is
     /// stored in the clear.
@@ -51,7 +55,7 @@ struct MigrationPlan {
             }
             let structural = old.differences(from: info, includingIndexes: false)
             let all = old.differences(from: info)
-            let kind: Kind = !structural.isEmpty ? .restructured : all.isEmpty ? .unchanged : .indexesOnly
+            let kind: Kind = !structural.isEmpty ? .restructured : !all.isEmpty ? .indexesOnly : old.isRenamed(by: info) ? .renamed : .unchanged
             let new = kind == .unchanged ? old : Self.migrated(old, to: info)
             differences += structural
             changes.append(ClassChange(info: info, old: old, new: new, kind: kind))
@@ -66,7 +70,7 @@ struct MigrationPlan {
         var nextID = old.nextPropertyID
         for index in new.properties.indices {
             let property = new.properties[index]
-            if let kept = old.properties.first(where: { $0.name == property.name && $0.holdsSameValues(as: property) }) {
+            if let kept = old.properties.first(where: { $0.storedName == property.storedName && $0.holdsSameValues(as: property) }) {
                 new.properties[index].id = kept.id
             } else {
                 new.properties[index].id = nextID
@@ -76,6 +80,32 @@ struct MigrationPlan {
         new.nextPropertyID = nextID
         new.primaryKeyIsObjectKey = primaryKeyIsObjectKey(old: old, new: new)
         return new
+    }
+
+    /// `old` with the names `info` gives its properties, matched by column name; nothing else
+    /// changes.
+    static func renamed(_ old: StoredClass, by info: ClassInfo) -> StoredClass {
+        var renamed = old
+        for index in renamed.properties.indices {
+            guard let field = info.fields.first(where: { !$0.isComputed && $0.columnName == old.properties[index].storedName }) else { continue }
+            renamed.properties[index].name = field.name
+            renamed.properties[index].columnName = field.columnName == field.name ? nil : field.columnName
+        }
+        return renamed
+    }
+
+    /// `catalog` with the model's property names where they differ from the file's, for a
+    /// realm that cannot write them: the layouts keep their databases.
+    func renamingInMemory(_ catalog: Catalog) -> Catalog {
+        var catalog = catalog
+        for change in changes {
+            guard let old = change.old, old.isRenamed(by: change.info), let layout = catalog.layouts[old.name],
+                  let index = catalog.schema.classes.firstIndex(where: { $0.id == old.id }) else { continue }
+            let renamed = Self.renamed(old, by: change.info)
+            catalog.schema.classes[index] = renamed
+            catalog.layouts[old.name] = layout.renamed(as: renamed)
+        }
+        return catalog
     }
 
     /// Object keys stay what they are: they remain the primary key's bits only while the primary

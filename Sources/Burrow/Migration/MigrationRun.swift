@@ -91,6 +91,8 @@ final class MigrationRun {
                 session.layouts[change.new.name] = try open(change.new)
             case .indexesOnly:
                 try replaceLayout(of: change.new)
+            case .renamed:
+                try rename(change.new)
             case .restructured:
                 try replaceLayout(of: change.new)
                 try rewriteRows(from: change.old!, to: change.new)
@@ -114,6 +116,15 @@ final class MigrationRun {
         rebuilt[storedClass.name] = layout
         let becomesEmbedded = storedClass.isEmbedded == true && oldCatalog.schema.storedClass(named: storedClass.name)?.isEmbedded != true
         session.layouts[storedClass.name] = layout.withoutIndexes(asTopLevel: becomesEmbedded)
+        if let index = session.schema.classes.firstIndex(where: { $0.id == storedClass.id }) {
+            session.schema.classes[index] = storedClass
+        }
+    }
+
+    /// Makes `storedClass`, the same class under other property names, the class's record:
+    /// its databases are named by ids, so none changes.
+    private func rename(_ storedClass: StoredClass) throws {
+        session.layouts[storedClass.name] = try open(storedClass)
         if let index = session.schema.classes.firstIndex(where: { $0.id == storedClass.id }) {
             session.schema.classes[index] = storedClass
         }

@@ -37,7 +37,9 @@ enum SchemaMigration {
         if !plan.differences.isEmpty && (!raisesVersion || configuration.readOnly) {
             throw Realm.Error(.schemaMismatch, SchemaDifferences(lines: plan.differences).message(path: path), fileURL: url)
         }
-        guard !configuration.readOnly, raisesVersion || plan.changesIndexes else { return catalog }
+        // A read-only realm reads the model's names without writing them.
+        if configuration.readOnly { return plan.renamingInMemory(catalog) }
+        guard raisesVersion || plan.adjustsAtOpen else { return catalog }
         let run = try MigrationRun(environment: environment, metadata: metadata, catalog: catalog, plan: plan)
         do {
             try run.prepare()

@@ -84,7 +84,7 @@ final class ClassInfo: @unchecked Sendable {
         let stored = storedClass.properties
         let map = fields.indices.map { index in
             fields[index].isComputed ? LinkingObjectsColumn.column(ofField: index)
-                                     : stored.firstIndex { $0.name == fields[index].name }!
+                                     : stored.firstIndex { $0.storedName == fields[index].columnName }!
         }
         columnMaps.withLock { $0[storedClass] = map }
         return .success(map)

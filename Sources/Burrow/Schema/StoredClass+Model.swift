@@ -38,7 +38,7 @@ extension StoredClass {
             lines.append("Class '\(name)' has been made \(info.isEmbedded ? "embedded" : "top-level").")
         }
         for field in info.fields where !field.isComputed {
-            guard let stored = properties.first(where: { $0.name == field.name }) else {
+            guard let stored = property(storing: field) else {
                 lines.append("Property '\(name).\(field.name)' has been added.")
                 continue
             }
@@ -58,9 +58,24 @@ extension StoredClass {
                 lines.append("Property '\(name).\(field.name)' has been made \(field.isIndexed ? "indexed" : "unindexed").")
             }
         }
-        for stored in properties where info.fieldIndex[stored.name].map({ info.fields[$0].isComputed }) ?? true {
+        for stored in properties where !info.fields.contains(where: { !$0.isComputed && $0.columnName == stored.storedName }) {
             lines.append("Property '\(name).\(stored.name)' has been removed.")
         }
         return lines
+    }
+
+    /// The stored property that holds `field`: the one its column name names.
+    func property(storing field: FieldInfo) -> StoredProperty? {
+        properties.first { $0.storedName == field.columnName }
+    }
+
+    /// Whether `info` names some stored property otherwise than the file does (a column name
+    /// mapped to a property of another name, or declared directly): the names change at open,
+    /// the data does not.
+    func isRenamed(by info: ClassInfo) -> Bool {
+        info.fields.contains { field in
+            guard !field.isComputed, let stored = property(storing: field) else { return false }
+            return stored.name != field.name
+        }
     }
 }

@@ -88,6 +88,13 @@ final class TableLayout: Sendable {
                            cipher: FileCipher.of(txn))
     }
 
+    /// The same databases under `storedClass`, the same class with other property names.
+    func renamed(as storedClass: StoredClass) -> TableLayout {
+        assert(storedClass.properties.map(\.id) == self.storedClass.properties.map(\.id), "A renamed class keeps its properties")
+        return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: secondaryIndexes, primaryKeys: primaryKeys,
+                           lists: lists, visibility: visibility, cipher: cipher)
+    }
+
     /// Whether a transaction reading snapshot `transactionID` can see these databases.
     @inline(__always)
     func isVisible(to txn: Transaction) -> Bool {

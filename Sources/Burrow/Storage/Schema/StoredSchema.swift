@@ -69,4 +69,9 @@ struct StoredProperty: Codable, Hashable, Sendable {
     var collection: _CollectionKind? = nil
     /// The name recorded for the property when its class maps it to another.
     var columnName: String? = nil
+
+    /// The property's identity in the file, as RealmSwift's schema comparison matches it: its
+    /// column name when it has one, else its name. A model that maps `riderId` to `rider_id`
+    /// and one that declares `rider_id` name the same stored property.
+    var storedName: String { columnName ?? name }
 }
