@@ -189,6 +189,16 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Whether the data file this environment has open was deleted since: no name refers to it
+    /// any more, so what is written to it is lost when the environment closes. A file renamed
+    /// or linked elsewhere keeps its data and is not deleted.
+    public var dataFileWasDeleted: Bool {
+        var fd: Int32 = -1
+        var file = Glibc.stat()
+        guard mdb_env_get_fd(handle, &fd) == MDB_SUCCESS, fstat(fd, &file) == 0 else { return false }
+        return file.st_nlink == 0
+    }
+
     /// Whether this process has an environment open for the file at `path`.
     public static func isOpen(path: String) -> Bool {
         guard let identity = FileIdentity(path: path) else { return false }

@@ -120,6 +120,14 @@ extension RealmSession {
             end(write, committed: false)
             throw failure
         }
+        // A file deleted from under the realm would take the write with it when it closes: the
+        // write fails instead of appearing to succeed.
+        if !coordinator.isInMemory, coordinator.environment.dataFileWasDeleted {
+            end(write, committed: false)
+            throw Realm.Error(.fileNotFound, "The file at '\(coordinator.path)' was deleted while the realm had it open: "
+                              + "the write was not committed, as nothing would keep it.",
+                              fileURL: URL(fileURLWithPath: coordinator.path))
+        }
         let committedID = write.transaction.id
         do {
             try coordinator.verifyVersionLimit(options.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
