@@ -21,12 +21,12 @@ struct DynamicValueWriter {
         case .mixed:
             guard let value = StoredValueConversion.unwrapped(value) else { return .null }
             guard let mixed = AnyRealmValue._fromAny(value) else {
-                burrowPreconditionFailure("Invalid value '\(value)' for 'mixed' property '\(className).\(property.name)'.")
+                throw Realm.Error(.invalidValue, "Invalid value '\(value)' for 'mixed' property '\(className).\(property.name)'.")
             }
             if case .none = mixed { return .null }
             return try storedMixed(mixed)
         default:
-            return StoredValueConversion.scalar(value, for: property, of: className)
+            return try StoredValueConversion.scalar(value, for: property, of: className)
         }
     }
 
@@ -49,15 +49,18 @@ struct DynamicValueWriter {
                 values[column] = StoredValueConversion.adapted(model.unmanagedValue(field, in: defaults), to: property)
             }
         }
-        if requiringEveryValue { Self.requireEveryValue(values, of: storedClass) }
+        if requiringEveryValue { try Self.requireEveryValue(values, of: storedClass) }
         return values
     }
 
-    /// Traps for a required property of `storedClass` that `values` (a new row) leaves `nil`.
-    static func requireEveryValue(_ values: [_PersistedValue], of storedClass: StoredClass) {
+    /// Refuses a required property of `storedClass` that `values` (a new row) leaves `nil`.
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidValue``.
+    static func requireEveryValue(_ values: [_PersistedValue], of storedClass: StoredClass) throws(Realm.Error) {
         for (column, property) in storedClass.properties.enumerated() where property.collection == nil && values[column].isNull {
-            burrowPrecondition(property.isOptional || property.kind == .link || property.kind == .mixed,
-                               "Missing value for property '\(storedClass.name).\(property.name)'.")
+            guard property.isOptional || property.kind == .link || property.kind == .mixed else {
+                throw Realm.Error(.invalidValue, "Missing value for property '\(storedClass.name).\(property.name)'.")
+            }
         }
     }
 
@@ -70,9 +73,9 @@ struct DynamicValueWriter {
         let description = "\(layout.className).\(property.name)"
         switch property.collection {
         case .map?:
-            let entries = StoredValueConversion.unwrapped(value).map { value -> [(key: String, value: Any?)] in
+            let entries = try StoredValueConversion.unwrapped(value).map { value throws(Realm.Error) -> [(key: String, value: Any?)] in
                 if let ordered = value as? OrderedMapEntries { return ordered.entries }
-                guard let entries = value as? [String: Any?] else { burrowPreconditionFailure("Invalid value '\(value)' for map property '\(description)'.") }
+                guard let entries = value as? [String: Any?] else { throw Realm.Error(.invalidValue, "Invalid value '\(value)' for map property '\(description)'.") }
                 return entries.map { ($0.key, $0.value) }
             } ?? []
             try tables.removeMap(of: owner, column: column, in: layout)
@@ -80,9 +83,9 @@ struct DynamicValueWriter {
                 try tables.setMapValue(try storedValue(entry, for: element, of: layout.className), for: key, owner: owner, column: column, in: layout)
             }
         default:
-            let elements = StoredValueConversion.unwrapped(value).map { value -> [Any?] in
+            let elements = try StoredValueConversion.unwrapped(value).map { value throws(Realm.Error) -> [Any?] in
                 guard let elements = Self.elements(of: value) else {
-                    burrowPreconditionFailure("Invalid value '\(value)' for collection property '\(description)'.")
+                    throw Realm.Error(.invalidValue, "Invalid value '\(value)' for collection property '\(description)'.")
                 }
                 return elements
             } ?? []
@@ -113,22 +116,26 @@ struct DynamicValueWriter {
 
     /// `value`'s values by property name: a dictionary, an array in property order, or an
     /// object with the same property names.
-    static func givenValues(_ value: Any, of storedClass: StoredClass) -> [String: Any?] {
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidValue`` for a name the class does not have, more
+    ///   values than properties, or a value of another shape.
+    static func givenValues(_ value: Any, of storedClass: StoredClass) throws(Realm.Error) -> [String: Any?] {
         let names = storedClass.properties.map(\.name)
         switch value {
         case let entries as [String: Any?]:
             for name in entries.keys where !names.contains(name) {
-                burrowPreconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
+                throw Realm.Error(.invalidValue, "Invalid property name '\(name)' for class '\(storedClass.name)'.")
             }
             return entries
         case let items as [Any?]:
-            burrowPrecondition(items.count <= names.count,
-                               "Invalid array input: more values (\(items.count)) than properties (\(names.count)) of '\(storedClass.name)'.")
+            guard items.count <= names.count else {
+                throw Realm.Error(.invalidValue, "Invalid array input: more values (\(items.count)) than properties (\(names.count)) of '\(storedClass.name)'.")
+            }
             return Dictionary(uniqueKeysWithValues: zip(names, items))
         case let object as Object:
             return Dictionary(uniqueKeysWithValues: names.map { ($0, object[$0]) })
         default:
-            burrowPreconditionFailure("Invalid value '\(value)' to create an object of type '\(storedClass.name)': use a dictionary or an array.")
+            throw Realm.Error(.invalidValue, "Invalid value '\(value)' to create an object of type '\(storedClass.name)': use a dictionary or an array.")
         }
     }
 }

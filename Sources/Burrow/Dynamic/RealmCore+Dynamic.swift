@@ -42,7 +42,7 @@ extension RealmCore {
         if value is [String: Any?] || value is [Any?] {
             return try dynamicCreate(className, value: value, update: write.nestedUpdatePolicy, in: write)
         }
-        burrowPreconditionFailure("Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
+        throw Realm.Error(.invalidValue, "Invalid value '\(value)' of type '\(type(of: value))' for a link to '\(className)'.")
     }
 
     /// Writes `value` to the property in `column` of the dynamic object `object`.
@@ -52,11 +52,17 @@ extension RealmCore {
         let writer = dynamicWriter(in: write)
         if property.collection != nil {
             _ = object.currentRow(management)
-            perform(in: write) { try writer.replaceCollection(of: management.key, column: column, in: management.bound.layout, with: value) }
+            perform(in: write) {
+                try StoredValueConversion.trappingInvalidValues {
+                    try writer.replaceCollection(of: management.key, column: column, in: management.bound.layout, with: value)
+                }
+            }
             return
         }
         var stored = _PersistedValue.null
-        guard perform(in: write, { stored = try writer.storedValue(value, for: property, of: management.bound.layout.className) }) else { return }
+        guard perform(in: write, {
+            stored = try StoredValueConversion.trappingInvalidValues { try writer.storedValue(value, for: property, of: management.bound.layout.className) }
+        }) else { return }
         update(object, management: management, column: column, to: stored)
     }
 
@@ -66,7 +72,7 @@ extension RealmCore {
     func dynamicCreate(_ className: String, value: Any, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
         let layout = verifiedDynamicBound(named: className).layout
         let storedClass = layout.storedClass
-        let given = DynamicValueWriter.givenValues(value, of: storedClass)
+        let given = try DynamicValueWriter.givenValues(value, of: storedClass)
         // An embedded object is always made anew, whatever the owner's update policy.
         if layout.primaryKeyColumn == nil && storedClass.isEmbedded != true {
             burrowPrecondition(update == .error, "'\(className)' does not have a primary key and can not be updated")
@@ -82,7 +88,7 @@ extension RealmCore {
                 try updateGiven(given, values: values, of: claim.key, in: layout, update: update, writer: writer, write: write)
                 return claim.key
             }
-            DynamicValueWriter.requireEveryValue(values, of: storedClass)
+            try DynamicValueWriter.requireEveryValue(values, of: storedClass)
             try write.tables.insert(values, key: claim.key, in: layout)
             for (column, property) in storedClass.properties.enumerated() where property.collection != nil {
                 if let entry = given[property.name] {

@@ -71,16 +71,31 @@ enum StoredValueConversion {
     private static let nilWrappingTypes = Locked<[ObjectIdentifier: Bool]>([:])
 
     /// The stored form of a scalar `value` (not a link, not a collection) for `property` of
-    /// `className`; traps with RealmSwift's message when the value does not fit.
-    static func scalar(_ value: Any?, for property: StoredProperty, of className: String) -> _PersistedValue {
+    /// `className`.
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidValue`` with RealmSwift's message when the value
+    ///   does not fit.
+    static func scalar(_ value: Any?, for property: StoredProperty, of className: String) throws(Realm.Error) -> _PersistedValue {
         guard let value = unwrapped(value) else {
-            burrowPrecondition(property.isOptional || property.kind == .mixed,
-                               "Invalid value 'nil' for required property '\(className).\(property.name)'.")
+            guard property.isOptional || property.kind == .mixed else {
+                throw Realm.Error(.invalidValue, "Invalid value 'nil' for required property '\(className).\(property.name)'.")
+            }
             return .null
         }
         guard let type = swiftType(of: property.kind), let stored = type._fromAny(value)?._persistedValue else {
-            burrowPreconditionFailure("Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(property.kind.propertyType)' property '\(className).\(property.name)'.")
+            throw Realm.Error(.invalidValue, "Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(property.kind.propertyType)' property '\(className).\(property.name)'.")
         }
         return stored
+    }
+
+    /// `body`'s result, trapping with its message for a value that does not fit: for the
+    /// setters the program calls, where a wrong value is the program's mistake (RealmSwift
+    /// raises an exception there).
+    static func trappingInvalidValues<T>(_ body: () throws -> T) rethrows -> T {
+        do {
+            return try body()
+        } catch let error as Realm.Error where error.code == .invalidValue {
+            burrowPreconditionFailure(error.message)
+        }
     }
 }

@@ -21,8 +21,8 @@ extension MigrationRun {
             burrowPreconditionFailure("Object type '\(name)' is not in the new schema of the migration.")
         }
         let storedClass = layout.storedClass
-        let given = DynamicValueWriter.givenValues(value, of: storedClass)
-        let values = try newSide.writer.newRow(given, of: storedClass, model: models[name])
+        let given = try StoredValueConversion.trappingInvalidValues { try DynamicValueWriter.givenValues(value, of: storedClass) }
+        let values = try StoredValueConversion.trappingInvalidValues { try newSide.writer.newRow(given, of: storedClass, model: models[name]) }
         let key = try claimKey(for: values, in: layout)
         try tables.insert(values, key: key, in: layout)
         let object = newSide.object(name, key)

@@ -106,11 +106,12 @@ final class MigrationSide: DynamicObjectStore {
                 try run.releasePrimaryKey(of: layout.className)
                 layout = self.layout(of: object.storedClassName)
             }
+            // A value that does not fit is the migration block's mistake.
             if property.collection != nil {
-                try writer.replaceCollection(of: object.objectKey, column: column, in: layout, with: value)
+                try StoredValueConversion.trappingInvalidValues { try writer.replaceCollection(of: object.objectKey, column: column, in: layout, with: value) }
                 return
             }
-            let stored = try writer.storedValue(value, for: property, of: layout.className)
+            let stored = try StoredValueConversion.trappingInvalidValues { try writer.storedValue(value, for: property, of: layout.className) }
             guard let row = try layout.row(object.objectKey, in: run.write) else {
                 burrowPreconditionFailure("Object of type '\(layout.className)' has been deleted in the migration.")
             }

@@ -28,7 +28,12 @@ extension Realm {
         core.verifyThread()
         let bound = core.verifiedDynamicBound(named: typeName)
         guard let column = bound.layout.primaryKeyColumn else { burrowPreconditionFailure("'\(typeName)' does not have a primary key") }
-        let value = StoredValueConversion.scalar(key, for: bound.layout.storedClass.properties[column], of: typeName)
+        let value: _PersistedValue
+        do {
+            value = try StoredValueConversion.scalar(key, for: bound.layout.storedClass.properties[column], of: typeName)
+        } catch {
+            burrowPreconditionFailure(error.message)
+        }
         return object(ofType: DynamicObject.self, primaryKeyValue: value, in: bound)
     }
 
@@ -48,9 +53,10 @@ extension Realm {
     /// this process has a model class of that name, else `nil`; with no default, a required
     /// property must be given. An update writes only the properties `value` gives.
     ///
-    /// Traps outside a write transaction, for an unknown class, property name or value of the
-    /// wrong type, an embedded class, an existing primary key with `.error`, or a missing
-    /// required value, as ``create(_:value:update:)`` does.
+    /// Traps outside a write transaction, for an unknown class or an embedded class. Data that
+    /// does not fit fails the whole write, as in ``create(_:value:update:)``: an existing primary
+    /// key with `.error` (`primaryKeyExists`), an unknown property name, a value of the wrong
+    /// type or a missing required value (`invalidValue`); `write` or `commitWrite` then throws.
     @discardableResult
     public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
         let write = core.verifyWrite(doing: "create an object in")

@@ -87,13 +87,12 @@ extension LocalReplica {
                  schemas: [String: ObjectSchema]) throws(SyncError) -> (layout: TableLayout, key: Any, storedKey: _PersistedValue)? {
         guard let layout = realm.core.catalog.layouts[className], let column = layout.primaryKeyColumn,
               let keyProperty = schemas[className]?.primaryKeyProperty else { return nil }
-        let key: Any
         do {
-            key = primaryKey.isNull ? NSNull() : try SyncValueCodec.scalar(primaryKey, type: keyProperty.type, name: keyProperty.name)
+            let key = primaryKey.isNull ? NSNull() : try SyncValueCodec.scalar(primaryKey, type: keyProperty.type, name: keyProperty.name)
+            return (layout, key, try StoredValueConversion.scalar(key, for: layout.storedClass.properties[column], of: className))
         } catch {
             throw SyncError(.malformedServerData, "a change of '\(className)' has a primary key that does not fit: \(error)")
         }
-        return (layout, key, StoredValueConversion.scalar(key, for: layout.storedClass.properties[column], of: className))
     }
 
     /// Keeps `link` waiting (or with `nil`, forgets the one named `name`), here and in the

@@ -103,7 +103,7 @@ extension LocalReplica {
                 for object in realm.dynamicObjects(schema.className) {
                     let wire = SyncValueCodec.encode(object[keyProperty.name], of: keyProperty)
                     guard isRemoved(schema.className, wire) else { continue }
-                    let storedKey = StoredValueConversion.scalar(object[keyProperty.name] ?? NSNull(),
+                    let storedKey = try StoredValueConversion.scalar(object[keyProperty.name] ?? NSNull(),
                                                                  for: layout.storedClass.properties[layout.primaryKeyColumn!], of: schema.className)
                     guard try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn) == nil else { continue }
                     try journal.removeShadows(classID: layout.classID, primaryKey: storedKey, in: txn)

@@ -301,18 +301,28 @@ private final class BreederAddress: EmbeddedObject {
         }
         #expect(existingKey.code == .primaryKeyExists)
         #expect(existingKey.message.hasPrefix("Attempting to create an object of type 'Breeder' with an existing primary key value"))
-        // This process has no model class 'Hound' to give the default of a required property.
-        let missingRequired = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
-            try realm.write { realm.dynamicCreate("Hound", value: ["age": 2]) }
+        // Values that do not fit are the data's fault too: the write throws, and keeps nothing.
+        for (value, message) in [(["name": "Rex", "age": "old"] as [String: Any], "Invalid value 'old' of type 'String' for 'int' property 'Hound.age'."),
+                                 (["name": "Rex", "colour": "red"], "Invalid property name 'colour' for class 'Hound'.")] {
+            let count = dynamicRealm.dynamicObjects("Hound").count
+            let refused = try #require(throws: Realm.Error.self) { try dynamicRealm.write { _ = dynamicRealm.dynamicCreate("Hound", value: value) } }
+            #expect(refused.code == .invalidValue && refused.message == message)
+            #expect(dynamicRealm.dynamicObjects("Hound").count == count)
         }
-        expectMessage(missingRequired, "Missing value for property 'Hound.name'.")
-        // An update that turns out to add an object needs every value too.
-        let missingOnUpsert = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
+        // A process with no model class 'Hound' has no default for a required property; an
+        // update that turns out to add an object needs every value too.
+        await #expect(processExitsWith: .success) { [path = path as String] in
             let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
-            try realm.write { realm.dynamicCreate("Breeder", value: ["id": 99], update: .modified) }
+            for (name, value, update, message) in [("Hound", ["age": 2] as [String: Any], UpdatePolicy.error, "Missing value for property 'Hound.name'."),
+                                                   ("Breeder", ["id": 99], .modified, "Missing value for property 'Breeder.name'.")] {
+                do {
+                    try realm.write { _ = realm.dynamicCreate(name, value: value, update: update) }
+                    preconditionFailure("\(name): no error")
+                } catch let error as Realm.Error {
+                    precondition(error.code == .invalidValue && error.message == message, "\(error)")
+                }
+            }
         }
-        expectMessage(missingOnUpsert, "Missing value for property 'Breeder.name'.")
         let otherThread = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
             let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
             nonisolated(unsafe) let hound = realm.dynamicObjects("Hound").first!
