@@ -34,6 +34,7 @@ extension Decimal128: MinMaxType {}
 extension Date: MinMaxType {}
 extension AnyRealmValue: MinMaxType {}
 extension Optional: MinMaxType where Wrapped: MinMaxType {}
+extension NSNumber: MinMaxType {}
 
 /// Types that ``Results/sum(ofProperty:)`` and ``Results/average(ofProperty:)`` add: numbers,
 /// `AnyRealmValue` and their optionals.
@@ -140,3 +141,10 @@ extension UUID: RealmOptionalType {}
 extension ObjectId: RealmOptionalType {}
 extension Decimal: RealmOptionalType {}
 extension Decimal128: RealmOptionalType {}
+
+extension NSNumber: _HasPersistedType {
+    /// An aggregate read as `NSNumber` (`let total: NSNumber = dogs.sum(ofProperty: "age")`),
+    /// as RealmSwift allows; not a type a property stores.
+    public typealias PersistedType = NSNumber
+}
+extension NSNumber: AddableType {}

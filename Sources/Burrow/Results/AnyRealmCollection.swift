@@ -102,22 +102,22 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     }
 
     /// The smallest value of `property`, ignoring `nil`; `nil` when there is none.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         box.min(ofProperty: property)
     }
 
     /// The largest value of `property`, ignoring `nil`; `nil` when there is none.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         box.max(ofProperty: property)
     }
 
     /// The sum of `property`, ignoring `nil`: zero when empty.
-    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         box.sum(ofProperty: property)
     }
 
     /// The mean of `property`, ignoring `nil`; `nil` when there is none.
-    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         box.average(ofProperty: property)
     }
 
@@ -152,10 +152,10 @@ class AnyRealmCollectionBox<Element: RealmCollectionValue> {
     func filter(_ predicate: QueryPredicate) -> Results<Element> { fatalError("abstract") }
     func sorted(by descriptors: [SortDescriptor]) -> Results<Element> { fatalError("abstract") }
     func distinct(by keyPaths: [String]) -> Results<Element> { fatalError("abstract") }
-    func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { fatalError("abstract") }
-    func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { fatalError("abstract") }
-    func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType { fatalError("abstract") }
-    func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType { fatalError("abstract") }
+    func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { fatalError("abstract") }
+    func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { fatalError("abstract") }
+    func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType { fatalError("abstract") }
+    func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType { fatalError("abstract") }
     func isEqual(to other: AnyRealmCollectionBox<Element>) -> Bool { fatalError("abstract") }
     func observe(keyPaths: [String]?, on queue: DispatchQueue?,
                  _ block: @escaping (RealmCollectionChange<AnyRealmCollectionBox<Element>>) -> Void) -> NotificationToken { fatalError("abstract") }
@@ -198,19 +198,19 @@ final class RealmCollectionBox<Base: RealmCollection>: AnyRealmCollectionBox<Bas
         }
     }
 
-    override func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+    override func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         base.min(ofProperty: property)
     }
 
-    override func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+    override func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         base.max(ofProperty: property)
     }
 
-    override func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+    override func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         base.sum(ofProperty: property)
     }
 
-    override func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+    override func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         base.average(ofProperty: property)
     }
 

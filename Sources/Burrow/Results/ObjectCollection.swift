@@ -62,28 +62,28 @@ extension _QueryableCollection {
     }
 
     /// The smallest value of a property (`self` for values), ignoring `nil`.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         guard let elements = _unmanagedElements else { return _results.min(ofProperty: property) }
         let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
         return ValueAggregates.extreme(values, kind: kind, of: property, "min", keepFirst: -1).map { ValueAggregates.convert($0, to: T.self) }
     }
 
     /// The largest value of a property (`self` for values), ignoring `nil`.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         guard let elements = _unmanagedElements else { return _results.max(ofProperty: property) }
         let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
         return ValueAggregates.extreme(values, kind: kind, of: property, "max", keepFirst: 1).map { ValueAggregates.convert($0, to: T.self) }
     }
 
     /// The sum of a property (`self` for values), ignoring `nil`.
-    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         guard let elements = _unmanagedElements else { return _results.sum(ofProperty: property) }
         let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
         return ValueAggregates.convert(ValueAggregates.sum(values, kind: kind, of: property), to: T.self)
     }
 
     /// The mean of a property (`self` for values), ignoring `nil`.
-    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         guard let elements = _unmanagedElements else { return _results.average(ofProperty: property) }
         let (kind, values) = CollectionKeyValue.storedValues(of: property, in: elements)
         return ValueAggregates.average(values, kind: kind, of: property).map { ValueAggregates.convert($0, to: T.self) }

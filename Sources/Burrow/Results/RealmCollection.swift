@@ -51,13 +51,13 @@ where Element: RealmCollectionValue, Index == Int {
     func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String
 
     /// The smallest value of a property, ignoring `nil`.
-    func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
     /// The largest value of a property, ignoring `nil`.
-    func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
     /// The sum of a property, ignoring `nil`.
-    func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType
+    func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType
     /// The mean of a property, ignoring `nil`.
-    func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType
+    func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType
 
     /// The value of property `key` of every element, as an array (`self`: the elements).
     func value(forKey key: String) -> Any?

@@ -57,13 +57,13 @@ public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
     func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Value> where S.Element == SortDescriptor
 
     /// The smallest value of a property of the values (`self` for values), ignoring `nil`.
-    func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
     /// The largest value of a property of the values, ignoring `nil`.
-    func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
+    func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType
     /// The sum of a property of the values, ignoring `nil`.
-    func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType
+    func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType
     /// The mean of a property of the values, ignoring `nil`.
-    func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType
+    func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType
 }
 
 extension Map: RealmKeyedCollection {

@@ -40,6 +40,27 @@ enum ValueAggregates {
         return .double(numbers.reduce(0.0) { $0 + double($1) } / Double(numbers.count))
     }
 
+    /// An aggregate in the caller's type, which may be one Burrow stores or `NSNumber`, as
+    /// RealmSwift's aggregates may be read (`let total: NSNumber = dogs.sum(ofProperty: "age")`).
+    static func convert<T: _HasPersistedType>(_ value: _PersistedValue, to type: T.Type) -> T {
+        func stored<P: _Persistable>(_ type: P.Type) -> Any { convert(value, to: type) }
+        if let persistable = T.self as? any _Persistable.Type { return stored(persistable) as! T }
+        if T.self == NSNumber.self, let number = number(value) { return number as! T }
+        burrowPreconditionFailure("An aggregate of \(value.kind) values cannot be read as \(T.self).")
+    }
+
+    /// `value` as an `NSNumber`, for a number.
+    private static func number(_ value: _PersistedValue) -> NSNumber? {
+        switch unwrapped(value) {
+        case .int(let v): NSNumber(value: v)
+        case .double(let v): NSNumber(value: v)
+        case .float(let v): NSNumber(value: v)
+        case .bool(let v): NSNumber(value: v)
+        case .decimal(let v): NSNumber(value: v.doubleValue)
+        default: nil
+        }
+    }
+
     /// An aggregate in the caller's type: numbers convert across widths and kinds.
     static func convert<T: _Persistable>(_ value: _PersistedValue, to type: T.Type) -> T {
         if T._storageKind == .mixed { return T._fromPersisted(value.isNull || value.kind == .mixed ? value : .mixed(value)) }

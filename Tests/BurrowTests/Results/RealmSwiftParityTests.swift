@@ -87,3 +87,20 @@ import Testing
         }
     }
 }
+
+extension RealmSwiftParityTests {
+    @Test func aggregatesReadAsNSNumber() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        try realm.write { for age in [3, 5, 10] { realm.add(Dog(value: ["age": age])) } }
+        let dogs = realm.objects(Dog.self)
+        let minimum: NSNumber? = dogs.min(ofProperty: "age")
+        let maximum: NSNumber? = dogs.max(ofProperty: "age")
+        let total: NSNumber = dogs.sum(ofProperty: "age")
+        let mean: NSNumber? = dogs.average(ofProperty: "age")
+        #expect(minimum?.intValue == 3 && maximum?.intValue == 10 && total.intValue == 18 && mean?.doubleValue == 6)
+        let none: NSNumber? = dogs.filter("age > 100").max(ofProperty: "age")
+        #expect(none == nil)
+        let generic: NSNumber? = AnyRealmCollection(dogs).min(ofProperty: "age")
+        #expect(generic?.intValue == 3)
+    }
+}
