@@ -171,18 +171,16 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         hasher.combine(management.key.rawValue)
     }
 
-    /// `ClassName { property = value; ... }`.
-    /// Objects and collections inside it are described to ``DescriptionDepth/maximum`` levels,
-    /// then as `ClassName {...}`: links may form cycles.
+    /// `ClassName {` then `property = value;` a line each, then `}`, as RealmSwift describes
+    /// objects (values as ``DescriptionText`` writes them). Objects and collections inside it are
+    /// described to ``DescriptionDepth/maximum`` levels, then as `<Maximum depth exceeded>`:
+    /// links may form cycles.
     open var description: String {
         if management != nil && isInvalidated { return "[invalid object]" }
         let info = ClassInfo.of(Swift.type(of: self))
-        guard DescriptionDepth.current < DescriptionDepth.maximum else { return "\(info.className) {...}" }
         let body = DescriptionDepth.nested {
             info.fields.map { field in
-                let value = self[field.name]
-                let text = value.map { $0 is String ? "\"\($0)\"" : "\($0)" } ?? "nil"
-                return "\t\(field.name) = \(text.replacingOccurrences(of: "\n", with: "\n\t"));"
+                "\t\(field.name) = \(DescriptionText.of(self[field.name]).replacingOccurrences(of: "\n", with: "\n\t"));"
             }.joined(separator: "\n")
         }
         return "\(info.className) {\n\(body)\n}"

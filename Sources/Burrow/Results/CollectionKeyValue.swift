@@ -26,18 +26,6 @@ enum CollectionKeyValue {
         }
     }
 
-    /// `Name (` then each element indented on its own line, then `)`.
-    static func describe<Element>(_ elements: [Element], as name: String) -> String {
-        guard !elements.isEmpty else { return "\(name) (\n)" }
-        guard DescriptionDepth.current < DescriptionDepth.maximum else { return "\(name) (...)" }
-        let lines = DescriptionDepth.nested {
-            elements.enumerated().map { index, element in
-                "\t[\(index)] " + "\(element)".replacingOccurrences(of: "\n", with: "\n\t")
-            }
-        }
-        return "\(name) (\n" + lines.joined(separator: ",\n") + "\n)"
-    }
-
     // MARK: Reading
 
     /// The value of `keyPath` for each element, `nil` where a link on the way is `nil`.

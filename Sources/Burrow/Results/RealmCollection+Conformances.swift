@@ -60,9 +60,9 @@ extension LinkingObjects: Equatable, CustomStringConvertible {
             && left.key == right.key
     }
 
-    /// `LinkingObjects<Element> (` then each object on its own line, then `)`.
+    /// `LinkingObjects<Element> <0x…> (` then each object on its own line, then `)`.
     public var description: String {
-        CollectionKeyValue.describe(Array(self), as: "LinkingObjects<\(Element.self)>")
+        DescriptionText.collection(map { $0 }, named: "LinkingObjects<\(Element.self)>", identity: self)
     }
 }
 

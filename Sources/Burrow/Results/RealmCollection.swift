@@ -109,10 +109,15 @@ extension RealmCollection {
         CollectionKeyValue.setValue(value, forKey: key, on: Array(self))
     }
 
-    /// `Name<Element> (` then each element on its own line, then `)`.
+    /// `Name<Element> <0x…> (` then each element on its own line, then `)`, as RealmSwift
+    /// describes collections.
     public var description: String {
         let name = "\(Self.self)".prefix { $0 != "<" }
-        return CollectionKeyValue.describe(Array(self), as: "\(name)<\(Element.self)>")
+        let identity: AnyObject = switch self {
+        case let results as Results<Element>: results.descriptionIdentity
+        default: self as AnyObject
+        }
+        return DescriptionText.collection(map { $0 }, named: "\(name)<\(DescriptionText.typeName(Element.self))>", identity: identity)
     }
 }
 

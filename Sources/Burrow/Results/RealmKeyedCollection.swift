@@ -107,9 +107,11 @@ extension Map: RealmKeyedCollection {
         contains { predicate($0.key, $0.value) }
     }
 
-    /// `Map<String, Value> (` then each entry on its own line, then `)`.
+    /// `Map<string, Value> <0x…> (` then each entry on its own line, then `)`, as RealmSwift
+    /// describes maps.
     public var description: String {
-        CollectionKeyValue.describe(map { "[\($0.key)]: \($0.value)" }, as: "Map<\(Key.self), \(Value.self)>")
+        DescriptionText.collection(map { "[\($0.key)]: " + DescriptionText.of($0.value) }, named: "Map<string, \(DescriptionText.typeName(Value.self))>",
+                                   identity: self)
     }
 }
 

@@ -201,6 +201,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         }
     }
 
+    /// The object whose address a description prints: the state the results share.
+    var descriptionIdentity: AnyObject {
+        switch backing {
+        case .objects(let core): core
+        case .values(let values): values
+        }
+    }
+
     /// The name of what the results read, for messages.
     var elementDescription: String {
         switch backing {

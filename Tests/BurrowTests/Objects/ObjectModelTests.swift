@@ -148,11 +148,15 @@ import Testing
         #expect(stored.data == bigData)
     }
 
-    @Test func describesItself() {
+    @Test func describesItselfAsRealmSwiftDoes() {
         let dog = Dog(value: ["Rex", 3])
-        #expect(dog.description.contains("Dog {"))
-        #expect(dog.description.contains("name = \"Rex\";"))
-        #expect(dog.description.contains("age = 3;"))
+        #expect(dog.description == "Dog {\n\tname = Rex;\n\tage = 3;\n}")
+        let stamp = Stamp()
+        stamp.at = Date(timeIntervalSince1970: 1)
+        #expect(stamp.description.contains("\tat = 1970-01-01 00:00:01 +0000;"))
+        let bag = Bag()
+        bag.items.append(objectsIn: [.none, .bool(true), .data(Data("abcde".utf8))])
+        #expect(bag.description.contains("\t[0] (null),\n\t\t[1] 1,\n\t\t[2] <61626364 65>\n"))
     }
 
     @Test func objectIdParsesAndOrders() throws {

@@ -221,13 +221,15 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
 
     @Test func descriptionsListTheElements() throws {
         let (_, _, kennel) = try seeded()
-        #expect(kennel.tags.description == "List<String> (\n\t[0] b,\n\t[1] a,\n\t[2] c,\n\t[3] a\n)")
-        #expect(List<Int>().description == "List<Int> (\n)")
-        #expect(kennel.dogs.filter("name == 'bo'").description.hasPrefix("Results<Puppy> (\n\t[0] Puppy {\n\t\tname = \"bo\";"))
+        // RealmSwift's layout: the collection's address, strings as they are, `(null)` for nil.
+        let address = "<0x[0-9a-f]+>"
+        #expect(kennel.tags.description.contains(try Regex("^List<string> \(address) \\(\n\t\\[0\\] b,\n\t\\[1\\] a,\n\t\\[2\\] c,\n\t\\[3\\] a\n\\)$")))
+        #expect(List<Int>().description.contains(try Regex("^List<int> \(address) \\(\n\n\\)$")))
+        #expect(kennel.dogs.filter("name == 'bo'").description.contains(try Regex("^Results<Puppy> \(address) \\(\n\t\\[0\\] Puppy \\{\n\t\tname = bo;")))
         // A puppy lists its kennels, whose lists hold the puppy: the description stops.
         let bo = try #require(kennel.dogs.filter("name == 'bo'").first)
-        #expect(bo.description.contains("kennels = LinkingObjects<Kennel> (\n\t\t[0] Kennel {"))
-        #expect(bo.description.contains("Puppy {...}") || bo.description.contains("(...)"))
+        #expect(bo.description.contains(try Regex("kennels = LinkingObjects<Kennel> \(address) \\(\n\t\t\\[0\\] Kennel \\{")))
+        #expect(bo.description.contains("<Maximum depth exceeded>"))
     }
 
     @Test func oneGenericExtensionCoversValuesAndTheirOptionals() throws {
