@@ -26,7 +26,7 @@ enum DescriptionText {
         guard let value = unwrapped(value) else { return "(null)" }
         switch value {
         case let mixed as AnyRealmValue:
-            return of(described(mixed))
+            return of(mixed.heldValue)
         case let object as ObjectBase:
             return DescriptionDepth.current >= DescriptionDepth.maximum ? DescriptionDepth.exceeded : "\(object)"
         case let bool as Bool:
@@ -41,26 +41,6 @@ enum DescriptionText {
             }.joined(separator: " ") + ">"
         default:
             return "\(value)"
-        }
-    }
-
-    /// The value an `AnyRealmValue` holds, `nil` for none.
-    private static func described(_ mixed: AnyRealmValue) -> Any? {
-        switch mixed {
-        case .none: nil
-        case .int(let v): v
-        case .bool(let v): v
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .decimal128(let v): v
-        case .uuid(let v): v
-        case .object(let v): v
-        case .dictionary(let v): v
-        case .list(let v): v
         }
     }
 

@@ -161,6 +161,14 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
 /// A map whose unmanaged entries are copied into the realm with its owner.
 protocol _UnmanagedMap {
     var unmanagedEntries: [(key: String, value: any _Persistable)] { get }
+    /// Every entry, managed or not, by stored key: what another map property takes from it.
+    var entriesByKey: [String: Any] { get }
+}
+
+extension Map {
+    var entriesByKey: [String: Any] {
+        Dictionary(map { ($0.key._mapKey, $0.value as Any) }, uniquingKeysWith: { first, _ in first })
+    }
 }
 
 extension Map: _Persistable {

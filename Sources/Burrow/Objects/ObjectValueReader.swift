@@ -77,13 +77,15 @@ struct ObjectValueReader {
                            "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
         if field.collection != nil {
             var input = value
+            // Another map (of other optionality, or managed) gives its entries.
+            if field.collection == .map, let map = value as? any _UnmanagedMap { input = map.entriesByKey }
             if field.linkedType != nil, field.collection != .map, !(value is [Any]), let sequence = value as? any Sequence {
                 // Another object's list or set, whose objects may need copying.
                 input = Self.elements(of: sequence)
             }
             if let linkedType = field.linkedType, let items = input as? [Any] {
                 input = items.map { linkedObject($0, of: linkedType, field: index) as Any }
-            } else if let linkedType = field.linkedType, let entries = value as? [String: Any] {
+            } else if let linkedType = field.linkedType, let entries = input as? [String: Any] {
                 input = entries.mapValues { linkedObject($0, of: linkedType, field: index) as Any }
             }
             let column = object.management?.bound.fieldColumns[index]

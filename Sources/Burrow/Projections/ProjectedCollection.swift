@@ -94,15 +94,13 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
 public struct CollectionElementMapper<Element: ObjectBase & RealmCollectionValue> {
     let source: any ProjectedSource
 
-    /// The values of `member` of the collection's objects.
+    /// The values of `member` of the collection's objects: a stored property, or a value
+    /// computed from them (which cannot be written).
     public subscript<V>(dynamicMember member: KeyPath<Element, V>) -> ProjectedCollection<V> {
-        let info = ClassInfo.of(Element.self)
-        guard let name = info.persistedPropertyName(of: member) else {
-            burrowPreconditionFailure("projectTo needs a key path to a @Persisted property of '\(info.className)', not \(member).")
-        }
+        let name = ClassInfo.of(Element.self).persistedPropertyName(of: member)
         // A projection learning which properties its key paths read.
-        KeyPathRecorder.active?.recordElements(of: Element.self, path: name.split(separator: ".").map(String.init))
-        return ProjectedCollection(source: source, keyPath: member, propertyName: name)
+        if let name { KeyPathRecorder.active?.recordElements(of: Element.self, path: name.split(separator: ".").map(String.init)) }
+        return ProjectedCollection(source: source, keyPath: member, propertyName: name ?? "")
     }
 }
 

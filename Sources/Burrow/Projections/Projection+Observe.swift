@@ -54,15 +54,23 @@ extension ProjectionObservable where Root: Object {
         observe(keyPaths: keyPaths.map(originPath(of:)), on: queue, block)
     }
 
-    /// The stored property path a key path of the projection reads.
+    /// The stored property path a key path of the projection reads; traps when it reads none.
     private func originPath(of keyPath: PartialKeyPath<Self>) -> String {
-        let info = ClassInfo.of(Root.self)
-        let recorder = KeyPathRecorder()
-        let probe = type(of: self).init(projecting: info.probe(recordingInto: recorder) as! Root)
-        _ = KeyPathRecorder.$active.withValue(recorder) { probe[keyPath: keyPath] }
-        guard let path = ClassInfo.path(recorder.accessed, from: Root.self) else {
-            burrowPreconditionFailure("Key path \(keyPath) of \(type(of: self)) reads no @Persisted property of '\(info.className)'.")
+        guard let path = Self.originPath(of: keyPath) else {
+            burrowPreconditionFailure("Key path \(keyPath) of \(type(of: self)) reads no @Persisted property of '\(ClassInfo.of(Root.self).className)'.")
         }
         return path
+    }
+}
+
+extension ProjectionObservable {
+    /// The stored property path a key path of the projection reads (`\.homeCity` reads
+    /// `address.city`), or `nil` when it reads none: learnt by reading it from a projection of a
+    /// probe object.
+    static func originPath(of keyPath: PartialKeyPath<Self>) -> String? {
+        let recorder = KeyPathRecorder()
+        let probe = Self(projecting: ClassInfo.of(Root.self).probe(recordingInto: recorder) as! Root)
+        _ = KeyPathRecorder.$active.withValue(recorder) { probe[keyPath: keyPath] }
+        return ClassInfo.path(recorder.accessed, from: Root.self)
     }
 }

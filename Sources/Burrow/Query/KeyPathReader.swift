@@ -45,12 +45,18 @@ struct KeyPathReader {
 
     /// The value for the object whose row is `row`; `nil` when a link on the way is empty.
     func value(of row: RowReader, in txn: Transaction) throws -> _PersistedValue {
+        try reachedValue(of: row, in: txn) ?? .null
+    }
+
+    /// The value for the object whose row is `row`, or `nil` when a link on the way is empty
+    /// (which ``value(of:in:)`` reads as `nil`, and distinct leaves out, as realm-core does).
+    func reachedValue(of row: RowReader, in txn: Transaction) throws -> _PersistedValue? {
         var reader = row
         for hop in hops {
             guard case .link(let key) = reader.value(hop.column, kind: .link),
-                  let target = try hop.target.row(ObjectKey(key), in: txn) else { return .null }
+                  let target = try hop.target.row(ObjectKey(key), in: txn) else { return nil }
             reader = RowReader(target)
         }
-        return column < 0 ? .null : reader.value(column, kind: kind)
+        return column < 0 ? nil : reader.value(column, kind: kind)
     }
 }

@@ -131,25 +131,41 @@ struct QueryExecutor {
             }
             return order.map { keys[$0] }
         case .distinct(let names):
-            let values = try keyPathValues(keys, paths: names)
-            var seen = Set<[_PersistedValue]>()
-            return keys.indices.filter { seen.insert(values[$0]).inserted }.map { keys[$0] }
+            // An object with an empty link on the way to a distinct key path is left out, as
+            // realm-core leaves it out.
+            let values = try reachedKeyPathValues(keys, paths: names)
+            var seen = Set<[_PersistedValue?]>()
+            return keys.indices.filter { !values[$0].contains(nil) && seen.insert(values[$0]).inserted }.map { keys[$0] }
         }
     }
 
     /// The values `paths` name for each object of `keys`; traps for a path the table does not
     /// have (the query was checked when it was made).
     private func keyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue]] {
-        let readers = paths.map { path -> KeyPathReader in
-            switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
-            case .success(let reader): return reader
-            case .failure(let error): burrowPreconditionFailure(error.message)
-            }
-        }
+        let readers = self.readers(of: paths)
         return try keys.map { key in
             guard let row = try layout.row(key, in: transaction) else { return paths.map { _ in .null } }
             let reader = RowReader(row, key: key)
             return try readers.map { try $0.value(of: reader, in: transaction) }
+        }
+    }
+
+    /// The values `paths` name for each object of `keys`, `nil` where a link on the way is empty.
+    private func reachedKeyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue?]] {
+        let readers = self.readers(of: paths)
+        return try keys.map { key in
+            guard let row = try layout.row(key, in: transaction) else { return paths.map { _ in nil } }
+            let reader = RowReader(row, key: key)
+            return try readers.map { try $0.reachedValue(of: reader, in: transaction) }
+        }
+    }
+
+    private func readers(of paths: [String]) -> [KeyPathReader] {
+        paths.map { path -> KeyPathReader in
+            switch KeyPathReader.make(path, on: layout.storedClass, catalog: catalog) {
+            case .success(let reader): return reader
+            case .failure(let error): burrowPreconditionFailure(error.message)
+            }
         }
     }
 
@@ -179,7 +195,26 @@ struct QueryExecutor {
         case (true, true): 0
         case (true, false): -1
         case (false, true): 1
-        case (false, false): ValueComparator.compare(a, b) ?? 0
+        case (false, false): ValueComparator.compare(a, b) ?? ValueComparator.sign(sortRank(a), sortRank(b))
+        }
+    }
+
+    /// Where values of different kinds sort (in an `AnyRealmValue` property or collection), as
+    /// realm-core orders them: booleans, numbers, strings, data, object ids, UUIDs, objects,
+    /// dates.
+    private static func sortRank(_ value: _PersistedValue) -> Int {
+        switch value {
+        case .mixed(let inner): sortRank(inner)
+        case .bool: 0
+        case .int, .float, .double, .decimal: 1
+        case .string: 2
+        case .data: 3
+        case .objectId: 4
+        case .uuid: 5
+        case .typedLink: 6
+        case .link: 7
+        case .date: 8
+        default: 9
         }
     }
 }

@@ -31,17 +31,27 @@ extension List {
 }
 
 extension MutableSet {
-    /// The value of `key` for each element, as an array: `self` for the values themselves.
+    /// The distinct values of `key` of the elements, as an array (a set's values, as RealmSwift
+    /// gives them): `self` for the values themselves.
     ///
     /// ```swift
     /// Set(tags.value(forKey: "self").map { $0 as! String })
     /// ```
     public func value(forKey key: String) -> [AnyObject] {
-        CollectionKeyValue.objects(forKeyPath: key, of: Array(self))
+        Self.distinct(CollectionKeyValue.objects(forKeyPath: key, of: Array(self)))
     }
 
-    /// The value of `keyPath` (through to-one links) for each element, as an array.
+    /// The distinct values of `keyPath` (through to-one links) of the elements, as an array.
     public func value(forKeyPath keyPath: String) -> [AnyObject] {
-        CollectionKeyValue.objects(forKeyPath: keyPath, of: Array(self))
+        Self.distinct(CollectionKeyValue.objects(forKeyPath: keyPath, of: Array(self)))
+    }
+
+    /// `values` without repeats, in order: equal values once, objects by identity.
+    private static func distinct(_ values: [AnyObject]) -> [AnyObject] {
+        var seen = Set<AnyHashable>()
+        return values.filter { value in
+            let identity = (value as? AnyHashable) ?? AnyHashable(ObjectIdentifier(value))
+            return seen.insert(identity).inserted
+        }
     }
 }

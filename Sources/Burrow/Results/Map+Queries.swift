@@ -59,3 +59,29 @@ extension Results where Element: _OptionalObject {
         sorted(byKeyPath: core.info.propertyName(of: keyPath), ascending: ascending)
     }
 }
+
+extension Map where Value: _OptionalObject {
+    /// The smallest value the key path reads in the map's objects, ignoring `nil`.
+    ///
+    /// ```swift
+    /// let youngest = person.petsByName.min(of: \.age)
+    /// ```
+    public func min<T: _HasPersistedType>(of keyPath: KeyPath<Value._Wrapped, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: _name(for: keyPath))
+    }
+
+    /// The largest value the key path reads in the map's objects, ignoring `nil`.
+    public func max<T: _HasPersistedType>(of keyPath: KeyPath<Value._Wrapped, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: _name(for: keyPath))
+    }
+
+    /// The sum of the values the key path reads in the map's objects, ignoring `nil`.
+    public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Value._Wrapped, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: _name(for: keyPath))
+    }
+
+    /// The mean of the values the key path reads in the map's objects, ignoring `nil`.
+    public func average<T: _HasPersistedType>(of keyPath: KeyPath<Value._Wrapped, T>) -> T? where T.PersistedType: AddableType {
+        average(ofProperty: _name(for: keyPath))
+    }
+}

@@ -155,22 +155,22 @@ extension RealmCollection where Element: Object {
     /// ```swift
     /// let youngest = dogs.min(of: \.age)
     /// ```
-    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+    public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         min(ofProperty: _name(for: keyPath))
     }
 
     /// The largest value the key path reads, ignoring `nil`.
-    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+    public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         max(ofProperty: _name(for: keyPath))
     }
 
     /// The sum of the values the key path reads, ignoring `nil`.
-    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
+    public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
         sum(ofProperty: _name(for: keyPath))
     }
 
     /// The mean of the values the key path reads, ignoring `nil`.
-    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
+    public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: _name(for: keyPath))
     }
 }

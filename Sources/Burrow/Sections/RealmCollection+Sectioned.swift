@@ -69,3 +69,34 @@ extension RealmCollection where Element: ObjectBase {
         sectioned(sortDescriptors: sortDescriptors, block)
     }
 }
+
+extension RealmCollection where Element: ProjectionObservable {
+    /// The projections sorted by the stored property `keyPath` reads and split into a section
+    /// for each of its values.
+    ///
+    /// ```swift
+    /// let byCity = realm.objects(PersonView.self).sectioned(by: \.homeCity)
+    /// ```
+    /// Traps for a key path that reads no stored property.
+    public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>,
+                                                         ascending: Bool = true) -> SectionedResults<Key, Element> {
+        guard let path = Element.originPath(of: keyPath) else {
+            burrowPreconditionFailure("Key path \(keyPath) of \(Element.self) reads no @Persisted property to sort the sections by.")
+        }
+        return sectioned(sortDescriptors: [SortDescriptor(keyPath: path, ascending: ascending)]) { $0[keyPath: keyPath] }
+    }
+
+    /// The projections sorted by `sortDescriptors` (stored properties) and split into a section
+    /// for each value `keyPath` reads.
+    public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>,
+                                                         sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+        sectioned(sortDescriptors: sortDescriptors) { $0[keyPath: keyPath] }
+    }
+
+    /// The projections sorted by `sortDescriptors` (stored properties) and split into sections by
+    /// `block`.
+    public func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key,
+                                                         sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+        sectioned(sortDescriptors: sortDescriptors, block)
+    }
+}

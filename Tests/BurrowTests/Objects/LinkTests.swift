@@ -129,7 +129,8 @@ import Testing
         let puppies = realm.objects(Puppy.self)
         #expect(puppies.sorted(byKeyPath: "owner.name").map(\.name) == ["c", "b", "d", "a"])
         #expect(puppies.sorted(byKeyPath: "owner.name", ascending: false).map(\.name) == ["a", "b", "d", "c"])
-        #expect(puppies.distinct(by: ["owner.name"]).map(\.name) == ["a", "b", "c"])
+        // Distinct leaves out an object with an empty link on the way, as realm-core does.
+        #expect(puppies.distinct(by: ["owner.name"]).map(\.name) == ["a", "b"])
         #expect(puppies.filter("TRUEPREDICATE SORT(owner.id DESC)").map(\.name) == ["b", "d", "a", "c"])
         expectError(.invalidQuery) { try puppies.validate(QueryPredicate("TRUEPREDICATE SORT(owner.nmae ASC)")) }
         expectError(.invalidQuery) { try puppies.validate(QueryPredicate("TRUEPREDICATE SORT(name.first ASC)")) }

@@ -104,3 +104,78 @@ extension RealmSwiftParityTests {
         #expect(generic?.intValue == 3)
     }
 }
+
+final class ParityOwner: Object {
+    @Persisted var name = ""
+    @Persisted var friend: Dog?
+    @Persisted var pets: Map<String, Dog?>
+    @Persisted var pack: MutableSet<Dog>
+}
+
+final class ParityOwnerView: Projection<ParityOwner> {
+    @Projected(\ParityOwner.name) var name
+    @Projected(\ParityOwner.pack.projectTo.description) var packDescriptions: ProjectedCollection<String>
+
+    var initial: String { String(name.prefix(1)) }
+}
+
+extension RealmSwiftParityTests {
+    @Test func mixedValuesOfDifferentKindsSortAsRealmCoreSortsThem() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Bag.self]))
+        let bag = try realm.write {
+            realm.create(Bag.self, value: ["items": [AnyRealmValue.string("apple"), .int(2), .bool(true), .data(Data([1])), .decimal128(123.456), .none]])
+        }
+        let ascending: [AnyRealmValue] = [.none, .bool(true), .int(2), .decimal128(123.456), .string("apple"), .data(Data([1]))]
+        #expect(Array(bag.items.sorted(ascending: true)) == ascending)
+        #expect(Array(bag.items.sorted(ascending: false)) == ascending.reversed())
+    }
+
+    @Test func distinctLeavesOutObjectsWithAnEmptyLinkOnTheWay() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [ParityOwner.self, Dog.self]))
+        try realm.write {
+            realm.create(ParityOwner.self, value: ["name": "a", "friend": ["name": "Rex", "age": 3]])
+            realm.create(ParityOwner.self, value: ["name": "b", "friend": ["name": "Max", "age": 3]])
+            realm.create(ParityOwner.self, value: ["name": "c"])
+        }
+        #expect(realm.objects(ParityOwner.self).distinct(by: ["friend.age"]).map(\.name) == ["a"])
+        #expect(realm.objects(ParityOwner.self).distinct(by: ["name"]).count == 3)
+        // Sorting keeps them: an empty link reads as nil, which sorts first.
+        #expect(realm.objects(ParityOwner.self).sorted(byKeyPath: "friend.name").map(\.name) == ["c", "b", "a"])
+    }
+
+    @Test func setsAnswerKeyValueReadsWithDistinctValues() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [ParityOwner.self, Dog.self]))
+        let owner = try realm.write {
+            realm.create(ParityOwner.self, value: ["pack": [["name": "Rex", "age": 3], ["name": "Max", "age": 3], ["name": "Ida", "age": 4]]])
+        }
+        #expect(owner.pack.value(forKey: "age").compactMap { $0 as? Int }.sorted() == [3, 4])
+        #expect(owner.pack.value(forKey: "name").count == 3)
+    }
+
+    @Test func aMapTakesAMapOfOtherOptionality() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [ParityOwner.self, Dog.self]))
+        let pets = Map<String, Dog>()
+        pets["rex"] = Dog(value: ["name": "Rex", "age": 3])
+        let owner = ParityOwner()
+        owner["pets"] = pets
+        try realm.write { realm.add(owner) }
+        #expect(owner.pets["rex"]??.name == "Rex")
+        #expect(owner.pets.max(of: \.age) == 3)
+        let copy = ParityOwner()
+        copy["pets"] = owner.pets
+        #expect(copy.pets["rex"]??.age == 3)
+    }
+
+    @Test func projectionsSectionByTheirOwnKeyPathsAndProjectComputedValues() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [ParityOwner.self, Dog.self]))
+        try realm.write {
+            for name in ["bo", "al", "bea"] { realm.create(ParityOwner.self, value: ["name": name, "pack": [["name": "x"]]]) }
+        }
+        let views = realm.objects(ParityOwnerView.self)
+        let sections = views.sectioned(by: \.initial, ascending: true)
+        #expect(sections.allKeys == ["a", "b"])
+        #expect(sections[1].map(\.name) == ["bea", "bo"])
+        #expect(views.sectioned(by: \.name, sortDescriptors: [SortDescriptor(keyPath: "name", ascending: false)]).allKeys == ["bo", "bea", "al"])
+        #expect(views.first!.packDescriptions.first?.hasPrefix("Dog {") == true)
+    }
+}
