@@ -48,6 +48,12 @@ open class Projection<Root: ObjectBase & RealmCollectionValue & ThreadConfined>:
 }
 
 /// What observable projections share: the object they project, and a way to project another.
+///
+/// ```swift
+/// func watch<P: ProjectionObservable>(_ view: P) -> NotificationToken where P.Root: Object {
+///     view.observe { (change: ObjectChange<P>) in print(change) }
+/// }
+/// ```
 public protocol ProjectionObservable: AnyObject, ThreadConfined {
     /// The class of the projected object.
     associatedtype Root: ObjectBase
@@ -58,6 +64,11 @@ public protocol ProjectionObservable: AnyObject, ThreadConfined {
 }
 
 /// What ``Realm/objects(_:)`` fetches: objects, or projections of them.
+///
+/// ```swift
+/// func storedName<T: RealmFetchable>(of type: T.Type) -> String { type.className() }
+/// storedName(of: PersonView.self)   // "Person"
+/// ```
 public protocol RealmFetchable: RealmCollectionValue {
     /// The name of the class stored in the file.
     static func className() -> String

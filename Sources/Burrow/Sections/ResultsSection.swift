@@ -107,6 +107,10 @@ extension ResultsSection: RealmBound {
 }
 
 /// Walks the elements of a ``ResultsSection``.
+///
+/// ```swift
+/// for dog in realm.objects(Dog.self).sectioned(by: \.age)[0] { print(dog.name) }
+/// ```
 public struct SectionIterator<Element: RealmCollectionValue>: IteratorProtocol {
     let results: Results<Element>
     let rows: ArraySlice<Int32>

@@ -115,6 +115,10 @@ extension SectionedResults: RealmBound {
 }
 
 /// Walks the sections of ``SectionedResults``.
+///
+/// ```swift
+/// for section in realm.objects(Dog.self).sectioned(by: \.age) { print(section.key) }
+/// ```
 public struct SectionedResultsIterator<Key: _Persistable & Hashable, Element: RealmCollectionValue>: IteratorProtocol {
     let index: SectionIndex<Key, Element>
     let keys: [Key]
