@@ -29,9 +29,10 @@ open class Projection<Root: ObjectBase & RealmCollectionValue & ThreadConfined>:
 
     var schema: ProjectionSchema { ProjectionSchema.of(self, root: Root.self) }
 
-    /// Whether both project the same object (the same stored object, for managed ones).
+    /// Whether both project the same object (the same stored object, for managed ones) read
+    /// alike: a live projection is not its frozen snapshot, as in RealmSwift.
     public static func == (lhs: Projection, rhs: Projection) -> Bool {
-        lhs.rootObject == rhs.rootObject
+        lhs.rootObject == rhs.rootObject && lhs.rootObject.isFrozen == rhs.rootObject.isFrozen
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -225,6 +225,7 @@ final class BrokenView: Projection<Citizen> {
         let realm = try populatedRealm()
         let view = jon(in: realm)
         let frozen = view.freeze()
+        #expect(frozen != view && frozen == view.freeze() && frozen == frozen.freeze())
         try realm.write { view.name = "Jon" }
         #expect(frozen.isFrozen && frozen.name == "John")
         #expect(try #require(frozen.thaw()).name == "Jon")
