@@ -57,45 +57,13 @@ extension DynamicObject {
     }
 
     /// The collection property `name`, checked to be of `kind` and to hold objects.
-    private func objectCollection(_ name: String, _ kind: _CollectionKind, as description: String) -> Any {
+    func objectCollection(_ name: String, _ kind: _CollectionKind, as description: String) -> Any {
         guard let management else { burrowPreconditionFailure("\(description) of '\(name)' can only be read from an object of a realm.") }
         let (column, property) = storedProperty(name, management)
         guard property.collection == kind, property.kind == .link else {
             burrowPreconditionFailure("Property '\(management.bound.layout.className).\(name)' is not a \(description.lowercased()) of objects.")
         }
         return collection(column: column, property: property)
-    }
-
-    /// The list of objects in property `name`.
-    ///
-    /// ```swift
-    /// let dogs = person.dynamicList("dogs")
-    /// dogs.filter("age > 2").count
-    /// ```
-    /// Traps unless `name` is a list of objects.
-    public func dynamicList(_ name: String) -> List<DynamicObject> {
-        objectCollection(name, .list, as: "List") as! List<DynamicObject>
-    }
-
-    /// The set of objects in property `name`.
-    ///
-    /// ```swift
-    /// let friends = person.dynamicMutableSet("friends")
-    /// ```
-    /// Traps unless `name` is a set of objects.
-    public func dynamicMutableSet(_ name: String) -> MutableSet<DynamicObject> {
-        objectCollection(name, .set, as: "MutableSet") as! MutableSet<DynamicObject>
-    }
-
-    /// The map of objects in property `name`.
-    ///
-    /// ```swift
-    /// let pets = person.dynamicMap("petsByName")
-    /// pets["Rex"]??["age"]
-    /// ```
-    /// Traps unless `name` is a map of objects.
-    public func dynamicMap(_ name: String) -> Map<String, DynamicObject?> {
-        objectCollection(name, .map, as: "Map") as! Map<String, DynamicObject?>
     }
 }
 

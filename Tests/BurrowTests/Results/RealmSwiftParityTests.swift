@@ -179,3 +179,21 @@ extension RealmSwiftParityTests {
         #expect(views.first!.packDescriptions.first?.hasPrefix("Dog {") == true)
     }
 }
+
+extension RealmSwiftParityTests {
+    @Test func anyManagedObjectReadsItsCollectionsDynamically() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [ParityOwner.self, Dog.self, Bag.self]))
+        let (owner, bag) = try realm.write {
+            let owner = realm.create(ParityOwner.self, value: ["name": "Ann", "pack": [["name": "Rex"], ["name": "Max"]], "pets": ["rex": ["name": "Rex"]]])
+            return (owner, realm.create(Bag.self, value: ["items": [AnyRealmValue.object(owner)]]))
+        }
+        #expect(owner.dynamicMutableSet("pack").count == 2)
+        #expect(owner.dynamicMap("pets")["rex"]??["name"] as? String == "Rex")
+        let dynamicOwner = try #require(bag.items[0].dynamicObject)
+        #expect(dynamicOwner["name"] as? String == "Ann")
+        #expect(dynamicOwner.value(forUndefinedKey: "name") as? String == "Ann")
+        try realm.write { dynamicOwner.setValue("Bo", forUndefinedKey: "name") }
+        #expect(owner.name == "Bo")
+        #expect(AnyRealmValue.int(3).dynamicObject == nil)
+    }
+}
