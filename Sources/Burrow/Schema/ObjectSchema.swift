@@ -31,8 +31,10 @@ public struct ObjectSchema: Equatable, Sendable, CustomStringConvertible {
         properties.first { $0.name == propertyName } ?? computedProperties.first { $0.name == propertyName }
     }
 
+    /// The class in RealmSwift's layout: its name, then each property's description indented
+    /// by a tab.
     public var description: String {
-        let lines = properties.map { "    \($0)" }.joined(separator: "\n")
+        let lines = properties.map { "\t" + $0.description.replacingOccurrences(of: "\n", with: "\n\t") }.joined(separator: "\n")
         return "\(className) {\n\(lines)\n}"
     }
 }

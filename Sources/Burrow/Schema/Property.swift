@@ -45,13 +45,18 @@ public struct Property: Equatable, Sendable, CustomStringConvertible {
         self.linkOriginPropertyName = linkOriginPropertyName
     }
 
+    /// The property in RealmSwift's layout: its name, then `type = …;`, the linked class and
+    /// origin property of links, `columnName`, and `indexed`, `isPrimary`, `array`, `set`,
+    /// `dictionary` and `optional` as `YES` or `NO`.
     public var description: String {
-        var flags: [String] = []
-        if isPrimary { flags.append("primary key") }
-        if isIndexed { flags.append("indexed") }
-        if isOptional { flags.append("optional") }
-        let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
-        let typeName = objectClassName.map { "<\($0)>" }.map { "\(type)\($0)" } ?? "\(type)"
-        return "\(name): \(typeName)\(suffix)"
+        func flag(_ value: Bool) -> String { value ? "YES" : "NO" }
+        var lines = ["\ttype = \(type);"]
+        if type == .object || type == .linkingObjects {
+            lines.append("\tobjectClassName = \(objectClassName ?? "(null)");")
+            lines.append("\tlinkOriginPropertyName = \(linkOriginPropertyName ?? "(null)");")
+        }
+        lines += ["\tcolumnName = \(columnName);", "\tindexed = \(flag(isIndexed));", "\tisPrimary = \(flag(isPrimary));",
+                  "\tarray = \(flag(isArray));", "\tset = \(flag(isSet));", "\tdictionary = \(flag(isMap));", "\toptional = \(flag(isOptional));"]
+        return "\(name) {\n" + lines.joined(separator: "\n") + "\n}"
     }
 }

@@ -197,3 +197,15 @@ extension RealmSwiftParityTests {
         #expect(AnyRealmValue.int(3).dynamicObject == nil)
     }
 }
+
+extension RealmSwiftParityTests {
+    @Test func schemasDescribeThemselvesAsRealmSwiftDoes() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Station.self]))
+        let schema = try #require(realm.schema["Station"])
+        #expect(schema.description.hasPrefix("Station {\n\tcode {\n\t\ttype = string;\n\t\tcolumnName = code;\n\t\tindexed = YES;\n\t\tisPrimary = YES;"))
+        #expect(schema.description.contains("\tname {\n\t\ttype = string;\n\t\tcolumnName = station_name;\n\t\tindexed = YES;\n\t\tisPrimary = NO;\n\t\tarray = NO;\n\t\tset = NO;\n\t\tdictionary = NO;\n\t\toptional = NO;\n\t}"))
+        #expect(schema.description.contains("\triders {\n\t\ttype = int;\n\t\tcolumnName = daily_riders;\n\t\tindexed = NO;\n\t\tisPrimary = NO;\n\t\tarray = YES;"))
+        let link = try #require(Realm(configuration: directory.configuration("links.realm", objectTypes: [ParityOwner.self, Dog.self])).schema["ParityOwner"]?["friend"])
+        #expect(link.description == "friend {\n\ttype = object;\n\tobjectClassName = Dog;\n\tlinkOriginPropertyName = (null);\n\tcolumnName = friend;\n\tindexed = NO;\n\tisPrimary = NO;\n\tarray = NO;\n\tset = NO;\n\tdictionary = NO;\n\toptional = YES;\n}")
+    }
+}
