@@ -30,7 +30,9 @@ struct FieldInfo {
 
     var property: Property {
         let field = description
-        return Property(name: name, type: isComputed ? .linkingObjects : field.kind.propertyType, isOptional: field.isOptional && !isComputed,
+        // An AnyRealmValue holds `.none` rather than nil: RealmSwift's schema calls it required.
+        return Property(name: name, type: isComputed ? .linkingObjects : field.kind.propertyType,
+                        isOptional: field.isOptional && !isComputed && field.kind != .mixed,
                         isIndexed: field.isIndexed || field.isPrimaryKey, isPrimary: field.isPrimaryKey,
                         objectClassName: field.linkedType.map(ClassInfo.storedName(of:)),
                         isArray: field.collection == .list, isSet: field.collection == .set, isMap: field.collection == .map,

@@ -22,7 +22,7 @@ extension StoredClass {
         // Linking objects are not stored: the model class, when this process has it, names them.
         let computed = ClassInfo.type(named: name).map { ClassInfo.of($0).objectSchema.computedProperties } ?? []
         return ObjectSchema(className: name, properties: properties.map {
-            Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional,
+            Property(name: $0.name, type: $0.kind.propertyType, isOptional: $0.isOptional && $0.kind != .mixed,
                      isIndexed: $0.isIndexed || $0.isPrimary, isPrimary: $0.isPrimary, objectClassName: $0.objectClassName,
                      isArray: $0.collection == .list, isSet: $0.collection == .set, isMap: $0.collection == .map,
                      columnName: $0.columnName)

@@ -21,7 +21,7 @@ struct SchemaToolTests {
         let text = try BurrowToolRun(["schema", path])
         #expect(text.status == 0, "\(text.errors)")
         for line in ["schema version 0, 4 classes", "class Address (embedded)", "class Dog (primary key id)", "  id          object id     primary key",
-                     "  name        string        indexed", "  tags        List<string>", "  extra       mixed?", "  dogs        List<Dog>",
+                     "  name        string        indexed", "  tags        List<string>", "  extra       mixed", "  dogs        List<Dog>",
                      "  bestFriend  Person?", "  nicknames   Set<string>", "  scores      Map<string, int>", "class Visit"] {
             #expect(text.output.contains(line + "\n"), "missing '\(line)' in\n\(text.output)")
         }
