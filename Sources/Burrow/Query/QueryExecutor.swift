@@ -121,11 +121,20 @@ struct QueryExecutor {
             let end = limit.map { start + min(keys.count - start, $0) } ?? keys.count
             return Array(keys[start..<end])
         case .sort(let descriptors):
-            let values = try keyPathValues(keys, paths: descriptors.map(\.keyPath))
+            // An object with an empty link on the way to a sort key path sorts after every
+            // other ascending, before them descending, as realm-core sorts it; a nil value at the
+            // end of the path sorts first.
+            let values = try reachedKeyPathValues(keys, paths: descriptors.map(\.keyPath))
             let order = keys.indices.sorted { a, b in
                 for (position, descriptor) in descriptors.enumerated() {
-                    let result = Self.sortOrder(values[a][position], values[b][position])
-                    if result != 0 { return descriptor.ascending ? result < 0 : result > 0 }
+                    switch (values[a][position], values[b][position]) {
+                    case (nil, nil): continue
+                    case (nil, _): return !descriptor.ascending
+                    case (_, nil): return descriptor.ascending
+                    case (let x?, let y?):
+                        let result = Self.sortOrder(x, y)
+                        if result != 0 { return descriptor.ascending ? result < 0 : result > 0 }
+                    }
                 }
                 return a < b
             }
@@ -139,18 +148,8 @@ struct QueryExecutor {
         }
     }
 
-    /// The values `paths` name for each object of `keys`; traps for a path the table does not
-    /// have (the query was checked when it was made).
-    private func keyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue]] {
-        let readers = self.readers(of: paths)
-        return try keys.map { key in
-            guard let row = try layout.row(key, in: transaction) else { return paths.map { _ in .null } }
-            let reader = RowReader(row, key: key)
-            return try readers.map { try $0.value(of: reader, in: transaction) }
-        }
-    }
-
-    /// The values `paths` name for each object of `keys`, `nil` where a link on the way is empty.
+    /// The values `paths` name for each object of `keys`, `nil` where a link on the way is
+    /// empty; traps for a path the table does not have (the query was checked when it was made).
     private func reachedKeyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue?]] {
         let readers = self.readers(of: paths)
         return try keys.map { key in

@@ -139,8 +139,9 @@ extension RealmSwiftParityTests {
         }
         #expect(realm.objects(ParityOwner.self).distinct(by: ["friend.age"]).map(\.name) == ["a"])
         #expect(realm.objects(ParityOwner.self).distinct(by: ["name"]).count == 3)
-        // Sorting keeps them: an empty link reads as nil, which sorts first.
-        #expect(realm.objects(ParityOwner.self).sorted(byKeyPath: "friend.name").map(\.name) == ["c", "b", "a"])
+        // Sorting keeps them, after the others ascending and before them descending.
+        #expect(realm.objects(ParityOwner.self).sorted(byKeyPath: "friend.name").map(\.name) == ["b", "a", "c"])
+        #expect(realm.objects(ParityOwner.self).sorted(byKeyPath: "friend.name", ascending: false).map(\.name) == ["c", "a", "b"])
     }
 
     @Test func setsAnswerKeyValueReadsWithDistinctValues() throws {
