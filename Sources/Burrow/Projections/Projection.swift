@@ -42,7 +42,7 @@ open class Projection<Root: ObjectBase & RealmCollectionValue & ThreadConfined>:
     /// The projection's properties, the stored paths they read and their values, in RealmSwift's
     /// layout.
     open var description: String {
-        let lines = schema.properties.map { "\t\($0.label)(\\.\($0.originPath)) = \(rootObject[keyPath: $0.keyPath].map { "\($0)" } ?? "nil");" }
+        let lines = schema.properties.map { "\t\($0.label)(\\.\($0.describedPath)) = \(rootObject[keyPath: $0.keyPath].map { "\($0)" } ?? "nil");" }
         let address = Unmanaged.passUnretained(rootObject).toOpaque()
         return "\(type(of: self))<\(type(of: rootObject))> <\(address)> {\n\t" + lines.joined(separator: "\n") + "\n}"
     }

@@ -11,6 +11,10 @@ struct ProjectionSchema: Sendable {
         /// The stored property path the key path reads (`firstName`, `address.city`).
         let originPath: String
 
+        /// The path as RealmSwift's descriptions show it: up to the list or set a `projectTo`
+        /// reads through (`friends`, not `friends.firstName`).
+        let describedPath: String
+
         /// The root object's property the key path starts with.
         var originProperty: Substring { originPath.split(separator: ".", maxSplits: 1)[0] }
     }
@@ -31,10 +35,25 @@ struct ProjectionSchema: Sendable {
             guard let origin = info.persistedPropertyName(of: projected.projectedKeyPath) else {
                 burrowPreconditionFailure("@Projected property '\(label)' must be a part of Realm object: \(projected.projectedKeyPath) reads no @Persisted property of '\(info.className)'.")
             }
-            properties.append(Property(label: String(label), keyPath: projected.projectedKeyPath, originPath: origin))
+            properties.append(Property(label: String(label), keyPath: projected.projectedKeyPath, originPath: origin,
+                                       describedPath: Self.describedPath(origin, from: info)))
         }
         let schema = ProjectionSchema(properties: properties)
         cache.withLock { $0[identifier] = schema }
         return schema
+    }
+
+    /// `path` up to and including its first list, set or map.
+    private static func describedPath(_ path: String, from root: ClassInfo) -> String {
+        var info: ClassInfo? = root
+        var names: [Substring] = []
+        for name in path.split(separator: ".") {
+            names.append(name)
+            guard let current = info, let index = current.fieldIndex[String(name)] else { break }
+            let field = current.fields[index]
+            if field.collection != nil { break }
+            info = field.linkedType.map(ClassInfo.of)
+        }
+        return names.joined(separator: ".")
     }
 }
