@@ -143,7 +143,7 @@ struct PredicateBinder {
             throw QueryError.at(position, "SUBQUERY(…).@count compares only with a whole number")
         case (.shape(_, let position), _), (_, .shape(_, let position)):
             // Bound before: a shape reaches here only through a link that ends elsewhere.
-            throw QueryError.at(position, "GEOWITHIN needs a property on its left that links to an embedded object holding a point")
+            throw QueryError.at(position, Self.geoWithinNeedsALink)
         case (.keyPath(let name, let position), .list(let values, _)) where comparison.op == .in:
             return bound(.values(column: try column(named: name, at: position), values))
         case (.literal(let value, let valuePosition), .keyPath(let name, let position))
@@ -183,6 +183,8 @@ struct PredicateBinder {
 
     // MARK: Geospatial
 
+    private static let geoWithinNeedsALink = "GEOWITHIN needs a property on its left that links to an embedded object holding a point"
+
     /// Refuses a shape anywhere but on the right of `GEOWITHIN`, and anything but a key path
     /// on its left.
     private static func checkGeoWithin(_ comparison: Comparison) throws(Realm.Error) {
@@ -193,7 +195,7 @@ struct PredicateBinder {
                                 : "a geospatial shape goes only on the right of GEOWITHIN (or of IN)")
         }
         guard case .keyPath = comparison.lhs, comparison.quantifier == nil, !comparison.caseInsensitive, !comparison.diacriticInsensitive else {
-            throw QueryError.at(comparison.lhs.position, "GEOWITHIN needs a property on its left that links to an embedded object holding a point")
+            throw QueryError.at(comparison.lhs.position, Self.geoWithinNeedsALink)
         }
     }
 

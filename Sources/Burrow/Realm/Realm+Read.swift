@@ -34,9 +34,7 @@ extension Realm {
     /// ```
     /// Queries and sorts name the projected class's stored properties.
     public func objects<Root: Object, Element: Projection<Root>>(_ type: Element.Type) -> Results<Element> {
-        core.verifyThread()
-        core.verifyManaged(Root.self)
-        return Results(core: ResultsCore(realm: core, info: core.info(Root.self), query: ResultsQuery()))
+        Results(core: objects(Root.self).core)
     }
 
     /// The object of `type` whose primary key is `key`, or `nil`.
