@@ -55,7 +55,7 @@ extension ProjectionObservable where Root: Object {
     }
 
     /// The stored property path a key path of the projection reads; traps when it reads none.
-    private func originPath(of keyPath: PartialKeyPath<Self>) -> String {
+    func originPath(of keyPath: PartialKeyPath<Self>) -> String {
         guard let path = Self.originPath(of: keyPath) else {
             burrowPreconditionFailure("Key path \(keyPath) of \(type(of: self)) reads no @Persisted property of '\(ClassInfo.of(Root.self).className)'.")
         }
