@@ -38,20 +38,11 @@ extension MutableSet {
     /// Set(tags.value(forKey: "self").map { $0 as! String })
     /// ```
     public func value(forKey key: String) -> [AnyObject] {
-        Self.distinct(CollectionKeyValue.objects(forKeyPath: key, of: Array(self)))
+        CollectionKeyValue.distinct(CollectionKeyValue.objects(forKeyPath: key, of: Array(self)))
     }
 
     /// The distinct values of `keyPath` (through to-one links) of the elements, as an array.
     public func value(forKeyPath keyPath: String) -> [AnyObject] {
-        Self.distinct(CollectionKeyValue.objects(forKeyPath: keyPath, of: Array(self)))
-    }
-
-    /// `values` without repeats, in order: equal values once, objects by identity.
-    private static func distinct(_ values: [AnyObject]) -> [AnyObject] {
-        var seen = Set<AnyHashable>()
-        return values.filter { value in
-            let identity = (value as? AnyHashable) ?? AnyHashable(ObjectIdentifier(value))
-            return seen.insert(identity).inserted
-        }
+        CollectionKeyValue.distinct(CollectionKeyValue.objects(forKeyPath: keyPath, of: Array(self)))
     }
 }

@@ -2,18 +2,35 @@
 /// through Objective-C's key-value coding: Linux has none, so it goes through Burrow's dynamic
 /// accessor (``Object/subscript(_:)``).
 enum CollectionKeyValue {
-    private static let operators = ["@min", "@max", "@sum", "@avg"]
+    private static let aggregates = ["@min", "@max", "@sum", "@avg"]
+    private static let unions = ["@unionOfObjects", "@distinctUnionOfObjects"]
 
     /// `self`, a property, a key path through to-one links, or `@count` / `@min.x` / `@max.x` /
-    /// `@sum.x` / `@avg.x`.
+    /// `@sum.x` / `@avg.x`, or `@unionOfObjects.x` (the values that are not `nil`) /
+    /// `@distinctUnionOfObjects.x` (the same without repeats).
     static func value<Element: RealmCollectionValue>(forKeyPath keyPath: String, of elements: [Element]) -> Any? {
         if keyPath == "@count" { return elements.count }
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
-        if let name = parts.first, operators.contains(name) {
-            guard parts.count == 2 else { burrowPreconditionFailure("Collection operator '\(name)' needs a key path after it, as in '\(name).age'.") }
-            return aggregate(name, values(of: parts[1], in: elements))
+        guard let name = parts.first, name.hasPrefix("@") else { return values(of: keyPath, in: elements) }
+        guard aggregates.contains(name) || unions.contains(name) else {
+            burrowPreconditionFailure("Unsupported collection operator '\(name)': the operators are @count, \((aggregates + unions).joined(separator: ", ")).")
         }
-        return values(of: keyPath, in: elements)
+        guard parts.count == 2 else { burrowPreconditionFailure("Collection operator '\(name)' needs a key path after it, as in '\(name).age'.") }
+        let values = values(of: parts[1], in: elements)
+        switch name {
+        case "@unionOfObjects": return values.compactMap { $0 }
+        case "@distinctUnionOfObjects": return distinct(values.compactMap { $0 })
+        default: return aggregate(name, values)
+        }
+    }
+
+    /// `values` without repeats, in order: equal values once, objects by identity.
+    static func distinct<Value>(_ values: [Value]) -> [Value] {
+        var seen = Set<AnyHashable>()
+        return values.filter { value in
+            let identity = (value as? AnyHashable) ?? AnyHashable(ObjectIdentifier(value as AnyObject))
+            return seen.insert(identity).inserted
+        }
     }
 
     /// Sets `key` of every object of `elements` (inside a write).

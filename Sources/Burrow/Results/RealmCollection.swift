@@ -62,7 +62,8 @@ where Element: RealmCollectionValue, Index == Int {
     /// The value of property `key` of every element, as an array (`self`: the elements).
     func value(forKey key: String) -> Any?
     /// The value of a key path of every element: `name`, `owner.name`, or a collection
-    /// operator (`@count`, `@min.age`, `@max.age`, `@sum.age`, `@avg.age`).
+    /// operator (`@count`, `@min.age`, `@max.age`, `@sum.age`, `@avg.age`, and
+    /// `@unionOfObjects.name` / `@distinctUnionOfObjects.name`, the values that are not `nil`).
     func value(forKeyPath keyPath: String) -> Any?
     /// Sets property `key` of every element to `value`, inside a write.
     func setValue(_ value: Any?, forKey key: String)

@@ -180,6 +180,11 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(puppies.value(forKeyPath: "@sum.age") as? Int == 10)
         #expect(puppies.value(forKeyPath: "@max.age") as? Int == 7)
         #expect(puppies.value(forKeyPath: "@avg.age") as? Double == 10.0 / 3)
+        #expect((puppies.value(forKeyPath: "@unionOfObjects.name") as! NSArray?) == ["ace", "bo", "rex"])
+        #expect((puppies.value(forKeyPath: "@unionOfObjects.owner.name") as? [Any])?.compactMap { $0 as? String } == ["Ann", "Ann", "Ann"])
+        #expect((puppies.value(forKeyPath: "@distinctUnionOfObjects.owner.name") as? [Any])?.compactMap { $0 as? String } == ["Ann"])
+        #expect(kennel.dogs.value(forKeyPath: "@distinctUnionOfObjects.owner").count == 1)
+        #expect((realm.objects(Puppy.self).filter("age > 100").value(forKeyPath: "@unionOfObjects.name") as? [Any])?.isEmpty == true)
         #expect(kennel.tags.value(forKey: "self").map { dynamicBridgeCast(fromObjectiveC: $0) as String } == ["b", "a", "c", "a"])
         #expect(kennel.scores.value(forKey: "self").map { dynamicBridgeCast(fromObjectiveC: $0) as Int? } == [3, nil, 1, 3])
         #expect(kennel.dogs.value(forKeyPath: "owner.name").map { $0 as? String } == ["Ann", "Ann", "Ann"])
@@ -194,6 +199,7 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(realm.objects(Puppy.self).map(\.age) == [4, 4, 4])
         try realm.write { owner.puppies.setValue(nil, forKey: "owner") }
         #expect(owner.puppies.isEmpty)
+        #expect((puppies.value(forKeyPath: "@unionOfObjects.owner") as? [Any])?.isEmpty == true)  // nil is left out
         #expect(puppies.objects(at: IndexSet([0, 2])).map(\.name) == ["ace", "rex"])
         #expect(puppies.objects(at: IndexSet()).isEmpty)
     }
@@ -268,6 +274,13 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         let again = try #require(realm.object(ofType: Ledger.self, forPrimaryKey: 1))
         #expect(ledger.scores == again.scores && Set([ledger.scores, again.scores]).count == 1)
         #expect(ledger.scores != Map<String, Int>())
+    }
+
+    @Test func anUnknownCollectionOperatorTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = List<Int>().value(forKeyPath: "@unionOfArrays.self")
+        }
+        expectMessage(result, "Unsupported collection operator '@unionOfArrays': the operators are @count, @min, @max, @sum, @avg, @unionOfObjects, @distinctUnionOfObjects.")
     }
 
     @Test func queryingValuesByAnotherNameTraps() async {
