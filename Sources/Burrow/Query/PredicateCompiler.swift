@@ -114,6 +114,7 @@ struct PredicateCompiler {
         case (.decimal, .double(let v)): return .decimal(Decimal128(number: v))
         case (.decimal, .float(let v)): return .decimal(Decimal128(number: v))
         case (.data, .string(let v)): return .data(Data(v.utf8))
+        case (.link, QueryParser.objectNotInRealm): return nil
         case (.link, .typedLink(_, let key)): return .link(key)
         default: return value
         }
@@ -129,7 +130,9 @@ struct PredicateCompiler {
             }
         }
         if value.isNull { return }
-        if kind == .link, case .typedLink(let classID, _) = value { try checkClass(classID, against: column, comparison) }
+        if kind == .link, value != QueryParser.objectNotInRealm, case .typedLink(let classID, _) = value {
+            try checkClass(classID, against: column, comparison)
+        }
         let fits: Bool = switch (kind, value) {
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.float, .int), (.float, .double),
              (.float, .float), (.double, .float), (.int, .float),
@@ -164,6 +167,10 @@ struct PredicateCompiler {
             let result = Self.test(op, nil, lhsNull: false, rhsNull: true)
             let bothNull = Self.test(op, nil, lhsNull: true, rhsNull: true)
             return { $0.isNull(column) ? bothNull : result }
+        }
+        if value == QueryParser.objectNotInRealm {
+            let result = op == .notEqual
+            return { _ in result }
         }
         let nullResult = Self.test(op, nil, lhsNull: true, rhsNull: false)
         switch (kind, value) {

@@ -37,9 +37,9 @@ extension Query where T: _QueryCollection {
     /// ```swift
     /// kennels.where { $0.tags == "small" }
     /// ```
-    public static func == (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.equal, rhs._persistedValue) }
+    public static func == (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.equal, queryArgument(rhs)) }
     /// Whether any element differs from `value`.
-    public static func != (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.notEqual, rhs._persistedValue) }
+    public static func != (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.notEqual, queryArgument(rhs)) }
 
     /// Whether any element is one of `values` (`ANY collection IN {…}`).
     ///
@@ -48,7 +48,7 @@ extension Query where T: _QueryCollection {
     /// ```
     public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T._QueryElement {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: lhsOperand, op: .in, rhs: .list(values.map(\._persistedValue), position: 0), quantifier: .any))))
+            lhs: lhsOperand, op: .in, rhs: .list(values.map(queryArgument), position: 0), quantifier: .any))))
     }
 }
 

@@ -2,9 +2,9 @@ import Foundation
 
 extension Query where T: _Persistable {
     /// Equal to `value`.
-    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.equal, rhs._persistedValue) }
+    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.equal, queryArgument(rhs)) }
     /// Not equal to `value`.
-    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, rhs._persistedValue) }
+    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, queryArgument(rhs)) }
     /// Equal to another property.
     public static func == (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.equal, rhs) }
     /// Not equal to another property.
@@ -17,7 +17,7 @@ extension Query where T: _Persistable {
     /// ```
     public func `in`<C: Sequence>(_ collection: C) -> Query<Bool> where C.Element == T {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: lhsOperand, op: .in, rhs: .list(collection.map(\._persistedValue), position: 0)))))
+            lhs: lhsOperand, op: .in, rhs: .list(collection.map(queryArgument), position: 0)))))
     }
 }
 

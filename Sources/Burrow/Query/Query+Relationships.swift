@@ -85,7 +85,7 @@ extension Query where T: _QueryCollection {
 
     /// Whether the collection holds `value` (`ANY collection == value`).
     public func contains(_ value: T._QueryElement) -> Query<Bool> {
-        compare(.equal, value._persistedValue)
+        compare(.equal, queryArgument(value))
     }
 
     /// The class the key path starts from.

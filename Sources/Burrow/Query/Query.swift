@@ -130,3 +130,10 @@ extension Query where T: ObjectBase {
         return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
     }
 }
+
+/// A constant of `where { }` as a query compares it: an object as the object it is, with its
+/// class, or as an object not in the realm while unmanaged (``QueryParser/value(ofObject:)``).
+func queryArgument<Value: _Persistable>(_ value: Value) -> _PersistedValue {
+    if let object = value as? ObjectBase { return QueryParser.value(ofObject: object) }
+    return value._persistedValue
+}

@@ -521,16 +521,23 @@ struct QueryParser {
             default: return mixed.scalar
             }
         }
-        if let object = argument as? ObjectBase {
-            guard let management = object.management else {
-                throw QueryError.at(position, "an unmanaged \(type(of: object)) cannot be compared: add it to the realm first")
-            }
-            // With its class: an object of another class with the same key is not the same object.
-            return .typedLink(classID: management.bound.layout.classID, key: management.key.rawValue)
-        }
+        if let object = argument as? ObjectBase { return value(ofObject: object) }
         if let persistable = argument as? any _Persistable { return persistable._persistedValue }
         throw QueryError.at(position, "an argument of type '\(type(of: argument))' is not a value Burrow can compare")
     }
+
+    /// What an object argument compares as: the object, with its class (an object of another
+    /// class with the same key is not the same object); an unmanaged or deleted object as
+    /// ``objectNotInRealm``, as realm-core compares them.
+    static func value(ofObject object: ObjectBase) -> _PersistedValue {
+        guard let management = object.management, (object as? Object)?.isInvalidated != true else { return objectNotInRealm }
+        return .typedLink(classID: management.bound.layout.classID, key: management.key.rawValue)
+    }
+
+    /// An object that is not in the realm: no link equals it, so `link == x` matches no row and
+    /// `link != x` every row, `ANY list == x` no row and `ANY list != x` every non-empty list.
+    /// No class has this identifier.
+    static let objectNotInRealm = _PersistedValue.typedLink(classID: .max, key: .max)
 
     private func describe(_ kind: QueryLexer.Kind) -> String {
         switch kind {

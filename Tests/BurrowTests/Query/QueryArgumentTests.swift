@@ -39,6 +39,39 @@ import Testing
         #expect(bags.filter("ANY items == %@", kennel).count == 0)
     }
 
+    @Test func anUnmanagedOrDeletedObjectEqualsNoStoredObject() throws {
+        let directory = TestDirectory()
+        let (realm, owner, _) = try realmWithTwinKeys(directory)
+        let gone = Owner(value: ["id": 2, "name": "Gone"])
+        try realm.write {
+            realm.add(Puppy(value: ["name": "Bo"]))  // no owner
+            realm.add(Kennel(value: ["id": 2]))  // no dogs
+            realm.add(gone)
+            realm.add(Puppy(value: ["name": "Ace", "owner": gone]))
+            realm.delete(gone)
+        }
+        let puppies = realm.objects(Puppy.self), kennels = realm.objects(Kennel.self)
+        // An Owner with the same primary key as the stored one has the same object key once added.
+        for absent in [Owner(value: ["id": 1]), gone] {
+            #expect(puppies.filter("owner == %@", absent).count == 0)
+            #expect(puppies.filter("owner != %@", absent).count == 3)  // a nil link too, as realm-core says
+            #expect(puppies.filter("owner IN %@", [absent, owner]).count == 1)
+            #expect(puppies.where { $0.owner == absent }.count == 0)
+            #expect(puppies.where { $0.owner != absent }.count == 3)
+            #expect(puppies.where { $0.owner.in([absent]) }.count == 0)
+            #expect(owner.puppies.filter("owner == %@", absent).count == 0)
+        }
+        expectError(.invalidQuery) { try puppies.validate(QueryPredicate("age == %@", Owner())) }
+        let absentPuppy = Puppy(value: ["name": "Rex"])
+        #expect(kennels.filter("ANY dogs == %@", absentPuppy).count == 0)
+        #expect(kennels.filter("ANY dogs != %@", absentPuppy).count == 1)  // the kennel with a dog
+        #expect(kennels.where { $0.dogs.contains(absentPuppy) }.count == 0)
+        #expect(kennels.where { $0.dogs == absentPuppy }.count == 0)
+        #expect(realm.objects(Bag.self).filter("ANY items == %@", absentPuppy).count == 0)
+        try realm.write { realm.add(absentPuppy) }
+        #expect(kennels.filter("ANY dogs == %@", absentPuppy).count == 0)  // added, but in no kennel
+    }
+
     @Test func decimalsCompareWithInfiniteAndHugeDoubles() throws {
         let directory = TestDirectory()
         let realm = try directory.realm()
