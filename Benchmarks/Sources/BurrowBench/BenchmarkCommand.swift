@@ -1,3 +1,4 @@
+import Baselines
 import Foundation
 
 #if canImport(Glibc)
@@ -80,6 +81,20 @@ enum BenchmarkCommand {
             } else if options.sectionsOnly {
                 print(SectionedNotificationStep.summary(try SectionedNotificationStep.measure(count: options.objectCount, in: workspace.directory),
                                                         count: options.objectCount))
+                agree = true
+            } else if let profile = options.profile {
+                // Under callgrind, each repeat is a profile part of its own.
+                let counted = instructions_counted() != 0
+                let workload = try BurrowWorkload(count: options.objectCount, directory: workspace.directory,
+                                                  encryptionKey: options.profileEncrypted ? BurrowWorkload.benchmarkKey : nil,
+                                                  maximumFileSize: counted ? 1 << 31 : nil)
+                if profile.step != .insert { _ = try workload.run(.insert) }
+                for _ in 0..<profile.repeats {
+                    if counted { instructions_restart() }
+                    let measurement = try workload.run(profile.step)
+                    if counted { instructions_dump(profile.step.title) }
+                    print("\(profile.step.title): \(String(format: "%.4f", measurement.seconds)) s (check \(measurement.check))")
+                }
                 agree = true
             } else if options.concurrentReadsOnly {
                 agree = try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)

@@ -11,6 +11,7 @@ struct BenchmarkOptions {
 
     static let usage = """
         usage: BurrowBench [--rounds R] [--concurrent-reads | --notifications | --sections] [N] [directory]
+               BurrowBench --profile STEP REPEATS [--encrypted] [N] [directory]
                BurrowBench --file-growth GIB [directory]
 
           --rounds R  run the whole workload R times (default 3), fresh files each time, and
@@ -20,6 +21,12 @@ struct BenchmarkOptions {
           --notifications
                       run only the notifications step
           --sections  run only the sectioned-results notification step
+          --profile STEP REPEATS
+                      insert N objects into a Burrow file, then run only STEP (insert,
+                      randomGet, scanFilter, indexEquality, sortedPage, updateAll) REPEATS
+                      times, printing each time: for profilers, whose samples it dominates
+          --encrypted with --profile: an encrypted file. Under valgrind --tool=callgrind,
+                      each repeat is dumped as a profile part of its own
           --sync CONNECTION
                       run only the sync step against the PostgreSQL server CONNECTION
                       (a libpq connection string; Scripts/bench.sh --sync starts one)
@@ -44,6 +51,10 @@ struct BenchmarkOptions {
     var notificationsOnly = false
     /// Whether only the sectioned-results notification step runs.
     var sectionsOnly = false
+    /// The one Burrow step to repeat, and how many times (`--profile`).
+    var profile: (step: Step, repeats: Int)?
+    /// Whether the profiled file is encrypted.
+    var profileEncrypted = false
     /// GiB to write in the file-growth run instead of the workload.
     var fileGrowthGigabytes: Int?
     var syncServer: String?
@@ -81,6 +92,18 @@ struct BenchmarkOptions {
             guard flag + 4 < remaining.count else { throw BenchmarkError("--scale needs two connection strings and two data directories.\n\n" + Self.usage) }
             scale = (remaining[flag + 1], remaining[flag + 2], remaining[flag + 3], remaining[flag + 4])
             remaining.removeSubrange(flag...(flag + 4))
+        }
+        if let flag = remaining.firstIndex(of: "--profile") {
+            guard flag + 2 < remaining.count, let step = Step.allCases.first(where: { "\($0)" == remaining[flag + 1] }),
+                  let repeats = Int(remaining[flag + 2]), repeats > 0 else {
+                throw BenchmarkError("--profile needs a step name and a positive number of repeats.\n\n" + Self.usage)
+            }
+            profile = (step, repeats)
+            remaining.removeSubrange(flag...(flag + 2))
+        }
+        if let flag = remaining.firstIndex(of: "--encrypted") {
+            profileEncrypted = true
+            remaining.remove(at: flag)
         }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {
             concurrentReadsOnly = true

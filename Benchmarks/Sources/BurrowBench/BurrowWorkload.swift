@@ -36,15 +36,18 @@ final class BurrowWorkload: EngineWorkload {
     /// Opens a fresh realm, `burrow.realm` in `directory`, for a workload of `count` objects;
     /// with `encryptionKey`, every file of the workload is encrypted with it; without
     /// `rowChecksums`, its files are of the format before checksums.
-    init(count: Int, directory: URL, encryptionKey: Data? = nil, rowChecksums: Bool = true, queryForm: QueryForm = .string) throws {
+    /// `maximumFileSize` limits the map (valgrind cannot reserve the default 64 GiB of address space).
+    init(count: Int, directory: URL, encryptionKey: Data? = nil, rowChecksums: Bool = true, queryForm: QueryForm = .string,
+         maximumFileSize: Int? = nil) throws {
         self.count = count
         self.directory = directory
         self.encryptionKey = encryptionKey
         self.rowChecksums = rowChecksums
         self.queryForm = queryForm
         engine = encryptionKey != nil ? "Encrypted" : !rowChecksums ? "Unchecked" : queryForm == .foundationPredicate ? "#Predicate" : "Burrow"
-        let configuration = Self.configuration(named: engine.filter(\.isLetter).lowercased() + ".realm",
+        var configuration = Self.configuration(named: engine.filter(\.isLetter).lowercased() + ".realm",
                                                in: directory, key: encryptionKey, rowChecksums: rowChecksums)
+        if let maximumFileSize { configuration.maximumFileSize = maximumFileSize }
         try Realm.deleteFiles(for: configuration)
         realm = try Realm(configuration: configuration)
     }

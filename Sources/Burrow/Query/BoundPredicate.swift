@@ -66,10 +66,14 @@ struct BoundComparison {
         case geoWithin(column: Int, region: GeoRegion, position: Int)
     }
 
+    /// Whether the comparison compares values as stored, without folding case or diacritics,
+    /// as an index does (the subject decides the rest).
+    var isIndexable: Bool { !comparison.caseInsensitive && !comparison.diacriticInsensitive }
+
     /// `column op value` when the comparison is a property against values, compared exactly
     /// (not case or diacritic insensitive): the terms an index can answer.
     var indexable: (column: Int, op: ComparisonOperator, values: [_PersistedValue])? {
-        guard !comparison.caseInsensitive, !comparison.diacriticInsensitive else { return nil }
+        guard isIndexable else { return nil }
         switch subject {
         case .value(let column, let value): return (column, comparison.op, [value])
         case .values(let column, let values): return (column, comparison.op, values)

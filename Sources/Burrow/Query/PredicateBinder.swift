@@ -28,6 +28,13 @@ struct PredicateBinder {
         func bound(_ subject: BoundComparison.Subject, _ form: Comparison = comparison) -> BoundNode {
             .comparison(BoundComparison(comparison: form, subject: subject))
         }
+        // The common `property op value` on a property of the class that is not a collection,
+        // bound as ``bindPlain(_:)`` would bind it without walking every other shape first.
+        if case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
+           comparison.quantifier == nil, comparison.op != .in, comparison.op != .geoWithin,
+           let column = storedClass.properties.firstIndex(where: { $0.name == name }), storedClass.properties[column].collection == nil {
+            return bound(.value(column: column, value))
+        }
         var comparison = comparison
         // `location IN %@` with a shape is NSPredicate's spelling of GEOWITHIN.
         if comparison.op == .in, case .shape = comparison.rhs { comparison.op = .geoWithin }
@@ -90,12 +97,13 @@ struct PredicateBinder {
     /// not start with a link.
     private func boundThroughLink(_ comparison: Comparison) throws(Realm.Error) -> BoundNode? {
         func linkHead(_ path: String, at position: Int) -> (column: Int, rest: String, position: Int)? {
-            guard let dot = path.firstIndex(of: ".") else { return nil }
+            // UTF-8 search: a scan by Character would cost a grapheme break test per letter.
+            guard let dot = path.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
             let head = path[..<dot]
             guard let column = storedClass.properties.firstIndex(where: { $0.name == head }) else { return nil }
             let property = storedClass.properties[column]
             guard property.kind == .link, property.collection == nil, property.objectClassName != nil else { return nil }
-            return (column, String(path[path.index(after: dot)...]), position + head.utf16.count + 1)
+            return (column, String(path[path.utf8.index(after: dot)...]), position + head.utf16.count + 1)
         }
         let inner: (column: Int, operand: Operand)
         switch comparison.lhs {
@@ -242,7 +250,7 @@ struct PredicateBinder {
 
     /// A key path's first name and the rest after its first dot.
     private static func split(_ path: String) -> (head: String, rest: String?) {
-        guard let dot = path.firstIndex(of: ".") else { return (path, nil) }
-        return (String(path[..<dot]), String(path[path.index(after: dot)...]))
+        guard let dot = path.utf8.firstIndex(of: UInt8(ascii: ".")) else { return (path, nil) }
+        return (String(path[..<dot]), String(path[path.utf8.index(after: dot)...]))
     }
 }

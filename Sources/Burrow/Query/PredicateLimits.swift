@@ -19,6 +19,12 @@ enum PredicateLimits {
     ///
     /// - Throws: ``Realm/Error/Code/invalidQuery`` naming the bound and where it was passed.
     static func check(_ node: PredicateNode) throws(Realm.Error) {
+        // The common lone comparison without a subquery, checked without the walk's arrays.
+        if case .comparison(let comparison) = node, !comparison.lhs.isSubquery, !comparison.rhs.isSubquery {
+            try checkPath(of: comparison.lhs)
+            try checkPath(of: comparison.rhs)
+            return
+        }
         var pending: [(node: PredicateNode, depth: Int, subqueries: Int)] = [(node, 1, 0)]
         var comparisons = 0
         while let (node, depth, subqueries) = pending.popLast() {
@@ -85,5 +91,12 @@ extension PredicateNode {
         if nodes.count == 1 { return nodes[nodes.startIndex] }
         let middle = nodes.startIndex + nodes.count / 2
         return combine(balanced(nodes[..<middle], combine), balanced(nodes[middle...], combine))
+    }
+}
+
+private extension Operand {
+    var isSubquery: Bool {
+        if case .subqueryCount = self { return true }
+        return false
     }
 }

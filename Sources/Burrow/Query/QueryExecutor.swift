@@ -28,17 +28,19 @@ struct QueryExecutor {
         static var everything: Prepared { Prepared(links: nil, test: nil, path: .scan) }
     }
 
-    /// Binds, plans and compiles `predicate` for `layout`. `key == value` answered exactly by
-    /// an index needs no row test when the whole table is queried (a collection's members are
-    /// tested row by row).
+    /// Binds, plans and compiles `predicate` for `layout`, with the link resolver `links` makes
+    /// when it has a row test. `key == value` answered exactly by an index needs no row test
+    /// when the table's objects are the candidates (a collection's members are tested row by
+    /// row).
     ///
     /// - Throws: ``Realm/Error`` `invalidQuery` when the predicate does not fit the table.
-    static func prepare(_ predicate: PredicateNode, for layout: TableLayout, links: LinkResolver, wholeTable: Bool) throws -> Prepared {
+    static func prepare(_ predicate: PredicateNode, for layout: TableLayout, links makeLinks: () -> LinkResolver, readsTable: Bool) throws -> Prepared {
         let planner = QueryPlanner(layout: layout)
         let bound = try PredicateBinder(storedClass: layout.storedClass).bind(predicate)
-        if wholeTable, let path = planner.exactEqualityPath(bound) {
+        if readsTable, let path = planner.exactEqualityPath(bound) {
             return Prepared(links: nil, test: nil, path: path)
         }
+        let links = makeLinks()
         let test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(bound)
         return Prepared(links: links, test: test, path: planner.plan(bound))
     }

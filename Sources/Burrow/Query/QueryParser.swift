@@ -501,6 +501,9 @@ struct QueryParser {
 
     /// A `%@` argument as an operand: a geospatial shape, or a stored value.
     static func operand(of argument: Any, at position: Int) throws(Realm.Error) -> Operand {
+        // The common arguments before the casts to shape classes, which cost more than the query.
+        if let string = argument as? String { return .literal(.string(string), position: position) }
+        if let integer = argument as? Int { return .literal(.int(Int64(integer)), position: position) }
         if let shape = GeoShape(argument) { return .shape(shape, position: position) }
         return .literal(try value(of: argument, at: position), position: position)
     }

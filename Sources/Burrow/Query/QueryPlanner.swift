@@ -109,7 +109,7 @@ struct QueryPlanner {
     /// nothing is left to check); `nil` for anything else.
     func exactEqualityPath(_ predicate: BoundPredicate) -> AccessPath? {
         guard case .comparison(let comparison) = predicate.root, case .value(let column, let value) = comparison.subject,
-              comparison.comparison.op == .equal, comparison.indexable != nil,
+              comparison.comparison.op == .equal, comparison.isIndexable,
               value.kind == layout.kinds[column] || value.isNull else {
             return nil
         }
@@ -128,7 +128,7 @@ struct QueryPlanner {
     /// machinery; `nil` when `node` is anything else.
     private func planSingleEquality(_ node: BoundNode) -> AccessPath? {
         guard case .comparison(let comparison) = node, case .value(let column, let value) = comparison.subject,
-              comparison.comparison.op == .equal, comparison.indexable != nil,
+              comparison.comparison.op == .equal, comparison.isIndexable,
               column == layout.primaryKeyColumn || layout.secondaryIndexes.contains(where: { $0.column == column }) else {
             return nil
         }
@@ -180,6 +180,28 @@ struct QueryPlanner {
                 }
             }
             return keys.sorted()
+        }
+    }
+
+    /// Calls `visit` with the candidates of a path of one point (one object key, or one index
+    /// key) in object key order until it returns `false`, collecting nothing; returns `false`
+    /// without visiting for any other path.
+    func visitSinglePoint(_ path: AccessPath, in txn: Transaction, _ visit: (ObjectKey) -> Bool) throws -> Bool {
+        switch path {
+        case .objectKeys(let keys, _) where keys.count <= 1:
+            if let key = keys.first, try layout.row(key, in: txn) != nil { _ = visit(key) }
+            return true
+        case .indexPoints(let access, let points, _) where points.count == 1:
+            let point = points[0]
+            let cursor = try txn.openCursor(access.database)
+            var entry = try cursor.seek(atLeast: point)
+            while let (key, value) = entry, Self.matches(point, key, access) {
+                guard visit(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className)) else { break }
+                entry = try cursor.next()
+            }
+            return true
+        default:
+            return false
         }
     }
 

@@ -116,7 +116,7 @@ final class ResultsCore {
         let prepared: QueryExecutor.Prepared
         if let predicate = query.predicate {
             do {
-                prepared = try QueryExecutor.prepare(predicate, for: layout, links: links, wholeTable: query.isWholeTable)
+                prepared = try QueryExecutor.prepare(predicate, for: layout, links: { links }, readsTable: query.readsTable)
             } catch {
                 burrowPreconditionFailure(Realm.Error.message(of: error))
             }
@@ -166,10 +166,18 @@ final class ResultsCore {
 
     // MARK: Reading
 
-    /// How many objects match: O(1) for a whole class.
+    /// How many objects match: O(1) for a whole class; a walk of the index entries, with no
+    /// keys collected, for a lone indexed equality.
     var count: Int {
         realm.verifyThread()
-        guard query.isWholeTable else { return keys.count }
+        if !query.isWholeTable {
+            var counted = 0
+            let walked = walkSinglePoint { _ in
+                counted += 1
+                return true
+            }
+            return walked ? counted : keys.count
+        }
         guard let layout = bound?.layout else { return 0 }
         do {
             return try layout.count(in: realm.transaction)
@@ -178,9 +186,36 @@ final class ResultsCore {
         }
     }
 
-    /// The first (or last) matching object's key, without evaluating a whole class.
+    /// Calls `visit` with the matching keys in order until it returns `false`, straight from
+    /// the index, when an index answers the query alone with one point (a lone `==` on an
+    /// indexed property or a primary key, with no steps); returns whether it could. Results
+    /// whose keys were evaluated for this generation already read those instead.
+    private func walkSinglePoint(_ visit: (ObjectKey) -> Bool) -> Bool {
+        guard query.readsTable, query.steps.isEmpty, let layout = bound?.layout else { return false }
+        return realm.exclusively {
+            guard cache.generation != realm.generation, layout.isVisible(to: realm.transaction) else { return false }
+            let prepared = prepared(for: layout)
+            guard prepared.test == nil else { return false }
+            do {
+                return try QueryPlanner(layout: layout).visitSinglePoint(prepared.path, in: realm.transaction, visit)
+            } catch {
+                burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
+            }
+        }
+    }
+
+    /// The first (or last) matching object's key, without evaluating a whole class or a lone
+    /// indexed equality.
     func edgeKey(last: Bool) -> ObjectKey? {
         realm.verifyThread()
+        if !query.isWholeTable, !last {
+            var first: ObjectKey?
+            let walked = walkSinglePoint { key in
+                first = key
+                return false
+            }
+            if walked { return first }
+        }
         guard query.isWholeTable else { return last ? keys.last : keys.first }
         guard let layout = bound?.layout, layout.isVisible(to: realm.transaction) else { return nil }
         do {

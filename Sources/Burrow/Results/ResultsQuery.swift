@@ -28,11 +28,14 @@ struct ResultsQuery {
     var predicate: PredicateNode?
     var steps: [Step] = []
 
-    /// Whether every object of the class is selected, in table order.
-    var isWholeTable: Bool {
-        guard case .table = source else { return false }
-        return predicate == nil && steps.isEmpty
+    /// Whether the candidates are every object of the class, not a collection's members.
+    var readsTable: Bool {
+        if case .table = source { return true }
+        return false
     }
+
+    /// Whether every object of the class is selected, in table order.
+    var isWholeTable: Bool { readsTable && predicate == nil && steps.isEmpty }
 
     /// The query with `node` ANDed to its predicate (the steps still apply after it).
     func filtered(by node: PredicateNode) -> ResultsQuery {

@@ -69,6 +69,56 @@ import Testing
         #expect(club.members.where { $0.id == 2 }.count == 1)
     }
 
+    /// A lone `==` on an index or a primary key is counted and its first object found in the
+    /// index, without collecting keys: the answers must be a scan's, at every version, inside a
+    /// write, for frozen results, for `nil` and long strings, and once the keys are cached.
+    @Test func countsAndFirstsOfIndexedEqualityMatchScans() throws {
+        let realm = try directory.realm()
+        let long = String(repeating: "é", count: 300)
+        try realm.write {
+            for i in 0..<40 {
+                realm.add(Indexed(value: ["tag": i % 5 == 0 ? long : "t\(i % 4)", "rank": i % 3, "note": "n\(i)",
+                                          "when": i % 2 == 0 ? nil : Date(timeIntervalSince1970: Double(i % 3))]))
+                realm.add(Owner(value: ["id": i - 10, "name": "o\(i)"]))
+            }
+        }
+        let items = realm.objects(Indexed.self), owners = realm.objects(Owner.self)
+        var deletedID: Int?
+        func check(_ label: String) {
+            for (query, args) in [("tag == %@", ["t1"]), ("tag == %@", [long]), ("tag == %@", ["none"]), ("rank == %@", [2]),
+                                  ("when == %@", [NSNull()]), ("when == %@", [Date(timeIntervalSince1970: 1)]), ("rank == %@", [2.0])] as [(String, [Any])] {
+                let planned = items.filter(query, args[0]), scanned = items.filter("NOT NOT (\(query))", args[0])
+                #expect(planned.count == scanned.count, "\(label): \(query) \(args)")
+                #expect(planned.first?.note == scanned.first?.note, "\(label): \(query) \(args)")
+                #expect(planned.map(\.note) == scanned.map(\.note), "\(label): \(query) \(args)")
+            }
+            for id in [-10, 0, 29, 30, -11] {
+                let stored = id >= -10 && id < 30 && id != deletedID
+                #expect(owners.filter("id == %@", id).count == (stored ? 1 : 0), "\(label): id \(id)")
+                #expect(owners.filter("id == %@", id).first?.id == (stored ? id : nil), "\(label): id \(id)")
+            }
+        }
+        check("committed")
+        let ones = items.filter("tag == 't1'")
+        #expect(ones.count == 8)
+        try realm.write {
+            realm.delete(items.filter("note == 'n1'"))
+            realm.add(Indexed(value: ["tag": "t1", "note": "new"]))
+            realm.delete(owners.filter("id == 0"))
+            deletedID = 0
+            check("inside a write")
+            #expect(ones.count == 8)
+            #expect(ones.last?.note == "new")
+        }
+        check("after the write")
+        let frozen = items.filter("tag == 't1'").freeze()
+        try realm.write { realm.delete(items.filter("tag == 't1'")) }
+        #expect(frozen.count == 8 && frozen.first?.note == "n9")
+        #expect(ones.count == 0 && ones.first == nil)
+        _ = Array(ones)  // keys evaluated and cached: read from the cache after
+        #expect(ones.count == 0)
+    }
+
     @Test func inOnThePrimaryKeyReturnsEachObjectOnce() throws {
         let realm = try directory.realm()
         try realm.write { for id in 1...3 { realm.add(Owner(value: ["id": id, "name": "o\(id)"])) } }
