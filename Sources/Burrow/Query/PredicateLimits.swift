@@ -61,6 +61,8 @@ enum PredicateLimits {
         func segments(_ path: String) -> Int { path.utf8.count { $0 == UInt8(ascii: ".") } + 1 }
         let count: Int
         switch operand {
+        // A path has at most as many segments as bytes: a short one needs no count.
+        case .keyPath(let path, _) where path.utf8.count <= maximumKeyPathSegments: return
         case .keyPath(let path, _): count = segments(path)
         case .mapValue(let map, _, let rest, _): count = segments(map) + 1 + (rest.map(segments) ?? 0)
         case .mixedPath(let property, let steps, _): count = segments(property) + steps.count

@@ -14,8 +14,9 @@ struct QueryExecutor {
     /// The catalog key paths of steps are resolved in (`dog.owner.name` crosses tables).
     let catalog: Catalog
 
-    /// A query made ready for a table: its row test and its access path.
-    struct Prepared {
+    /// A query made ready for a table: its row test and its access path. A class, so that the
+    /// results holding one copy a reference, not its closure and key arrays.
+    final class Prepared {
         /// Follows links for the row test; `nil` when there is no row test.
         let links: LinkResolver?
         /// The row test; `nil` when every candidate matches (no predicate, or an index answers
@@ -23,6 +24,12 @@ struct QueryExecutor {
         let test: RowPredicate?
         /// Where the candidates come from.
         let path: QueryPlanner.AccessPath
+
+        init(links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath) {
+            self.links = links
+            self.test = test
+            self.path = path
+        }
 
         /// No predicate: every object of the table.
         static var everything: Prepared { Prepared(links: nil, test: nil, path: .scan) }
