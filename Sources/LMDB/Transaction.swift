@@ -435,36 +435,57 @@ public final class Transaction {
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue))
     }
 
-    /// Stores `value` under `key`, which usually holds a value already. Right after a lookup of
-    /// a key near it (the usual read-then-write of a row), the lookup cursor finds it in its
-    /// page and overwrites it in place.
-    package func replace(_ key: UnsafeRawBufferPointer, with value: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) {
-        if database.sealID != 0 {
-            // Sealed once here; the stored form goes to the unsealed paths below.
-            return try withSealed(value, key: key, in: database) { (sealed) throws(LMDBError) in
-                try replaceStored(key, with: sealed, in: Database(handle: database.handle))
+    /// Stores `size` bytes under `key`, which usually holds a value already, written by `fill`
+    /// where they are stored. Right after a lookup of a key near it (the usual read-then-write
+    /// of a row), the lookup cursor stands on it and overwrites it, in the same place when the
+    /// size is unchanged (`MDB_CURRENT | MDB_RESERVE`); a checksummed database's checksum is
+    /// added in place. `fill` must not read the value being replaced: its bytes may be the ones
+    /// it writes.
+    package func replace(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database,
+                         fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        if size > 0, sealsInPlace(in: database) {
+            return try replaceReserving(key, size + RecordChecksums.size, in: database) { reserved in
+                sealInPlace(reserved, size, key: key, in: database, fill: fill)
             }
         }
-        try replaceStored(key, with: value, in: database)
+        if let plaintext = plaintextToSeal(size, in: database, fill: fill) {
+            defer { plaintext.deallocate() }
+            return try replaceReserving(key, size + sealingOverhead, in: database) { sealed in
+                seal(plaintext, into: sealed, key: key, in: database)
+            }
+        }
+        try replaceReserving(key, size, in: database, fill: fill)
     }
 
-    private func replaceStored(_ key: UnsafeRawBufferPointer, with value: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) {
-        guard let cursor = try lookups.cursor(for: key, in: database.handle, of: liveHandle()) else {
-            try put(key, value, in: database)
-            return
+    private func replaceReserving(_ key: UnsafeRawBufferPointer, _ size: Int, in database: Database,
+                                  fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        guard let cursor = try lookupCursor(at: key, in: database) else {
+            return try putReserving(key, size, in: database, flags: [], fill: fill)
         }
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var dataVal = MDB_val()
-        let code = mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
-        if code == MDB_NOTFOUND {
-            try put(key, value, in: database)
-            return
-        }
-        try LMDBError.check(code)
-        var newVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         noteMutation()
-        try LMDBError.check(mdb_cursor_put(cursor, &keyVal, &newVal, UInt32(MDB_CURRENT)))
+        try LMDBError.check(mdb_cursor_put(cursor, &keyVal, &dataVal, UInt32(MDB_CURRENT | MDB_RESERVE)))
+        fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
+    }
+
+    /// The lookup cursor of `database` standing on `key`, or `nil` when `key` is absent or not
+    /// near the database's last lookup. After reading `key` (the usual read-then-write of a
+    /// row) the cursor stands on it already, which `MDB_GET_CURRENT` confirms without a search.
+    private func lookupCursor(at key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> OpaquePointer? {
+        guard let cursor = try lookups.cursor(for: key, in: database.handle, of: liveHandle()) else { return nil }
+        var keyVal = MDB_val()
+        var dataVal = MDB_val()
+        if mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_GET_CURRENT) == MDB_SUCCESS, keyVal.mv_size == key.count,
+           memcmp(keyVal.mv_data, key.baseAddress!, key.count) == 0 {
+            return cursor
+        }
+        keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let code = mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
+        if code == MDB_NOTFOUND { return nil }
+        try LMDBError.check(code)
+        return cursor
     }
 
     /// Stores `value` under `key` (see ``PutFlags`` for the modes).

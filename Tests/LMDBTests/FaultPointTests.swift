@@ -72,7 +72,7 @@ import Testing
             }
         case .replace:
             _ = try write!.value(for: key, in: database)
-            try key.withUnsafeBytes { key in try value.withUnsafeBytes { value in try write!.replace(key, with: value, in: database) } }
+            try key.withUnsafeBytes { key in try write!.replace(key, reserving: value.count, in: database) { $0.copyBytes(from: value) } }
         case .cursorPut:
             try [UInt8]([9]).withUnsafeBytes { key in
                 try value.withUnsafeBytes { value in try write!.openCursor(database).put(key, value) }

@@ -29,7 +29,7 @@ import Testing
             case 0...2:
                 // Sizes vary so that overwrites move nodes and pages split and merge.
                 let value = Self.value(step, size: Int(generator.next() % 400))
-                try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.replace(k, with: v, in: db) } }
+                try key.withUnsafeBytes { k in try txn.replace(k, reserving: value.count, in: db) { $0.copyBytes(from: value) } }
                 model[number] = value
             case 3...4:
                 let value = Self.value(step, size: 8)

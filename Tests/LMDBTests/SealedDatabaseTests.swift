@@ -52,7 +52,7 @@ private final class MaskingSealer: ValueSealer {
             try txn.put(key, reserving: 3, in: db) { $0.copyBytes(from: "three".utf8.prefix(3)) }
         }
         try alpha.withUnsafeBytes { key in
-            try Array("two".utf8).withUnsafeBytes { try txn.replace(key, with: $0, in: db) }
+            try txn.replace(key, reserving: 3, in: db) { $0.copyBytes(from: Array("two".utf8)) }
         }
         let cursor = try txn.openCursor(db)
         try beta.withUnsafeBytes { key in try Array("bee".utf8).withUnsafeBytes { try cursor.put(key, $0) } }

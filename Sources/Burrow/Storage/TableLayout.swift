@@ -229,11 +229,10 @@ final class TableLayout: Sendable {
 
     /// Replaces the row of `key`, whose current values are `old`, keeping indexes in step.
     func replace(_ key: ObjectKey, old: [_PersistedValue], new: [_PersistedValue], in write: StorageWrite) throws {
-        RowCodec.encode(new, into: &write.rowScratch)
+        // Written straight into the place LMDB reserves, as an insert is.
+        let size = RowCodec.size(of: new)
         try key.withBytes { keyBytes in
-            try write.rowScratch.withUnsafeBytes { rowBytes in
-                try write.transaction.replace(keyBytes, with: rowBytes, in: rows)
-            }
+            try write.transaction.replace(keyBytes, reserving: size, in: rows) { RowCodec.write(new, into: $0) }
         }
         for index in secondaryIndexes where old[index.column] != new[index.column] {
             try deleteIndexEntry(old[index.column], key: key, in: index.database, write: write)
@@ -256,13 +255,15 @@ final class TableLayout: Sendable {
         let target = reader.columnBytes(column)
         guard RowCodec.byteCount(of: value) == target.count else { return false }
         let offset = target.baseAddress! - row.baseAddress!
-        // The row is copied out first: the page it lies in changes under the overwrite.
+        // The row is copied out first: the page it lies in changes under the overwrite, which
+        // reuses its place.
         write.rowScratch.removeAll(keepingCapacity: true)
         write.rowScratch.append(contentsOf: row)
         write.rowScratch.withUnsafeMutableBytes { _ = RowCodec.write(value, to: $0.baseAddress! + offset) }
+        let scratch = write.rowScratch
         try key.withBytes { keyBytes in
-            try write.rowScratch.withUnsafeBytes { rowBytes in
-                try write.transaction.replace(keyBytes, with: rowBytes, in: rows)
+            try write.transaction.replace(keyBytes, reserving: scratch.count, in: rows) { reserved in
+                scratch.withUnsafeBytes { reserved.copyMemory(from: $0) }
             }
         }
         write.changes?.modified(key, propertyID: propertyIDs[column], classID: classID)
