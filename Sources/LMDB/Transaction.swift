@@ -321,8 +321,9 @@ public final class Transaction {
         let handle = liveHandle()
         let code = if let injected = faults.take(.get) {
             injected
-        } else if !isShared, let cursor = try lookups.cursor(for: key, in: database.handle, of: handle) {
-            mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET)
+        } else if !isShared, let lookup = try lookups.cursor(for: key, in: database.handle, of: handle) {
+            lookup.followsLast && Self.next(of: lookup.cursor, is: key, &dataVal)
+                ? MDB_SUCCESS : mdb_cursor_get(lookup.cursor, &keyVal, &dataVal, MDB_SET)
         } else {
             mdb_get(handle, database.handle, &keyVal, &dataVal)
         }
@@ -331,6 +332,19 @@ public final class Transaction {
         try checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
         return database.sealID == 0 ? value : try openSealed(value, key: key, in: database)
+    }
+
+    /// Moves `cursor` to its next entry; whether that entry's key is `key` (its value is then
+    /// in `data`). When it is not, the caller searches: the cursor has moved anyway.
+    @inline(__always)
+    private static func next(of cursor: OpaquePointer, is key: UnsafeRawBufferPointer, _ data: inout MDB_val) -> Bool {
+        var found = MDB_val()
+        return mdb_cursor_get(cursor, &found, &data, MDB_NEXT) == MDB_SUCCESS && equal(found, key)
+    }
+
+    @inline(__always)
+    private static func equal(_ stored: MDB_val, _ key: UnsafeRawBufferPointer) -> Bool {
+        stored.mv_size == key.count && memcmp(stored.mv_data, key.baseAddress!, key.count) == 0
     }
 
     /// Throws ``LMDBError/pastEndOfFile`` when `value` names bytes past the end of the file (a
@@ -474,11 +488,10 @@ public final class Transaction {
     /// near the database's last lookup. After reading `key` (the usual read-then-write of a
     /// row) the cursor stands on it already, which `MDB_GET_CURRENT` confirms without a search.
     private func lookupCursor(at key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> OpaquePointer? {
-        guard let cursor = try lookups.cursor(for: key, in: database.handle, of: liveHandle()) else { return nil }
+        guard let cursor = try lookups.cursor(for: key, in: database.handle, of: liveHandle())?.cursor else { return nil }
         var keyVal = MDB_val()
         var dataVal = MDB_val()
-        if mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_GET_CURRENT) == MDB_SUCCESS, keyVal.mv_size == key.count,
-           memcmp(keyVal.mv_data, key.baseAddress!, key.count) == 0 {
+        if mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_GET_CURRENT) == MDB_SUCCESS, Self.equal(keyVal, key) {
             return cursor
         }
         keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))

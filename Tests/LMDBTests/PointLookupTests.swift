@@ -51,6 +51,38 @@ import Testing
         try txn.commit()
     }
 
+    /// Keys read one after another are tried as the cursor's next entry: gaps, keys missing at
+    /// the end of a run, a run's last byte wrapping, and overwrites of various sizes between
+    /// reads must still find each key's own value.
+    @Test func successiveKeysAreFoundPastGapsAndOverwrites() throws {
+        let environment = try Environment.open(path: directory.path("successive.mdb"))
+        let txn = try environment.beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        var model: [Int: [UInt8]] = [:]
+        for number in 0..<2_000 where number % 5 != 3 {
+            model[number] = Self.value(number, size: number % 90)
+            try txn.put(Self.key(number), model[number]!, in: db)
+        }
+        for round in 0..<3 {
+            for number in 0..<2_100 {
+                #expect(try txn.value(for: Self.key(number), in: db) == model[number], "round \(round), key \(number)")
+                if number % 4 == round, model[number] != nil {
+                    // Sizes change on some rounds, so that the overwrite moves the nodes after it.
+                    let value = Self.value(number &+ round, size: round == 1 ? 8 : number % 90)
+                    try Self.key(number).withUnsafeBytes { key in
+                        try txn.replace(key, reserving: value.count, in: db) { $0.copyBytes(from: value) }
+                    }
+                    model[number] = value
+                }
+            }
+        }
+        try txn.commit()
+        let reader = try environment.beginReadTransaction()
+        for number in 0..<2_100 {
+            #expect(try reader.value(for: Self.key(number), in: db) == model[number], "key \(number)")
+        }
+    }
+
     @Test func readLookupsInAnyOrderFollowTheSnapshot() throws {
         let environment = try Environment.open(path: directory.path("reads.mdb"))
         let setup = try environment.beginTransaction()

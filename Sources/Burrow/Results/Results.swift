@@ -134,13 +134,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         /// Whether the elements are objects of the results' own class, which the accessors
         /// are: asked once, so that each step skips a generic cast (`Results<Obj?>` of a map
         /// still casts).
-        private let elementsAreAccessors = Element.self is ObjectBase.Type
+        @usableFromInline let elementsAreAccessors: Bool
 
         init(core: ResultsCore, keys: [ObjectKey]) {
             self.core = core
             self.keys = keys
             values = nil
             valueCount = 0
+            elementsAreAccessors = Element.self is ObjectBase.Type
         }
 
         init(values: ValueResultsCore) {
@@ -148,27 +149,41 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
             keys = []
             self.values = values
             valueCount = values.count
+            elementsAreAccessors = false
         }
 
         /// The next element, or `nil` after the last.
+        ///
+        /// Inlined into the caller, where `Element` is known, so that handing back an accessor
+        /// does not ask the runtime for the metadata of `Element?` at every step.
+        @inlinable
         public mutating func next() -> Element? {
+            guard elementsAreAccessors else { return nextElement() }
+            guard let object = nextAccessor() else { return nil }
+            assert(object is Element, "Results of \(Element.self) made a \(type(of: object)).")
+            return unsafeBitCast(object, to: Element.self)
+        }
+
+        /// The next accessor, when the elements are accessors.
+        @usableFromInline
+        mutating func nextAccessor() -> ObjectBase? {
+            guard position < keys.count, let core else { return nil }
+            defer { position += 1 }
+            return core.object(for: keys[position])
+        }
+
+        /// The next element of any other kind.
+        @usableFromInline
+        mutating func nextElement() -> Element? {
             if let values {
                 guard position < valueCount else { return nil }
                 defer { position += 1 }
                 return values.element(at: position, as: Element.self)
             }
-            guard position < keys.count, let core else { return nil }
-            defer { position += 1 }
-            let object = core.object(for: keys[position])
-            guard elementsAreAccessors else { return Results.element(object) }
-            assert(object is Element, "Results of \(Element.self) made a \(type(of: object)).")
-            return unsafeBitCast(object, to: Element.self)
+            return nextAccessor().map(Results.element)
         }
     }
 
-    /// The element of results of objects for `object`: the object itself (or its optional),
-    /// or a projection of it.
-    @inline(__always)
     static func element(_ object: ObjectBase) -> Element {
         if let element = object as? Element { return element }
         return Element._fromLinkedObject(object)
