@@ -58,6 +58,23 @@ public final class Cursor {
         }
     }
 
+    /// Moves `count` entries on (back, with `backwards`), reading nothing of the entries it
+    /// passes; returns how many it moved, fewer when the database ends first (the cursor then
+    /// stays on the last entry reached).
+    public func skip(_ count: Int, backwards: Bool = false) throws(LMDBError) -> Int {
+        var keyVal = MDB_val()
+        var dataVal = MDB_val()
+        let op = backwards ? MDB_PREV : MDB_NEXT
+        var moved = 0
+        while moved < count {
+            let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
+            if code == MDB_NOTFOUND { break }
+            try LMDBError.check(code)
+            moved += 1
+        }
+        return moved
+    }
+
     /// Moves to the first entry.
     public func first() throws(LMDBError) -> Entry? { try get(MDB_FIRST) }
     /// Moves to the last entry.

@@ -106,6 +106,20 @@ import Testing
         #expect(try txn.count(in: db) == 3)
     }
 
+    @Test func cursorSkipsEntriesBothWaysAndStopsAtTheEnds() throws {
+        let txn = try environment().beginTransaction()
+        let db = try txn.openDatabase(named: "kv", create: true)
+        for key in UInt8(0)..<200 { try txn.put([key], [key &* 3], in: db) }
+        let cursor = try txn.openCursor(db)
+        _ = try cursor.first()
+        #expect(try cursor.skip(0) == 0 && cursor.current()?.key.first == 0)
+        #expect(try cursor.skip(150) == 150 && cursor.current()?.value.first == 150 &* 3)
+        #expect(try cursor.skip(40, backwards: true) == 40 && cursor.current()?.key.first == 110)
+        #expect(try cursor.skip(500) == 89 && cursor.current()?.key.first == 199)
+        #expect(try cursor.skip(1) == 0 && cursor.current()?.key.first == 199)
+        #expect(try cursor.skip(1_000, backwards: true) == 199 && cursor.current()?.key.first == 0)
+    }
+
     @Test func readCursorsStartUnpositionedOnTheirOwnDatabaseAndSnapshot() throws {
         let environment = try environment()
         let setup = try environment.beginTransaction()

@@ -63,13 +63,12 @@ struct IndexOrderWalk {
         var runValue: [UInt8] = []
         let limit = stopAfter ?? .max
         var entry = try ascending ? cursor.first() : cursor.last()
-        if test == nil && (ascending || !suffix) {
-            // Every object is kept in walk order: the ones before the page are only counted.
-            while skipped < skip, let (key, _) = entry {
-                if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
-                skipped += 1
-                entry = try ascending ? cursor.next() : cursor.previous()
-            }
+        if test == nil && (ascending || !suffix), skip > 0, entry != nil {
+            // Every object is kept in walk order: the ones before the page are passed over
+            // unread (no value too long to store whole is among them: checked above).
+            let moved = try cursor.skip(skip, backwards: !ascending)
+            skipped = moved
+            entry = moved == skip ? try cursor.current() : nil
         }
         while let (key, value) = entry {
             if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
