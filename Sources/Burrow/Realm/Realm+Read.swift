@@ -98,8 +98,10 @@ extension Realm {
         } catch {
             burrowPreconditionFailure(TrapMessage.cannotRead(core.coordinator.path, error))
         }
+        guard let found else { return nil }
         // The bound class is `type` itself (`DynamicObject` for a class read by name), so the
-        // accessor is an `Element`.
-        return found.map { unsafeDowncast(core.makeObject(bound, key: $0.key, row: $0.row), to: Element.self) }
+        // accessor is an `Element`. (Not `found.map`: a generic map here costs a closure and
+        // runtime metadata on every read.)
+        return unsafeDowncast(core.makeObject(bound, key: found.key, row: found.row), to: Element.self)
     }
 }
