@@ -27,6 +27,23 @@ final class WriteState {
     /// Whether the write applies changes that came from the sync server: the journal does not
     /// record them for upload, since the server has them.
     @exclusivity(unchecked) var appliesServerChanges = false
+    /// Rows of values given back by objects already stored, for the next objects to fill: adding
+    /// an object allocates no array of its own. A stack, since storing an object stores the
+    /// objects it links to first.
+    @exclusivity(unchecked) private var spareRows: [[_PersistedValue]] = []
+
+    /// A row of `count` null values, from those given back when there is one.
+    func borrowRow(count: Int) -> [_PersistedValue] {
+        guard var row = spareRows.popLast() else { return [_PersistedValue](repeating: .null, count: count) }
+        row.removeAll(keepingCapacity: true)
+        row.append(contentsOf: repeatElement(.null, count: count))
+        return row
+    }
+
+    /// Keeps `row` for the next ``borrowRow(count:)``.
+    func giveBack(_ row: consuming [_PersistedValue]) {
+        spareRows.append(row)
+    }
 
     init(transaction: Transaction, catalogs: CatalogStore, realm: RealmSession) {
         self.transaction = transaction

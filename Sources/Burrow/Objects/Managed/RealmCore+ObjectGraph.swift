@@ -18,7 +18,8 @@ extension RealmCore {
         perform(in: write) {
             let bound = try boundForWriting(info, in: write)
             let layout = bound.layout
-            var values = [_PersistedValue](repeating: .null, count: layout.kinds.count)
+            var values = write.borrowRow(count: layout.kinds.count)
+            defer { write.giveBack(values) }
             for index in info.storedFields where info.fields[index].kind != .link && info.fields[index].kind != .mixed {
                 values[bound.fieldColumns[index]] = info.unmanagedValue(index, in: object)
             }
