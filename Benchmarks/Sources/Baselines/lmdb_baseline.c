@@ -119,6 +119,25 @@ BaselineStep lmdb_baseline_scan_filter(LMDBBaseline *baseline) {
     return (BaselineStep){seconds, matches};
 }
 
+BaselineStep lmdb_baseline_read_all(LMDBBaseline *baseline) {
+    MDB_txn *transaction;
+    LMDB_REQUIRE(mdb_txn_begin(baseline->environment, NULL, MDB_RDONLY, &transaction));
+    double start = workload_now();
+    MDB_cursor *cursor;
+    LMDB_REQUIRE(mdb_cursor_open(transaction, baseline->records, &cursor));
+    MDB_val key, record;
+    long long check = 0;
+    for (int code = mdb_cursor_get(cursor, &key, &record, MDB_FIRST); code == MDB_SUCCESS;
+         code = mdb_cursor_get(cursor, &key, &record, MDB_NEXT)) {
+        RecordFields fields = decode_record(record.mv_data);
+        check += read_all_check(fields.id, fields.age, fields.score, fields.flag, fields.blob[0], fields.name_length);
+    }
+    mdb_cursor_close(cursor);
+    double seconds = workload_now() - start;
+    mdb_txn_abort(transaction);
+    return (BaselineStep){seconds, check};
+}
+
 BaselineStep lmdb_baseline_index_equality(LMDBBaseline *baseline, int queries) {
     char name[WORKLOAD_NAME_CAPACITY];
     MDB_txn *transaction;

@@ -40,4 +40,30 @@ static inline int32_t record_age(const void *record) {
     return age;
 }
 
+/// The fields of an encoded record, decoded (the name and blob point into the record).
+typedef struct {
+    int64_t id;
+    int32_t age;
+    double score;
+    int flag;
+    const unsigned char *blob;
+    int name_length;
+    const char *name;
+} RecordFields;
+
+/// Decodes every field of an encoded record.
+static inline RecordFields decode_record(const void *record) {
+    const unsigned char *bytes = record;
+    RecordFields fields;
+    size_t offset = 0;
+    memcpy(&fields.id, bytes + offset, 8); offset += 8;
+    memcpy(&fields.age, bytes + offset, 4); offset += 4;
+    memcpy(&fields.score, bytes + offset, 8); offset += 8;
+    fields.flag = bytes[offset++];
+    fields.blob = bytes + offset; offset += WORKLOAD_BLOB_SIZE;
+    fields.name_length = bytes[offset++];
+    fields.name = (const char *)bytes + offset;
+    return fields;
+}
+
 #endif

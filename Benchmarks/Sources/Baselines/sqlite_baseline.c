@@ -127,6 +127,29 @@ BaselineStep sqlite_baseline_scan_filter(SQLiteBaseline *baseline) {
     return (BaselineStep){seconds, matches};
 }
 
+BaselineStep sqlite_baseline_read_all(SQLiteBaseline *baseline) {
+    sqlite3 *database = baseline->database;
+    double start = workload_now();
+    sqlite3_stmt *select = prepare(database, "SELECT id, name, age, score, flag, blob FROM obj", __LINE__);
+    long long check = 0;
+    int code;
+    while ((code = sqlite3_step(select)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(select, 0);
+        const unsigned char *name = sqlite3_column_text(select, 1);
+        int name_length = sqlite3_column_bytes(select, 1);
+        int32_t age = (int32_t)sqlite3_column_int(select, 2);
+        double score = sqlite3_column_double(select, 3);
+        int flag = sqlite3_column_int(select, 4);
+        const unsigned char *blob = sqlite3_column_blob(select, 5);
+        (void)name;
+        check += read_all_check(id, age, score, flag, blob ? blob[0] : 0, name_length);
+    }
+    if (code != SQLITE_DONE) workload_fail(__FILE__, __LINE__, sqlite3_errmsg(database));
+    sqlite3_finalize(select);
+    double seconds = workload_now() - start;
+    return (BaselineStep){seconds, check};
+}
+
 BaselineStep sqlite_baseline_index_equality(SQLiteBaseline *baseline, int queries) {
     sqlite3 *database = baseline->database;
     char name[WORKLOAD_NAME_CAPACITY];

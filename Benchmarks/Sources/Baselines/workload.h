@@ -42,6 +42,13 @@ static inline void workload_blob(long long id, unsigned char *blob) {
     memset(blob, (int)(id & 0xff), WORKLOAD_BLOB_SIZE);
 }
 
+/// What the read-all step sums for one object: every field read, folded into one number
+/// (the score truncated, the blob by its first byte, the name by its length).
+static inline long long read_all_check(long long id, int32_t age, double score, int flag,
+                                       unsigned char blob_first, int name_length) {
+    return id + age + (long long)score + flag + blob_first + name_length;
+}
+
 /// The id read by the next lookup of the random-get step: uniform in 1…`count`.
 static inline long workload_random_id(unsigned int *seed, long count) {
     return (rand_r(seed) % count) + 1;

@@ -30,6 +30,7 @@ final class BaselineWorkload: EngineWorkload {
         case .scanFilter: functions.scanFilter(baseline)
         case .indexEquality: functions.indexEquality(baseline, Int32(Workload.indexQueries))
         case .sortedPage: functions.sortedPage(baseline, count / 2, Int32(Workload.pageSize))
+        case .readAll: functions.readAll(baseline)
         case .updateAll: functions.updateAll(baseline)
         case .deleteAll: functions.deleteAll(baseline)
         case .durableCommits: functions.durableCommits(baseline, Int32(Workload.durableCommits))

@@ -23,7 +23,7 @@ struct BenchmarkOptions {
           --sections  run only the sectioned-results notification step
           --profile STEP REPEATS
                       insert N objects into a Burrow file, then run only STEP (insert,
-                      randomGet, scanFilter, indexEquality, sortedPage, updateAll) REPEATS
+                      randomGet, scanFilter, indexEquality, sortedPage, readAll, updateAll) REPEATS
                       times, printing each time: for profilers, whose samples it dominates
           --encrypted with --profile: an encrypted file. Under valgrind --tool=callgrind,
                       each repeat is dumped as a profile part of its own

@@ -60,6 +60,7 @@ final class BurrowWorkload: EngineWorkload {
         case .scanFilter: try scanFilter()
         case .indexEquality: try indexEquality()
         case .sortedPage: sortedPage()
+        case .readAll: readAll()
         case .updateAll: try updateAll()
         case .deleteAll: try deleteAll()
         case .durableCommits: try durableCommits()
@@ -150,6 +151,22 @@ final class BurrowWorkload: EngineWorkload {
                 .reduce(0) { $0 + Int($1.id) }
         }
         return StepMeasurement(seconds: seconds, check: idSum)
+    }
+
+    /// Read all: iterates `objects(Item.self)` and reads all six properties of each. Check:
+    /// the fields folded as the baselines fold them (the score truncated, the blob by its first
+    /// byte, the name by its length).
+    private func readAll() -> StepMeasurement {
+        let (seconds, check) = Stopwatch.measure {
+            var check = 0
+            for item in realm.objects(Item.self) {
+                let id = Int(item.id), age = Int(item.age), score = Int(item.score), flag = item.flag ? 1 : 0
+                let name = item.name, blob = item.blob
+                check += id + age + score + flag + Int(blob.first ?? 0) + name.utf8.count
+            }
+            return check
+        }
+        return StepMeasurement(seconds: seconds, check: check)
     }
 
     /// Update all: `age += 1` on every object while iterating `objects(Item.self)`, in one

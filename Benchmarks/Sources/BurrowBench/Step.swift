@@ -12,6 +12,8 @@ enum Step: CaseIterable {
     case indexEquality
     /// Reads a page of 20 objects at offset N/2 in name order (name is indexed).
     case sortedPage
+    /// Reads every property of every object, in key order.
+    case readAll
     /// Adds one to every object's `age` in one write transaction.
     case updateAll
     /// Deletes every object in one write transaction.
@@ -28,6 +30,7 @@ enum Step: CaseIterable {
         case .scanFilter: "scan filter age < 2"
         case .indexEquality: "index equality \(Workload.indexQueries)"
         case .sortedPage: "page of \(Workload.pageSize) by name"
+        case .readAll: "read all properties"
         case .updateAll: "update all"
         case .deleteAll: "delete all"
         case .durableCommits: "\(Workload.durableCommits) durable commits"
@@ -43,6 +46,7 @@ enum Step: CaseIterable {
         case .scanFilter: "matches"
         case .indexEquality: "hits"
         case .sortedPage: "sum of ids"
+        case .readAll: "sum of all fields"
         case .updateAll: "objects updated"
         case .deleteAll: "objects left"
         case .durableCommits: "objects stored"

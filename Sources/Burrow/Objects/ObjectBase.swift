@@ -18,8 +18,9 @@ open class ObjectBase {
     /// (most objects use one collection at a time), the others by column.
     @exclusivity(unchecked) final var firstCollection: (column: Int, collection: AnyObject)?
     @exclusivity(unchecked) final var otherCollections: [Int: AnyObject] = [:]
-    /// Set only on the probes that learn which property a key path reads.
-    @usableFromInline final var keyPathRecorder: KeyPathRecorder?
+    /// Set only on the probes that learn which property a key path reads, when they are made;
+    /// read by every property access, inlined into model code, so it skips the check too.
+    @usableFromInline @exclusivity(unchecked) final var keyPathRecorder: KeyPathRecorder?
 
     /// The link of a managed object to its row, kept inline: managing an object allocates
     /// nothing.

@@ -44,6 +44,8 @@ BaselineStep lmdb_baseline_random_get(LMDBBaseline *baseline, long count);
 BaselineStep lmdb_baseline_scan_filter(LMDBBaseline *baseline);
 /// Looks up `queries` names in the name index and counts their duplicates. Check: total hits.
 BaselineStep lmdb_baseline_index_equality(LMDBBaseline *baseline, int queries);
+/// Read all: a cursor walk decoding every field of every record.
+BaselineStep lmdb_baseline_read_all(LMDBBaseline *baseline);
 /// Walks the name index in order, skips `offset` entries and reads the next `limit` records
 /// (a page sorted by name). Check: sum of the page's ids.
 BaselineStep lmdb_baseline_sorted_page(LMDBBaseline *baseline, long offset, int limit);
@@ -109,6 +111,8 @@ BaselineStep sqlite_baseline_scan_filter(SQLiteBaseline *baseline);
 /// `SELECT count(*) … WHERE name = ?` for `queries` names, through the index.
 /// Check: total hits.
 BaselineStep sqlite_baseline_index_equality(SQLiteBaseline *baseline, int queries);
+/// Read all: `SELECT id, name, age, score, flag, blob FROM obj`, reading every column.
+BaselineStep sqlite_baseline_read_all(SQLiteBaseline *baseline);
 /// `SELECT id FROM obj ORDER BY name LIMIT limit OFFSET offset`. Check: sum of the page's ids.
 BaselineStep sqlite_baseline_sorted_page(SQLiteBaseline *baseline, long offset, int limit);
 /// `UPDATE obj SET age = age + 1` in one transaction. Check: rows changed.
