@@ -9,31 +9,6 @@
 /// by its database and key: memory stays bounded by what the snapshot holds. A write
 /// transaction changes values, so it opens each read afresh.
 final class OpenedValues: @unchecked Sendable {
-    /// A value's database and key; keys of up to 16 bytes (object keys, list positions) are
-    /// held in two words, with no allocation.
-    private struct Key: Hashable {
-        let database: UInt64
-        let count: Int
-        let head: UInt64
-        let tail: UInt64
-        let longer: [UInt8]?
-
-        init(database: UInt64, key: UnsafeRawBufferPointer) {
-            self.database = database
-            count = key.count
-            if key.count <= 16 {
-                var words: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: key) }
-                (head, tail) = words
-                longer = nil
-            } else {
-                head = 0
-                tail = 0
-                longer = Array(key)
-            }
-        }
-    }
-
     private struct State {
         /// Chunks values are placed in, the one being filled last.
         var chunks: [UnsafeMutableRawBufferPointer] = []
@@ -41,7 +16,8 @@ final class OpenedValues: @unchecked Sendable {
         var used = 0
         /// Values longer than a chunk, each in an allocation of its own.
         var large: [UnsafeMutableRawBufferPointer] = []
-        var byKey: [Key: UnsafeRawBufferPointer] = [:]
+        /// The values remembered by database and key.
+        var remembered = OpenedValueTable()
     }
 
     /// Bytes of each chunk values are placed in, unless one value needs more.
@@ -60,13 +36,12 @@ final class OpenedValues: @unchecked Sendable {
         if sealed.isEmpty { return sealed }
         let size = sealed.count - sealer.sealingOverhead
         guard size >= 0 else { throw .sealBroken }
-        let id = remember ? Key(database: database.sealID, key: key) : nil
         let opened: UnsafeRawBufferPointer? = state.withLock { state in
-            if let id, let known = state.byKey[id] { return known }
+            if remember, let known = state.remembered.value(database: database.sealID, key: key) { return known }
             let place = Self.place(size, in: &state)
             guard sealer.open(sealed, into: place, database: database.sealID, key: key) else { return nil }
             let value = UnsafeRawBufferPointer(place)
-            if let id { state.byKey[id] = value }
+            if remember { state.remembered.insert(value, database: database.sealID, key: key) }
             return value
         }
         guard let opened else { throw .sealBroken }
