@@ -16,12 +16,12 @@ struct OpenedValueTable {
     /// A power of two of slots, kept at most three quarters full.
     private var slots: [Slot] = []
     private var count = 0
-    /// Keys longer than 16 bytes.
+    /// Keys longer than 16 bytes, each after its database's eight bytes.
     private var longer: [[UInt8]: UnsafeRawBufferPointer] = [:]
 
     /// The value stored for `key` of `database`, if any.
     func value(database: UInt64, key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard key.count <= 16 else { return longer[Array(key)] }
+        guard key.count <= 16 else { return longer[Self.longKey(database, key)] }
         guard !slots.isEmpty else { return nil }
         let (tag, head, tail) = Self.words(of: key)
         let mask = slots.count - 1
@@ -37,7 +37,7 @@ struct OpenedValueTable {
     /// Stores `value` for `key` of `database`, which holds none yet.
     mutating func insert(_ value: UnsafeRawBufferPointer, database: UInt64, key: UnsafeRawBufferPointer) {
         guard key.count <= 16 else {
-            longer[Array(key)] = value
+            longer[Self.longKey(database, key)] = value
             return
         }
         if (count + 1) * 4 > slots.count * 3 { grow() }
@@ -47,6 +47,11 @@ struct OpenedValueTable {
         while slots[index].tag != 0 { index = (index + 1) & mask }
         slots[index] = Slot(database: database, tag: tag, head: head, tail: tail, value: value)
         count += 1
+    }
+
+    /// A long key with its database: the same key in two databases names two values.
+    private static func longKey(_ database: UInt64, _ key: UnsafeRawBufferPointer) -> [UInt8] {
+        withUnsafeBytes(of: database) { Array($0) } + Array(key)
     }
 
     /// A short key as its tag (length plus one) and two words.

@@ -30,8 +30,11 @@ import Testing
         }
         // The same bytes in another database, a zero byte more (the words pad with zeros), or
         // never stored: absent.
+        for probe in [stored[0], stored.first { $0.key.count > 16 }!] {
+            #expect(probe.key.withUnsafeBytes { table.value(database: probe.database % 3 + 1, key: $0) } == nil)
+            #expect(probe.key.withUnsafeBytes { table.value(database: 9, key: $0) } == nil)
+        }
         let probe = stored[0]
-        #expect(probe.key.withUnsafeBytes { table.value(database: 9, key: $0) } == nil)
         #expect((probe.key + [0]).withUnsafeBytes { table.value(database: probe.database, key: $0) } == nil)
         #expect([UInt8](repeating: 0xEE, count: 7).withUnsafeBytes { table.value(database: 1, key: $0) } == nil)
         #expect([UInt8](repeating: 0xEE, count: 40).withUnsafeBytes { table.value(database: 1, key: $0) } == nil)
