@@ -28,6 +28,10 @@ extension Realm {
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.verifyThread()
         burrowPrecondition(!core.isFrozen, TrapMessage.frozenNotifications)
-        return core.observe(RealmObservation(block))
+        // It reports the versions the realm moves to after this call, even when the realm first
+        // delivers at a version another thread committed in between.
+        let observation = RealmObservation(block)
+        observation.baseline = core.transaction.id
+        return core.observe(observation)
     }
 }

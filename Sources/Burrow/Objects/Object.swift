@@ -171,7 +171,8 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         hasher.combine(management.key.rawValue)
     }
 
-    /// `ClassName {` then `property = value;` a line each, then `}`, as RealmSwift describes
+    /// `ClassName {` then `property = value;` a line each (linking objects left out), then `}`,
+    /// as RealmSwift describes
     /// objects (values as ``DescriptionText`` writes them). Objects and collections inside it are
     /// described to ``DescriptionDepth/maximum`` levels, then as `<Maximum depth exceeded>`:
     /// links may form cycles.
@@ -179,7 +180,8 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
         if management != nil && isInvalidated { return "[invalid object]" }
         let info = ClassInfo.of(Swift.type(of: self))
         let body = DescriptionDepth.nested {
-            info.fields.map { field in
+            // Linking objects are not stored: RealmSwift leaves them out.
+            info.fields.filter { !$0.isComputed }.map { field in
                 "\t\(field.name) = \(DescriptionText.of(self[field.name]).replacingOccurrences(of: "\n", with: "\n\t"));"
             }.joined(separator: "\n")
         }

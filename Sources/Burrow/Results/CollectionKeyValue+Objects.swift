@@ -10,7 +10,21 @@ extension CollectionKeyValue {
         guard let values = value(forKeyPath: keyPath, of: elements) as? [Any?] else {
             burrowPreconditionFailure("'\(keyPath)' gives one value, not one per element: read it through value(forKeyPath:) of a RealmCollection.")
         }
-        return values.map { $0.map { $0 as AnyObject } ?? NSNull() }
+        return values.map(bridgedObject)
+    }
+
+    /// `value` as Objective-C's key-value coding hands it out, which RealmSwift's collections
+    /// use: `nil` and an empty `AnyRealmValue` as `NSNull`, any other `AnyRealmValue` as the
+    /// value or object it holds.
+    static func bridgedObject(_ value: Any?) -> AnyObject {
+        guard let value else { return NSNull() }
+        guard let mixed = value as? AnyRealmValue else { return value as AnyObject }
+        switch mixed {
+        case .object(let object): return object
+        case .list(let list): return list
+        case .dictionary(let map): return map
+        default: return mixed.scalar.anyValue.map { $0 as AnyObject } ?? NSNull()
+        }
     }
 }
 
@@ -41,8 +55,6 @@ extension MutableSet {
         CollectionKeyValue.distinct(CollectionKeyValue.objects(forKeyPath: key, of: Array(self)))
     }
 
-    /// The distinct values of `keyPath` (through to-one links) of the elements, as an array.
-    public func value(forKeyPath keyPath: String) -> [AnyObject] {
-        CollectionKeyValue.distinct(CollectionKeyValue.objects(forKeyPath: keyPath, of: Array(self)))
-    }
+    // `value(forKeyPath:)` is ``RealmCollection``'s, as in RealmSwift, whose sets have no
+    // array form of it: `set.value(forKeyPath: "@count")` gives the count.
 }

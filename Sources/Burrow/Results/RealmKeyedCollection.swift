@@ -68,7 +68,7 @@ public protocol RealmKeyedCollection: Sequence, CustomStringConvertible {
 
 extension Map: RealmKeyedCollection {
     public func value(forKey key: String) -> AnyObject? {
-        self[Key(_mapKey: key)].map { $0 as AnyObject }
+        self[Key(_mapKey: key)].map(CollectionKeyValue.bridgedObject)
     }
 
     /// The value under `key` as an object, or `nil`, as `NSDictionary`'s method reads it; a

@@ -91,6 +91,6 @@ import Testing
             try! realm.write { realm.add(first) }
             try! realm.write { realm.add(Contact(value: ["id": 2, "address": first.address!])) }
         }
-        expectMessage(result, "Cannot give embedded object 'Address' a second owner")
+        expectMessage(result, "Can't set link to existing managed embedded object")
     }
 }

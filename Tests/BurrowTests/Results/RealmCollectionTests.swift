@@ -226,16 +226,17 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
     }
 
     @Test func descriptionsListTheElements() throws {
-        let (_, _, kennel) = try seeded()
+        let (realm, owner, kennel) = try seeded()
         // RealmSwift's layout: the collection's address, strings as they are, `(null)` for nil.
         let address = "<0x[0-9a-f]+>"
         #expect(kennel.tags.description.contains(try Regex("^List<string> \(address) \\(\n\t\\[0\\] b,\n\t\\[1\\] a,\n\t\\[2\\] c,\n\t\\[3\\] a\n\\)$")))
         #expect(List<Int>().description.contains(try Regex("^List<int> \(address) \\(\n\n\\)$")))
         #expect(kennel.dogs.filter("name == 'bo'").description.contains(try Regex("^Results<Puppy> \(address) \\(\n\t\\[0\\] Puppy \\{\n\t\tname = bo;")))
-        // A puppy lists its kennels, whose lists hold the puppy: the description stops.
+        // Linking objects are left out, as RealmSwift leaves them out; a cycle of links stops.
         let bo = try #require(kennel.dogs.filter("name == 'bo'").first)
-        #expect(bo.description.contains(try Regex("kennels = LinkingObjects<Kennel> \(address) \\(\n\t\t\\[0\\] Kennel \\{")))
-        #expect(bo.description.contains("<Maximum depth exceeded>"))
+        #expect(bo.description.contains("owner = Owner {") && !bo.description.contains("kennels"))
+        try realm.write { owner.partner = owner }
+        #expect(bo.description.contains("partner = <Maximum depth exceeded>"))
     }
 
     @Test func oneGenericExtensionCoversValuesAndTheirOptionals() throws {

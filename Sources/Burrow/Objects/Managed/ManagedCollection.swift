@@ -119,10 +119,12 @@ class ManagedCollection {
             burrowPrecondition(name == targetClassName,
                                "Object of type '\(name)' cannot be added to '\(layout.className).\(layout.storedClass.properties[column].name)', a collection of '\(targetClassName)'.")
         }
-        return try Self.storedValue(of: element, kind: kind, realm: realm, in: write)
+        return try Self.storedValue(of: element, kind: kind, realm: realm, in: write,
+                                    destination: layout.storedClass.properties[column].collection == .map ? .dictionary : .list)
     }
 
-    static func storedValue(of element: any _Persistable, kind: _StorageKind, realm: RealmCore, in write: WriteState) throws -> _PersistedValue {
+    static func storedValue(of element: any _Persistable, kind: _StorageKind, realm: RealmCore, in write: WriteState,
+                            destination: RealmCore.EmbeddingDestination) throws -> _PersistedValue {
         if kind == .mixed, let mixed = element as? AnyRealmValue {
             return try realm.storedMixed(mixed, update: write.nestedUpdatePolicy, in: write)
         }
@@ -132,7 +134,7 @@ class ManagedCollection {
             if element._persistedValue.isNull { return .null }
             burrowPreconditionFailure("A collection of objects holds only objects.")
         }
-        return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write).rawValue)
+        return .link(try realm.managedKey(of: object, update: write.nestedUpdatePolicy, in: write, destination: destination).rawValue)
     }
 
     /// The class of the collection's objects: the model class, or for ``DynamicObject``s the

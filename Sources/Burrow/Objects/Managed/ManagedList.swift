@@ -175,7 +175,7 @@ final class ManagedList: ManagedCollection, ListStorage {
     static func store(_ elements: [any _Persistable], owner: ObjectKey, column: Int, in layout: TableLayout,
                       realm: RealmCore, write: WriteState) throws {
         for (index, element) in elements.enumerated() {
-            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
+            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write, destination: .list)
             try write.tables.putListElement(value, owner: owner, position: ListEntries.gap * UInt64(index + 1), column: column, in: layout)
         }
     }

@@ -76,7 +76,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
     static func store(_ entries: [(key: String, value: any _Persistable)], owner: ObjectKey, column: Int, in layout: TableLayout,
                       realm: RealmCore, write: WriteState) throws {
         for (key, element) in entries {
-            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
+            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write, destination: .dictionary)
             try write.tables.setMapValue(value, for: key, owner: owner, column: column, in: layout)
         }
     }

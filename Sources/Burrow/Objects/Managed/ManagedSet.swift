@@ -80,7 +80,7 @@ final class ManagedSet: ManagedCollection {
                       realm: RealmCore, write: WriteState) throws {
         for element in elements {
             if layout.kinds[column] == .mixed { verifyNotNested(element) }
-            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write)
+            let value = try storedValue(of: element, kind: layout.kinds[column], realm: realm, in: write, destination: .list)
             try write.tables.insertIntoSet(value, owner: owner, column: column, in: layout)
         }
     }

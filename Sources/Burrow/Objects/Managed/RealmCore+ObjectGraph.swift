@@ -121,13 +121,28 @@ extension RealmCore {
         try write.tables.removeCollections(of: key, in: layout)
     }
 
-    /// The key of `target` in this realm, adding it first when it is unmanaged.
-    func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState) throws -> ObjectKey {
+    /// Where an object is being stored, for RealmSwift's message refusing an embedded object
+    /// that has an owner already.
+    enum EmbeddingDestination {
+        case link, list, dictionary
+
+        var refusal: String {
+            switch self {
+            case .link: "Can't set link to existing managed embedded object"
+            case .list: "Cannot add an existing managed embedded object to a List."
+            case .dictionary: "Cannot add an existing managed embedded object to a Dictionary."
+            }
+        }
+    }
+
+    /// The key of `target` in this realm, adding it first when it is unmanaged; traps for an
+    /// embedded object that has an owner already, with the message of its `destination`.
+    func managedKey(of target: ObjectBase, update: UpdatePolicy, in write: WriteState,
+                    destination: EmbeddingDestination = .link) throws -> ObjectKey {
         if let management = target.management {
             burrowPrecondition(management.realm === self,
                                "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
-            burrowPrecondition(!management.bound.layout.isEmbedded,
-                               "Cannot give embedded object '\(management.bound.info.className)' a second owner: create a new one instead.")
+            burrowPrecondition(!management.bound.layout.isEmbedded, destination.refusal)
             return management.key
         }
         if let pending = write.pendingKeys[ObjectIdentifier(target)] { return pending }

@@ -1,0 +1,111 @@
+import Burrow
+import Foundation
+import Testing
+
+/// A map of embedded objects.
+final class AddressBook: Object {
+    @Persisted var addresses: Map<String, Address?>
+}
+
+/// What RealmSwift's own tests of collections expect and Burrow once did otherwise: loops that
+/// delete what they walk, realm notifications of commits made before the first delivery,
+/// `AnyRealmValue`s through key-value coding, the messages that refuse an embedded object a
+/// second owner, and a set's `@count`.
+@Suite struct KeyValueAndEnumerationParityTests {
+    let directory = TestDirectory()
+
+    @Test func aLoopInsideAWriteMeetsEveryElementWhileItDeletesThem() throws {
+        let realm = try directory.realm()
+        let kennel = Kennel(value: ["id": 1, "dogs": [["name": "a"], ["name": "b"], ["name": "c"]]])
+        let club = Club(value: ["id": 1, "members": [["id": 1], ["id": 2], ["id": 3]]])
+        try realm.write {
+            realm.add(kennel)
+            realm.add(club)
+        }
+        var met: [String] = []
+        try realm.write {
+            for dog in kennel.dogs {
+                met.append(dog.name)
+                realm.delete(dog)
+            }
+            for member in club.members { realm.delete(member) }
+        }
+        #expect(met == ["a", "b", "c"])
+        #expect(kennel.dogs.isEmpty && realm.objects(Puppy.self).isEmpty)
+        #expect(club.members.isEmpty && realm.objects(Owner.self).isEmpty)
+        // Appending while walking meets only what was there when the walk began.
+        try realm.write {
+            kennel.tags.append(objectsIn: ["x", "y"])
+            for tag in kennel.tags { kennel.tags.append(tag + "!") }
+        }
+        #expect(Array(kennel.tags) == ["x", "y", "x!", "y!"])
+        // Outside a write the list cannot change under the loop: it reads in place.
+        #expect(kennel.tags.map { $0 } == ["x", "y", "x!", "y!"])
+    }
+
+    @Test func aRealmNotificationReportsACommitMadeBeforeItsFirstDelivery() throws {
+        let configuration = directory.configuration()
+        let realm = try Realm(configuration: configuration)
+        var changes = 0
+        let token = realm.observe { notification, _ in
+            if notification == .didChange { changes += 1 }
+        }
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.add(Dog()) }
+        }
+        realm.refresh()
+        #expect(changes == 1)
+        #expect(realm.objects(Dog.self).count == 1)
+        token.invalidate()
+    }
+
+    @Test func anyRealmValuesReadThroughKeyValueCodingAreWhatTheyHold() throws {
+        let realm = try directory.realm()
+        let owner = Owner(value: ["id": 7, "name": "Ann"])
+        let bag = Bag(value: ["items": [AnyRealmValue.int(3), .none, .string("x"), .object(owner), .bool(true)]])
+        try realm.write {
+            realm.add(bag)
+            bag.slots["n"] = AnyRealmValue.none  // not `.none`, which is Optional's nil and removes the key
+            bag.slots["d"] = .double(2.5)
+        }
+        for items in [bag.items, Bag(value: ["items": [AnyRealmValue.int(3), .none, .string("x"), .object(owner), .bool(true)]]).items] {
+            let values = items.value(forKey: "self")
+            #expect(values.count == 5)
+            #expect(dynamicBridgeCast(fromObjectiveC: values[0]) as Int == 3)
+            #expect(values[1] is NSNull)
+            #expect(values[2] as? String == "x")
+            #expect((values[3] as? Owner)?.name == "Ann")
+            #expect(values[4] as? Bool == true)
+        }
+        #expect(bag.slots.value(forKey: "n") is NSNull)
+        #expect(bag.slots.value(forKey: "d") as? Double == 2.5)
+        #expect(bag.slots.value(forKey: "missing") == nil)
+    }
+
+    @Test func aSetCountsThroughItsKeyPathOperators() throws {
+        let realm = try directory.realm()
+        let club = Club(value: ["id": 1, "languages": ["swift", "c"], "members": [["id": 1, "name": "a"], ["id": 2, "name": "b"]]])
+        try realm.write { realm.add(club) }
+        #expect(club.languages.value(forKeyPath: "@count") as? Int == 2)
+        #expect(club.members.value(forKeyPath: "@max.id") as? Int == 2)
+        #expect(club.members.value(forKey: "name").count == 2)
+    }
+
+    @Test func anOwnedEmbeddedObjectIsRefusedWithRealmSwiftsMessages() async {
+        let list = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let contact = Contact(value: ["id": 1, "previous": [["street": "A"]]])
+            try! realm.write { realm.add(contact) }
+            try! realm.write { contact.previous.append(contact.previous[0]) }
+        }
+        expectMessage(list, "Cannot add an existing managed embedded object to a List.")
+        let dictionary = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = MisuseTests.freshRealm()
+            let book = AddressBook(value: ["addresses": ["home": ["street": "A"]]])
+            try! realm.write { realm.add(book) }
+            try! realm.write { book.addresses["work"] = book.addresses["home"]! }
+        }
+        expectMessage(dictionary, "Cannot add an existing managed embedded object to a Dictionary.")
+    }
+}
