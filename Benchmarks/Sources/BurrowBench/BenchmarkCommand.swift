@@ -87,6 +87,7 @@ enum BenchmarkCommand {
                 let counted = instructions_counted() != 0
                 let workload = try BurrowWorkload(count: options.objectCount, directory: workspace.directory,
                                                   encryptionKey: options.profileEncrypted ? BurrowWorkload.benchmarkKey : nil,
+                                                  queryForm: options.profilePredicate ? .foundationPredicate : .string,
                                                   maximumFileSize: counted ? 1 << 31 : nil)
                 if profile.step != .insert { _ = try workload.run(.insert) }
                 for _ in 0..<profile.repeats {

@@ -11,7 +11,7 @@ struct BenchmarkOptions {
 
     static let usage = """
         usage: BurrowBench [--rounds R] [--concurrent-reads | --notifications | --sections] [N] [directory]
-               BurrowBench --profile STEP REPEATS [--encrypted] [N] [directory]
+               BurrowBench --profile STEP REPEATS [--encrypted | --predicate] [N] [directory]
                BurrowBench --file-growth GIB [directory]
 
           --rounds R  run the whole workload R times (default 3), fresh files each time, and
@@ -25,6 +25,7 @@ struct BenchmarkOptions {
                       insert N objects into a Burrow file, then run only STEP (insert,
                       randomGet, scanFilter, indexEquality, sortedPage, readAll, updateAll) REPEATS
                       times, printing each time: for profilers, whose samples it dominates
+          --predicate with --profile: the query steps written with #Predicate
           --encrypted with --profile: an encrypted file. Under valgrind --tool=callgrind,
                       each repeat is dumped as a profile part of its own
           --sync CONNECTION
@@ -55,6 +56,8 @@ struct BenchmarkOptions {
     var profile: (step: Step, repeats: Int)?
     /// Whether the profiled file is encrypted.
     var profileEncrypted = false
+    /// Whether the profiled queries are written with `#Predicate`.
+    var profilePredicate = false
     /// GiB to write in the file-growth run instead of the workload.
     var fileGrowthGigabytes: Int?
     var syncServer: String?
@@ -103,6 +106,10 @@ struct BenchmarkOptions {
         }
         if let flag = remaining.firstIndex(of: "--encrypted") {
             profileEncrypted = true
+            remaining.remove(at: flag)
+        }
+        if let flag = remaining.firstIndex(of: "--predicate") {
+            profilePredicate = true
             remaining.remove(at: flag)
         }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {

@@ -49,14 +49,19 @@ extension PredicateExpressions.KeyPath: TranslatablePredicateExpression where Ro
         guard let type = path.objectType, path.quantifier == nil else {
             throw PredicateTranslation.untranslatable(self, "queries read properties of objects, not of their values")
         }
-        // A computed property reading one field would pass for it; only the wrappers of
-        // @Persisted properties are settable.
-        guard keyPath is ReferenceWritableKeyPath<Root.Output, Output>,
-              let name = ClassInfo.of(type).persistedPropertyName(of: keyPath) else {
+        let entry = TranslatedKeyPaths.entry(for: keyPath) {
+            // A computed property reading one field would pass for it; only the wrappers of
+            // @Persisted properties are settable.
+            guard keyPath is ReferenceWritableKeyPath<Root.Output, Output>,
+                  let name = ClassInfo.of(type).persistedPropertyName(of: keyPath) else { return nil }
+            let target = PredicatePath.target(of: Output.self)
+            return TranslatedKeyPaths.Entry(name: name, objectType: target.objectType, isCollection: target.isCollection)
+        }
+        guard let entry else {
             throw PredicateTranslation.untranslatable(self, "it reads a property of '\(ClassInfo.storedName(of: type))' that is not @Persisted")
         }
-        path.names.append(name)
-        (path.objectType, path.isCollection) = PredicatePath.target(of: Output.self)
+        path.names.append(entry.name)
+        (path.objectType, path.isCollection) = (entry.objectType, entry.isCollection)
         return .path(path)
     }
 }

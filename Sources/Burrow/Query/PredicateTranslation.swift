@@ -122,6 +122,9 @@ struct PredicateTranslation {
 
     /// A constant as a stored value.
     static func storedValue(_ value: Any, in expression: Any) throws(Realm.Error) -> _PersistedValue {
+        // The common constants before the cast to a protocol, which costs more than the query.
+        if let string = value as? String { return .string(string) }
+        if let integer = value as? Int { return .int(Int64(integer)) }
         if let optional = value as? any OptionalValue, optional.isNil { return .null }
         do {
             return try QueryParser.value(of: value, at: 0)
