@@ -41,7 +41,11 @@ public final class SyncSession: @unchecked Sendable {
         /// A waiter is armed once the worker is about to form a batch: the first batch formed
         /// whole after that holds every write made before the wait began.
         var uploadWaiters: [(armed: Bool, waiter: Waiter)] = []
-        var downloadWaiters: [(target: UInt64?, waiter: Waiter)] = []
+        /// A download waiter gets its target from the first read of the server's latest
+        /// sequence that began after it did (`ordinal` orders it against those reads).
+        var downloadWaiters: [(target: UInt64?, ordinal: UInt64, waiter: Waiter)] = []
+        /// How many download waiters have been enqueued.
+        var downloadWaitersEnqueued: UInt64 = 0
         var lastError: SyncError?
     }
 
@@ -157,7 +161,9 @@ public final class SyncSession: @unchecked Sendable {
             guard status.state != .inactive else { return true }
             switch direction {
             case .upload: status.uploadWaiters.append((false, waiter))
-            case .download: status.downloadWaiters.append((nil, waiter))
+            case .download:
+                status.downloadWaiters.append((nil, status.downloadWaitersEnqueued, waiter))
+                status.downloadWaitersEnqueued += 1
             }
             return false
         }
@@ -207,12 +213,18 @@ public final class SyncSession: @unchecked Sendable {
         ready.forEach { $0(nil) }
     }
 
-    /// Called by the worker once it has read the server's latest sequence number: the
-    /// download waiters that have no target yet get `latest`. Those that come after wait for
-    /// the next pull, whose latest number is read after they began.
-    func armDownloadWaiters(latest: UInt64) {
+    /// A mark the worker takes just before it reads the server's latest sequence number: the
+    /// download waiters enqueued before it are the ones that read can serve.
+    var downloadWaiterMark: UInt64 { status.withLock { $0.downloadWaitersEnqueued } }
+
+    /// Called by the worker once it has read the server's latest sequence number, with the mark
+    /// taken before the read: the waiters enqueued before the mark that have no target yet get
+    /// `latest`. Those that came after, even while the read was under way, wait for the next
+    /// pull, whose latest number is read after they began.
+    func armDownloadWaiters(latest: UInt64, enqueuedBefore mark: UInt64) {
         status.withLock { status in
-            for index in status.downloadWaiters.indices where status.downloadWaiters[index].target == nil {
+            for index in status.downloadWaiters.indices
+            where status.downloadWaiters[index].target == nil && status.downloadWaiters[index].ordinal < mark {
                 status.downloadWaiters[index].target = latest
             }
         }

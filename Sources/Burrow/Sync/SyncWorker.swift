@@ -339,9 +339,11 @@ final class SyncWorker: @unchecked Sendable {
         // Every class's changes are checked against its table as this role sees it: a row a
         // row-level security policy hides is out of view, like one no subscription selects.
         let filtered = views.mapValues { $0 ?? "TRUE" }
-        // Read after the downloads above: a waiter that began during them waits for this.
+        // Read after the downloads above: a waiter that began during them waits for this; one
+        // that begins during the read itself waits for the next.
+        let mark = session.downloadWaiterMark
         let latest = try store.latestSequence()
-        session.armDownloadWaiters(latest: latest)
+        session.armDownloadWaiters(latest: latest, enqueuedBefore: mark)
         // A replica may not have it all yet: the file pulls what it has, and looks again soon.
         let readable = store.readConnection == nil ? latest : Swift.min(latest, try store.readableSequence())
         // Trimming needs to know roughly how far each client pulled: a write every few
