@@ -117,29 +117,19 @@ public final class Cursor {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
-        if size > 0, transaction.sealsInPlace(in: database) {
-            return try putReserving(key, size + RecordChecksums.size, flags: flags) { reserved in
-                transaction.sealInPlace(reserved, size, key: key, in: database, fill: fill)
-            }
+        try transaction.sealing(size, key: key, in: database, fill: fill) { (stored) throws(LMDBError) in
+            try putReserving(key, stored, flags: flags)
         }
-        if let plaintext = transaction.plaintextToSeal(size, in: database, fill: fill) {
-            defer { plaintext.deallocate() }
-            return try putReserving(key, size + transaction.sealingOverhead, flags: flags) { sealed in
-                transaction.seal(plaintext, into: sealed, key: key, in: database)
-            }
-        }
-        try putReserving(key, size, flags: flags, fill: fill)
     }
 
     @inline(__always)
-    private func putReserving(_ key: UnsafeRawBufferPointer, _ size: Int, flags: PutFlags,
-                              fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+    private func putReserving(_ key: UnsafeRawBufferPointer, _ size: Int, flags: PutFlags) throws(LMDBError) -> UnsafeMutableRawBufferPointer {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = transaction.injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         transaction.noteMutation()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
-        fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
+        return UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size)
     }
 
     /// Removes the entry under the cursor.

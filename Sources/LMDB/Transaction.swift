@@ -380,7 +380,7 @@ public final class Transaction {
 
     /// For a sealed database, the plaintext `fill` writes, which the caller seals into the
     /// reserved bytes and then deallocates; `nil` when the database is not sealed.
-    package func plaintextToSeal(_ size: Int, in database: Database,
+    private func plaintextToSeal(_ size: Int, in database: Database,
                                  fill: (UnsafeMutableRawBufferPointer) -> Void) -> UnsafeMutableRawBufferPointer? {
         guard database.sealID != 0, sealer != nil, size > 0 else { return nil }
         let plaintext = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -389,19 +389,19 @@ public final class Transaction {
     }
 
     /// Seals `plaintext` for `key` in `database` into `sealed`, ``ValueSealer/sealingOverhead`` longer.
-    package func seal(_ plaintext: UnsafeMutableRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
+    private func seal(_ plaintext: UnsafeMutableRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer,
                       key: UnsafeRawBufferPointer, in database: Database) {
         sealer?.seal(UnsafeRawBufferPointer(plaintext), into: sealed, database: database.sealID, key: key)
     }
 
     /// Extra bytes a sealed value takes.
-    package var sealingOverhead: Int { sealer?.sealingOverhead ?? 0 }
+    private var sealingOverhead: Int { sealer?.sealingOverhead ?? 0 }
 
     /// Whether values reserved in `database` are written in place and their checksum added after.
-    package func sealsInPlace(in database: Database) -> Bool { database.sealID != 0 && checksRecords }
+    private func sealsInPlace(in database: Database) -> Bool { database.sealID != 0 && checksRecords }
 
     /// Lets `fill` write `size` bytes at the start of `reserved`, then adds their checksum after them.
-    package func sealInPlace(_ reserved: UnsafeMutableRawBufferPointer, _ size: Int, key: UnsafeRawBufferPointer, in database: Database,
+    private func sealInPlace(_ reserved: UnsafeMutableRawBufferPointer, _ size: Int, key: UnsafeRawBufferPointer, in database: Database,
                              fill: (UnsafeMutableRawBufferPointer) -> Void) {
         let plaintext = UnsafeMutableRawBufferPointer(rebasing: reserved[..<size])
         fill(plaintext)
@@ -457,31 +457,22 @@ public final class Transaction {
     /// it writes.
     package func replace(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database,
                          fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
-        if size > 0, sealsInPlace(in: database) {
-            return try replaceReserving(key, size + RecordChecksums.size, in: database) { reserved in
-                sealInPlace(reserved, size, key: key, in: database, fill: fill)
-            }
+        try sealing(size, key: key, in: database, fill: fill) { (stored) throws(LMDBError) in
+            try replaceReserving(key, stored, in: database)
         }
-        if let plaintext = plaintextToSeal(size, in: database, fill: fill) {
-            defer { plaintext.deallocate() }
-            return try replaceReserving(key, size + sealingOverhead, in: database) { sealed in
-                seal(plaintext, into: sealed, key: key, in: database)
-            }
-        }
-        try replaceReserving(key, size, in: database, fill: fill)
     }
 
-    private func replaceReserving(_ key: UnsafeRawBufferPointer, _ size: Int, in database: Database,
-                                  fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+    /// Reserves `size` bytes over the value of `key` (or for a new one); returns them.
+    private func replaceReserving(_ key: UnsafeRawBufferPointer, _ size: Int, in database: Database) throws(LMDBError) -> UnsafeMutableRawBufferPointer {
         guard let cursor = try lookupCursor(at: key, in: database) else {
-            return try putReserving(key, size, in: database, flags: [], fill: fill)
+            return try putReserving(key, size, in: database, flags: [])
         }
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_cursor_put(cursor, &keyVal, &dataVal, UInt32(MDB_CURRENT | MDB_RESERVE)))
-        fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
+        return UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size)
     }
 
     /// The lookup cursor of `database` standing on `key`, or `nil` when `key` is absent or not
@@ -514,29 +505,37 @@ public final class Transaction {
     @inline(__always)
     package func put(_ key: UnsafeRawBufferPointer, reserving size: Int, in database: Database, flags: PutFlags = [],
                      fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        try sealing(size, key: key, in: database, fill: fill) { (stored) throws(LMDBError) in
+            try putReserving(key, stored, in: database, flags: flags)
+        }
+    }
+
+    /// Stores the `size` bytes `fill` writes for `key` in the bytes `reserve` reserves for a
+    /// given count: as they are in a plain database, followed by their checksum in a
+    /// checksummed one, sealed from a plaintext copy in an encrypted one.
+    @inline(__always)
+    package func sealing(_ size: Int, key: UnsafeRawBufferPointer, in database: Database,
+                         fill: (UnsafeMutableRawBufferPointer) -> Void,
+                         reserve: (Int) throws(LMDBError) -> UnsafeMutableRawBufferPointer) throws(LMDBError) {
         if size > 0, sealsInPlace(in: database) {
-            return try putReserving(key, size + RecordChecksums.size, in: database, flags: flags) { reserved in
-                sealInPlace(reserved, size, key: key, in: database, fill: fill)
-            }
-        }
-        if let plaintext = plaintextToSeal(size, in: database, fill: fill) {
+            sealInPlace(try reserve(size + RecordChecksums.size), size, key: key, in: database, fill: fill)
+        } else if let plaintext = plaintextToSeal(size, in: database, fill: fill) {
             defer { plaintext.deallocate() }
-            return try putReserving(key, size + sealingOverhead, in: database, flags: flags) { sealed in
-                seal(plaintext, into: sealed, key: key, in: database)
-            }
+            seal(plaintext, into: try reserve(size + sealingOverhead), key: key, in: database)
+        } else {
+            fill(try reserve(size))
         }
-        try putReserving(key, size, in: database, flags: flags, fill: fill)
     }
 
     @inline(__always)
-    private func putReserving(_ key: UnsafeRawBufferPointer, _ size: Int, in database: Database, flags: PutFlags,
-                              fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+    private func putReserving(_ key: UnsafeRawBufferPointer, _ size: Int, in database: Database,
+                              flags: PutFlags) throws(LMDBError) -> UnsafeMutableRawBufferPointer {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = injectedFault(at: .put) { throw LMDBError(code: code) }
         noteMutation()
         try LMDBError.check(mdb_put(liveHandle(), database.handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
-        fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size))
+        return UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size)
     }
 
     /// Removes `key`; returns whether it was there.
