@@ -229,7 +229,14 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `mdb_txn_begin`, clearing stale readers once on `MDB_READERS_FULL` and adopting
     /// another process's larger map on `MDB_MAP_RESIZED`.
-    package func rawBegin(flags: UInt32) throws(LMDBError) -> OpaquePointer {
+    package func rawBegin(flags: UInt32, parent: OpaquePointer? = nil) throws(LMDBError) -> OpaquePointer {
+        if let parent {
+            // Nested: no lock to take, no snapshot to set up; only memory can run out.
+            var txn: OpaquePointer?
+            try LMDBError.check(mdb_txn_begin(handle, parent, flags, &txn))
+            gate.withLock { $0 += 1 }
+            return txn!
+        }
         var attempt = 0
         while true {
             var txn: OpaquePointer?

@@ -80,10 +80,13 @@ public final class Transaction {
     /// checked where they lie, by a direct call on every read, with no reference to retain.
     private let checksRecords: Bool
 
-    init(environment: Environment, readOnly: Bool) throws(LMDBError) {
+    init(environment: Environment, readOnly: Bool, parent: Transaction? = nil) throws(LMDBError) {
         self.environment = environment
         self.isReadOnly = readOnly
-        self.owningThread = readOnly ? nil : pthread_self()
+        // A nested transaction never holds LMDB's writer lock (its outermost one does): it may
+        // end on any thread.
+        self.owningThread = readOnly || parent != nil ? nil : pthread_self()
+        isNested = parent != nil
         faults = environment.faults
         bounds = environment.bounds
         let sealer = environment.options.sealer.flatMap { $0.isActive ? $0 : nil }
@@ -91,7 +94,7 @@ public final class Transaction {
         checksRecords = sealer is RecordChecksums
         opened = sealer == nil || checksRecords ? nil : OpenedValues()
         epoch = environment.handleEpoch
-        let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0)
+        let begun = try environment.rawBegin(flags: readOnly ? UInt32(MDB_RDONLY) : 0, parent: parent?.liveHandle())
         handle = begun
         snapshotID = mdb_txn_id(begun)
         if readOnly { try retakeMislabeledSnapshot() }
@@ -109,6 +112,33 @@ public final class Transaction {
             if !isReset { environment.transactionEnded() }
         }
     }
+
+    /// Whether this is a transaction nested in another write (``beginNestedTransaction()``).
+    public let isNested: Bool
+
+    /// Begins a write transaction nested in this one: its changes join this transaction's
+    /// when it commits, and vanish alone when it aborts; this transaction is left as it was.
+    ///
+    /// ```swift
+    /// let child = try txn.beginNestedTransaction()
+    /// try child.put(key, value, in: db)
+    /// child.abort()          // txn never saw the put
+    /// ```
+    /// While the nested transaction lives, this one must not be used (LMDB's rule). Unlike its
+    /// outermost transaction, a nested one holds no thread-owned lock: it may begin, be used and
+    /// end on any thread, one thread at a time.
+    /// - Throws: ``LMDBError`` from `mdb_txn_begin` (out of memory).
+    public func beginNestedTransaction() throws(LMDBError) -> Transaction {
+        precondition(!isReadOnly, "Only a write transaction can have nested transactions.")
+        // LMDB shadows the parent's cursors while a child lives: the lookup cursors go first.
+        releaseLookupCursors()
+        let child = try Transaction(environment: environment, readOnly: false, parent: self)
+        child.parent = self
+        return child
+    }
+
+    /// The transaction this one is nested in, told of the changes this one commits.
+    private weak var parent: Transaction?
 
     /// Whether the transaction can still be used.
     public var isActive: Bool { handle != nil && !isReset }
@@ -147,12 +177,15 @@ public final class Transaction {
         opened?.release()
         self.handle = nil
         environment.transactionEnded()
-        if let code = faults.take(.commit) ?? (failedWrite ? MDB_BAD_TXN : nil) {
+        // A planned commit failure is the durable commit's: a nested transaction's commit only
+        // joins its parent.
+        if let code = (isNested ? nil : faults.take(.commit)) ?? (failedWrite ? MDB_BAD_TXN : nil) {
             _ = faults.take(.abort)
             mdb_txn_abort(handle)
             throw LMDBError(code: code)
         }
         try LMDBError.check(mdb_txn_commit(handle))
+        parent?.mutations &+= mutations
     }
 
     /// Abandons every change and ends the transaction. Does nothing if already ended.

@@ -97,6 +97,10 @@ enum BenchmarkCommand {
                     print("\(profile.step.title): \(String(format: "%.4f", measurement.seconds)) s (check \(measurement.check))")
                 }
                 agree = true
+            } else if options.groupCommitOnly {
+                let measurement = try GroupCommitStep.measure(trials: options.rounds, in: workspace.directory)
+                print(GroupCommitStep.summary(measurement))
+                agree = measurement.allStored
             } else if options.concurrentReadsOnly {
                 agree = try runConcurrentReads(options.objectCount, rounds: options.rounds, in: workspace.directory)
             } else {
@@ -140,6 +144,8 @@ enum BenchmarkCommand {
         let compaction = try CompactionStep.measure(count: count, in: directory)
         report("Concurrent reads")
         let concurrent = try ConcurrentReadsStep.measure(count: count, trials: max(rounds, 3), in: directory)
+        report("Group commit")
+        let groupCommit = try GroupCommitStep.measure(trials: max(rounds, 3), in: directory)
         report("Notifications")
         let notifications = try NotificationStep.measure(count: count, in: directory)
         let notificationInstructions = try NotificationInstructions.measure(count: min(count, NotificationInstructions.countedObjects), in: directory)
@@ -167,11 +173,12 @@ enum BenchmarkCommand {
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
         print(CompactionStep.summary(compaction, count: count))
         print(ConcurrentReadsStep.summary(concurrent))
+        print(GroupCommitStep.summary(groupCommit))
         print(NotificationStep.summary(notifications, count: count))
         print(NotificationInstructions.summary(notificationInstructions))
         print(SectionedNotificationStep.summary(sectionedNotifications, count: count))
         let encryptedAgrees = Step.allCases.allSatisfy { encrypted[$0]?.check == burrow[$0]?.check && unchecked[$0]?.check == burrow[$0]?.check }
-        guard table.checksAgree, concurrent.sumsAgree, encryptedAgrees else {
+        guard table.checksAgree, concurrent.sumsAgree, groupCommit.allStored, encryptedAgrees else {
             print("")
             print("The engines' check values differ: they did not do the same work.")
             return false

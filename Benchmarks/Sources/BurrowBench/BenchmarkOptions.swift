@@ -10,7 +10,7 @@ struct BenchmarkOptions {
     var rounds = 3
 
     static let usage = """
-        usage: BurrowBench [--rounds R] [--concurrent-reads | --notifications | --sections] [N] [directory]
+        usage: BurrowBench [--rounds R] [--concurrent-reads | --group-commit | --notifications | --sections] [N] [directory]
                BurrowBench --profile STEP REPEATS [--encrypted | --predicate] [N] [directory]
                BurrowBench --file-growth GIB [directory]
 
@@ -18,6 +18,8 @@ struct BenchmarkOptions {
                       report each step's best time: this machine's timings are noisy
           --concurrent-reads
                       run only the concurrent-reads step (R trials of each engine)
+          --group-commit
+                      run only the group-commit step (R trials of each engine)
           --notifications
                       run only the notifications step
           --sections  run only the sectioned-results notification step
@@ -48,6 +50,8 @@ struct BenchmarkOptions {
 
     /// Whether only the concurrent-reads step runs (to profile it).
     var concurrentReadsOnly = false
+    /// Whether only the group-commit step runs.
+    var groupCommitOnly = false
     /// Whether only the notifications step runs.
     var notificationsOnly = false
     /// Whether only the sectioned-results notification step runs.
@@ -114,6 +118,10 @@ struct BenchmarkOptions {
         }
         if let flag = remaining.firstIndex(of: "--concurrent-reads") {
             concurrentReadsOnly = true
+            remaining.remove(at: flag)
+        }
+        if let flag = remaining.firstIndex(of: "--group-commit") {
+            groupCommitOnly = true
             remaining.remove(at: flag)
         }
         if let flag = remaining.firstIndex(of: "--notifications") {

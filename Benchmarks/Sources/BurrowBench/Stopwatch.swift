@@ -5,8 +5,12 @@ enum Stopwatch {
         let clock = ContinuousClock()
         let start = clock.now
         let value = try body()
-        let elapsed = start.duration(to: clock.now)
-        let parts = elapsed.components
-        return (Double(parts.seconds) + Double(parts.attoseconds) * 1e-18, value)
+        return (seconds(start.duration(to: clock.now)), value)
+    }
+
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 }

@@ -52,14 +52,18 @@ extension Realm {
     /// ```swift
     /// let dog = try await realm.asyncWrite { realm.create(Dog.self, value: ["name": "Rex"]) }
     /// ```
-    /// The task suspends until it is this realm's turn among the process's writers, then
-    /// begins, runs the block and commits in one synchronous stretch on the actor: a write
-    /// transaction never spans a suspension point, since LMDB's writer lock belongs to the
-    /// thread that took it. Only a writer of another process can still make the begin wait.
-    /// If the block throws, the transaction is cancelled and the error rethrown. Traps unless
-    /// the realm is isolated to an actor.
+    /// The task suspends until it is this realm's turn among the process's writers, then runs
+    /// the block on the actor, and suspends again until its change is durable. Writers that
+    /// wait for their turn at the same moment (from any tasks, actors or queues of the process)
+    /// are committed together: each block runs in a transaction of its own nested in one that
+    /// the group shares, and one durable commit ends the group (group commit). Until then the
+    /// realm reads the version before the write; when this returns, the write is durable and
+    /// the realm reads it. If the block throws, only its own changes are undone and the error
+    /// is rethrown. Only a writer of another process can make the begin wait on a thread.
+    /// Traps unless the realm is isolated to an actor.
     /// - Throws: what `block` throws, `CancellationError` when the task is cancelled before the
-    ///   write began, or ``Realm/Error`` from the commit.
+    ///   write began, or ``Realm/Error`` from the commit (the group's commit failing fails every
+    ///   write of the group).
     @discardableResult
     public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation,
                                    _ block: () throws -> Result) async throws -> Result {
@@ -79,8 +83,25 @@ extension Realm {
             throw CancellationError()
         }
         burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
-        try core.beginWriteInTurn()
-        return try completeWrite(block)
+        try core.beginWriteInTurn(opensGroup: true)
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if core.writeState != nil { cancelWrite() }
+            throw error
+        }
+        // The block may have ended the write itself.
+        guard core.writeState != nil else { return result }
+        let outcome = await withCheckedContinuation { (durable: CheckedContinuation<Swift.Result<Int, Realm.Error>, Never>) in
+            do throws(Realm.Error) {
+                try core.commitWriteToGroup { durable.resume(returning: $0) }
+            } catch {
+                durable.resume(returning: .failure(error))
+            }
+        }
+        try core.finishGroupedWrite(outcome)
+        return result
     }
 
     /// Moves an actor-isolated realm to the latest version; returns whether it changed.

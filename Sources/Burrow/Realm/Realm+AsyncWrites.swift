@@ -9,13 +9,38 @@ extension Realm {
     /// }
     /// ```
     /// The queue is never blocked waiting for other writers: the block is scheduled when it is
-    /// this realm's turn. Traps for a realm confined to a thread (on Linux a thread has no run
-    /// loop to deliver to: open the realm with `queue:` or on an actor).
+    /// this realm's turn. Writes of any realms of the process that wait for their turn at the
+    /// same moment are committed together (see ``asyncWrite(_isolation:_:)``): `onComplete` is
+    /// called once the change is durable, and until then the realm reads the version before it.
+    /// Traps for a realm confined to a thread (on Linux a thread has no run loop to deliver to:
+    /// open the realm with `queue:` or on an actor).
     @discardableResult
     public func writeAsync(_ block: @escaping () -> Void, onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
-        beginAsyncWrite {
+        scheduleAsyncWrite(opensGroup: true) {
             block()
-            if self.isInWriteTransaction { self.commitAsyncWrite(onComplete) }
+            if self.isInWriteTransaction { self.commitToGroup(onComplete) }
+        }
+    }
+
+    /// Commits the open write into its group and calls `onComplete` on the realm's queue or
+    /// actor once the group's commit made it durable (or failed).
+    private func commitToGroup(_ onComplete: ((Swift.Error?) -> Void)?) {
+        let schedule = asyncScheduler
+        let id = core.asyncWrites.schedule()
+        nonisolated(unsafe) let finish = { (outcome: Swift.Result<Int, Realm.Error>) in
+            var failure: Swift.Error?
+            do {
+                try self.core.finishGroupedWrite(outcome)
+            } catch {
+                failure = error
+            }
+            if self.core.asyncWrites.take(id) { onComplete?(failure) }
+        }
+        do {
+            try core.commitWriteToGroup { outcome in schedule { finish(outcome) } }
+        } catch {
+            let work = ConfinedWork { if self.core.asyncWrites.take(id) { onComplete?(error) } }
+            schedule { work.run() }
         }
     }
 
@@ -33,11 +58,17 @@ extension Realm {
     /// identifier for ``cancelAsyncWrite(_:)``. Traps for a thread-confined or read-only realm.
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
+        scheduleAsyncWrite(opensGroup: false, asyncWriteBlock)
+    }
+
+    /// Schedules `block` to run in a write transaction once it is this realm's turn; with
+    /// `opensGroup`, the write opens a group of writes when none is open.
+    private func scheduleAsyncWrite(opensGroup: Bool, _ block: @escaping () -> Void) -> AsyncTransactionId {
         core.verifyThread()
         let schedule = asyncScheduler
         burrowPrecondition(!configuration.readOnly, TrapMessage.readOnlyWrite)
         let id = core.asyncWrites.schedule()
-        let work = ConfinedWork { self.runAsyncWrite(id, asyncWriteBlock) }
+        let work = ConfinedWork { self.runAsyncWrite(id, opensGroup: opensGroup, block) }
         core.requestWriterTurn { schedule { work.run() } }
         return id
     }
@@ -52,10 +83,10 @@ extension Realm {
     }
 
     /// Runs an asynchronous write whose turn came, on the realm's queue or actor.
-    private func runAsyncWrite(_ id: AsyncTransactionId, _ block: @escaping () -> Void) {
+    private func runAsyncWrite(_ id: AsyncTransactionId, opensGroup: Bool, _ block: @escaping () -> Void) {
         if core.writeState != nil {
             // A synchronous write of this realm is open: run after it.
-            let work = ConfinedWork { self.runAsyncWrite(id, block) }
+            let work = ConfinedWork { self.runAsyncWrite(id, opensGroup: opensGroup, block) }
             core.confinement.scheduler? { work.run() }
             return
         }
@@ -65,7 +96,7 @@ extension Realm {
             return
         }
         do {
-            try core.beginWriteInTurn()
+            try core.beginWriteInTurn(opensGroup: opensGroup)
         } catch {
             burrowPreconditionFailure(Realm.Error.message(of: error))
         }
@@ -80,9 +111,10 @@ extension Realm {
     /// ```swift
     /// realm.commitAsyncWrite { error in if let error { print(error) } }
     /// ```
-    /// The commit itself happens now, in the call: LMDB commits on the thread that began the
-    /// write. `allowGrouping` is accepted for RealmSwift's signature; each commit is durable on
-    /// its own. Returns an identifier with which ``cancelAsyncWrite(_:)`` stops the callback.
+    /// The commit itself happens now, in the call, and is durable when it returns (a write that
+    /// joined a group of writes commits the group). `allowGrouping` is accepted for RealmSwift's
+    /// signature: ``writeAsync(_:onComplete:)`` and ``asyncWrite(_isolation:_:)`` are the writes
+    /// that are grouped. Returns an identifier with which ``cancelAsyncWrite(_:)`` stops the callback.
     @discardableResult
     public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
         core.verifyThread()

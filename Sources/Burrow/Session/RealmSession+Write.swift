@@ -64,19 +64,25 @@ extension RealmSession {
         coordinator.writerGate.claim(for: writer)
     }
 
-    /// Gives up a writer turn held without beginning a write (a cancelled asynchronous write).
+    /// Passes the writer turn on, at the end of a write or without beginning one (a cancelled
+    /// asynchronous write); an open group of writes takes the next asynchronous writer in or
+    /// commits first.
     func passWriterTurn() {
-        coordinator.writerGate.leave(for: writer)
+        coordinator.passWriterTurn(from: writer)
     }
 
     /// Begins the write once the realm holds the file's writer turn: the realm moves to the
     /// latest version, which the write builds on.
     ///
+    /// The write joins the open group of writes when there is one (its turn was passed inside
+    /// the group); else, with `opensGroup`, it opens a group that asynchronous writers waiting
+    /// meanwhile join (``WriteGroup``).
+    ///
     /// - Throws: ``Realm/Error/Code/schemaMismatch`` when another process migrated the file
     ///   since this process opened it, ``Realm/Error/Code/addressSpaceExhausted`` when another
     ///   process grew it past this process's map while other snapshots of this process keep it
     ///   from being remapped; the turn is then passed on.
-    func beginWriteInTurn() throws(Realm.Error) {
+    func beginWriteInTurn(opensGroup: Bool = false) throws(Realm.Error) {
         // When the latest version is out of reach, the realm keeps its snapshot and the write
         // does not begin.
         if latestVersionOutOfReach {
@@ -84,10 +90,18 @@ extension RealmSession {
             throw Realm.Error(translating: LMDBError.mapResized, path: coordinator.path, operation: .write)
         }
         pauseReading()
-        coordinator.growMapIfNeeded()
         let transaction: Transaction
+        let group: WriteGroup?
         do {
-            transaction = try coordinator.environment.beginTransaction()
+            if let open = coordinator.openWriteGroup {
+                group = open
+            } else if opensGroup {
+                group = try coordinator.openNewWriteGroup()
+            } else {
+                group = nil
+                coordinator.growMapIfNeeded()
+            }
+            transaction = try group?.transaction.beginNestedTransaction() ?? coordinator.environment.beginTransaction()
         } catch {
             resumeReading()
             passWriterTurn()
@@ -102,16 +116,67 @@ extension RealmSession {
             passWriterTurn()
             throw Realm.Error(.schemaMismatch, "\(error)", fileURL: URL(fileURLWithPath: coordinator.path))
         }
-        writeState = WriteState(transaction: transaction, catalogs: coordinator.catalogs, realm: self)
+        writeState = WriteState(transaction: transaction, catalogs: coordinator.catalogs, realm: self, group: group)
     }
 
     /// Commits the open write: its changes become durable and visible to others, then the
-    /// realm's observations are told, except those of `silenced`.
+    /// realm's observations are told, except those of `silenced`. A write in a group of writes
+    /// commits the group with it.
     ///
     /// - Throws: ``Realm/Error``: the first storage failure of the write, `limitExceeded` past
     ///   `maximumNumberOfActiveVersions` or `maximumFileSize`, `outOfDiskSpace`, `fileAccess`;
     ///   the write is then cancelled.
     func commitWrite(silencing silenced: [NotificationToken]) throws(Realm.Error) {
+        let write = try commitTransaction()
+        guard let group = write.group else {
+            end(write, committed: true, as: write.committedID)
+            deliverNotifications(silencing: silenced)
+            return
+        }
+        // Durable only once the group commits: it commits now, with the writes before this one.
+        group.add(write, whenDurable: nil)
+        let outcome = coordinator.commitOpenWriteGroup() ?? .success(write.committedID)
+        resumeReading(after: (try? outcome.get()) ?? 0)
+        passWriterTurn()
+        writeDidEnd()
+        _ = try outcome.get()
+        deliverNotifications(silencing: silenced)
+    }
+
+    /// Commits the open write, which belongs to a group, into the group's transaction, and
+    /// passes the turn on; `durable` is called (on the group's commit thread) once the group
+    /// committed or failed, after which the realm calls ``finishGroupedWrite(_:)``. Until then
+    /// the realm reads the version before the group.
+    ///
+    /// - Throws: ``Realm/Error`` as ``commitWrite(silencing:)`` does, when the write could not
+    ///   join the group's transaction; the write is then cancelled and `durable` never called.
+    func commitWriteToGroup(whenDurable durable: @escaping WriteGroup.Durability) throws(Realm.Error) {
+        let write = try commitTransaction()
+        guard let group = write.group else {
+            burrowPreconditionFailure("A write outside a group of writes was committed to one.")
+        }
+        group.add(write, whenDurable: durable)
+        resumeReading()
+        passWriterTurn()
+        writeDidEnd()
+    }
+
+    /// Ends a write committed to a group once the group ended: the realm moves to the version
+    /// the group committed, and its observations are told.
+    ///
+    /// - Throws: the group's commit failure (``Realm/Error``): nothing of the write was kept.
+    func finishGroupedWrite(_ outcome: Result<Int, Realm.Error>) throws(Realm.Error) {
+        let committedID = try outcome.get()
+        resumeReading(after: committedID)
+        deliverNotifications()
+    }
+
+    /// Commits the open write's transaction, which is the file's commit unless the write
+    /// belongs to a group (it then joins the group's transaction). Returns the write, which
+    /// the realm no longer holds.
+    ///
+    /// - Throws: ``Realm/Error`` as ``commitWrite(silencing:)`` does; the write is then ended.
+    private func commitTransaction() throws(Realm.Error) -> WriteState {
         guard let write = writeState else {
             burrowPreconditionFailure(TrapMessage.noWriteToCommit)
         }
@@ -128,7 +193,7 @@ extension RealmSession {
                               + "the write was not committed, as nothing would keep it.",
                               fileURL: URL(fileURLWithPath: coordinator.path))
         }
-        let committedID = write.transaction.id
+        write.committedID = write.transaction.id
         do {
             try coordinator.verifyVersionLimit(options.maximumNumberOfActiveVersions, adding: 1, doing: .commit)
             try coordinator.journal(write)
@@ -138,8 +203,7 @@ extension RealmSession {
             end(write, committed: false)
             throw Realm.Error(translating: error, path: coordinator.path, operation: .commit, maximumFileSize: coordinator.configuredMapLimit)
         }
-        end(write, committed: true, as: committedID)
-        deliverNotifications(silencing: silenced)
+        return write
     }
 
     /// Cancels the open write: every change in it is undone.

@@ -24,6 +24,8 @@ final class WriteState {
     /// The first storage failure; once set the transaction can only be cancelled, and
     /// `commitWrite` throws it.
     @exclusivity(unchecked) var failure: Realm.Error?
+    /// The id the write commits as, once its transaction committed.
+    var committedID = 0
     /// Whether the write applies changes that came from the sync server: the journal does not
     /// record them for upload, since the server has them.
     @exclusivity(unchecked) var appliesServerChanges = false
@@ -45,8 +47,13 @@ final class WriteState {
         spareRows.append(row)
     }
 
-    init(transaction: Transaction, catalogs: CatalogStore, realm: RealmSession) {
+    /// The group of writes this one belongs to (its transaction is nested in the group's), or
+    /// `nil` for a write with a transaction of its own.
+    let group: WriteGroup?
+
+    init(transaction: Transaction, catalogs: CatalogStore, realm: RealmSession, group: WriteGroup? = nil) {
         self.transaction = transaction
+        self.group = group
         use = RealmUse(realm)
         // Writes nobody observes skip the change log (see ObserverPresence).
         let coordinator = realm.coordinator

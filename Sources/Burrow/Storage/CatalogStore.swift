@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LMDB
 import Synchronization
@@ -17,7 +18,10 @@ final class CatalogStore: @unchecked Sendable {
     /// Where revisions come from, for the published catalog and for drafts alike, so that no two
     /// catalogs share one.
     private let revisions = Atomic<UInt64>(0)
-    private let openingLock = NSLock()
+    /// Held from the opening of a database to the end of the transaction that opened it. A
+    /// semaphore, not a mutex: a write of a group is ended by the group's commit thread, not by
+    /// the thread that opened the database.
+    private let openingLock = DispatchSemaphore(value: 1)
 
     init(environment: Environment, metadata: MetadataStore, catalog: Catalog) {
         self.environment = environment
@@ -70,8 +74,8 @@ final class CatalogStore: @unchecked Sendable {
     /// must be renewed to use them.
     func synchronize(seenBy txn: Transaction) throws -> Bool {
         guard try metadata.schemaGeneration(in: txn) > published.withLock({ $0.schemaGeneration }) else { return false }
-        openingLock.lock()
-        defer { openingLock.unlock() }
+        openingLock.wait()
+        defer { openingLock.signal() }
         // Handles opened by a read transaction serve only transactions begun after it ends;
         // older snapshots keep seeing the databases they already had.
         let epoch = environment.handleEpoch + 1
@@ -180,13 +184,13 @@ final class CatalogStore: @unchecked Sendable {
         }
         if changes.holdsOpeningLock {
             changes.holdsOpeningLock = false
-            openingLock.unlock()
+            openingLock.signal()
         }
     }
 
     private func takeOpeningLock(for changes: CatalogChanges) {
         guard !changes.holdsOpeningLock else { return }
-        openingLock.lock()
+        openingLock.wait()
         changes.holdsOpeningLock = true
     }
 

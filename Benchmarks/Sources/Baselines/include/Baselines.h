@@ -92,6 +92,11 @@ ConcurrentReads lmdb_concurrent_reads(const char *path, long count, int threads,
 
 // MARK: SQLite
 
+/// `threads` threads, each with a connection of its own to a fresh database at `path`, each
+/// committing `commitsPerThread` one-row transactions (`BEGIN IMMEDIATE` … `COMMIT`) in WAL
+/// mode with `synchronous=FULL`. The database is removed at the end. Check: rows stored.
+BaselineStep sqlite_concurrent_durable_commits(const char *path, int threads, int commitsPerThread);
+
 /// A SQLite database holding the workload in table `obj` with an index on `name`, in WAL mode
 /// with `synchronous=NORMAL`.
 typedef struct SQLiteBaseline SQLiteBaseline;

@@ -41,6 +41,21 @@ final class Coordinator: @unchecked Sendable {
     /// Who is told of each journaled commit of this process: the file's sync thread.
     let journalListeners = Locked<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
+    /// The group of writes open now (``WriteGroup``), handed from one writer to the next with
+    /// the writer turn.
+    let writeGroup = Locked<WriteGroup?>(nil)
+    private let commitThreadStore = Locked<CommitThread?>(nil)
+
+    /// The thread that begins and commits groups of writes, started by the first group.
+    var commitThread: CommitThread {
+        commitThreadStore.withLock { thread in
+            if let thread { return thread }
+            let started = CommitThread(name: "Burrow commits")
+            thread = started
+            return started
+        }
+    }
+
     init(catalogs: CatalogStore, isInMemory: Bool, isReadOnly: Bool, mapLimit: Int?, inMemoryIdentifier: String?) {
         self.catalogs = catalogs
         environment = catalogs.environment

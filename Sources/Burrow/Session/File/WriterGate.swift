@@ -109,6 +109,38 @@ final class WriterGate: Sendable {
         }
     }
 
+    /// What ``passWithinGroup(from:accepting:)`` did.
+    enum GroupPass {
+        /// The turn went to the asynchronous writer that has waited longest, to join the group.
+        case passed
+        /// Nothing: the turn is lent to a synchronous write of its realm, to go back to it.
+        case lent
+        /// Nothing: the group must commit before the turn goes on (with ``leave(for:)``).
+        case ended
+    }
+
+    /// Hands `realm`'s turn to the asynchronous writer that has waited longest, keeping the
+    /// process's turn for the open group of writes, when the group is `accepting` more and the
+    /// first to wait is asynchronous: a thread waiting for its turn waits for the group's commit.
+    func passWithinGroup(from realm: ObjectIdentifier, accepting: Bool) -> GroupPass {
+        enum Decision { case pass(@Sendable () -> Void), lent, ended }
+        let decision = state.withLock { state -> Decision in
+            burrowPrecondition(state.holder?.realm == realm, "A write ended that did not hold the writer's turn.")
+            if state.holder?.phase == .borrowed { return .lent }
+            guard accepting, let first = state.waiters.first, case .callback(let granted) = first.wake else { return .ended }
+            state.waiters.removeFirst()
+            state.holder = (first.realm, .granted)
+            return .pass(granted)
+        }
+        switch decision {
+        case .pass(let granted):
+            granted()
+            return .passed
+        case .lent: return .lent
+        case .ended: return .ended
+        }
+    }
+
     /// Ends `realm`'s write: a borrowed turn goes back to its asynchronous writer, any other
     /// goes to the writer that has waited longest.
     func leave(for realm: ObjectIdentifier) {

@@ -18,9 +18,22 @@ extension MetadataStore {
 
     /// Stores the record of the commit `txn` makes (`reduced`, its net change by class),
     /// unless it changed no object.
+    ///
+    /// The writes of a group share one commit (their transactions are nested in the group's):
+    /// a write after the first merges its change into the record the earlier ones left.
     func appendChanges(_ reduced: [UInt32: ChangeRuns], in txn: Transaction) throws {
         guard !reduced.isEmpty else { return }
-        try txn.put(Self.recordKey(txn.id), ChangeLogRecord.encode(reduced), in: sealedDatabase)
+        let key = Self.recordKey(txn.id)
+        var record = reduced
+        if txn.isNested, let earlier = try txn.value(for: key, in: sealedDatabase) {
+            var merged = try earlier.withUnsafeBytes { bytes in try ChangeLogRecord.decode(bytes) }
+            for (classID, runs) in reduced {
+                let change = ObjectChanges(runs)
+                merged[classID] = merged[classID].map { $0.followed(by: change) } ?? change
+            }
+            record = merged.mapValues(\.runs)
+        }
+        try txn.put(key, ChangeLogRecord.encode(record), in: sealedDatabase)
     }
 
     /// The net change of each class from the version `after` to the version `txn` reads, or

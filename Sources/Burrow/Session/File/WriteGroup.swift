@@ -1,0 +1,78 @@
+import LMDB
+
+/// Writes of several realms of this process that one durable commit ends (group commit).
+///
+/// Asynchronous writers (``Realm/asyncWrite(_isolation:_:)``, ``Realm/writeAsync(_:onComplete:)``)
+/// that wait for the file's writer turn while a write is under way write one after another in
+/// one LMDB transaction, each in a transaction nested in it: a write that fails or is cancelled
+/// undoes only itself. The group then commits once, with one pair of `fsync`s for all of them,
+/// and each writer returns only after that commit.
+///
+/// The outermost transaction begins and commits on the file's ``CommitThread``. A group is
+/// touched by the writer holding the turn, then by the commit thread, never by two threads at
+/// once: the writer turn hands it over.
+final class WriteGroup: @unchecked Sendable {
+    /// What a member is told once the group ended: the id it committed as, or why it failed.
+    typealias Durability = @Sendable (Result<Int, Realm.Error>) -> Void
+
+    private struct Member {
+        let write: WriteState
+        let durable: Durability?
+    }
+
+    /// The most writes one group takes: the first waits for all of them.
+    static let mostMembers = 64
+    /// The most changes one group takes before it commits: LMDB's nested transactions share the
+    /// outermost one's room for dirty pages.
+    static let mostMutations: UInt64 = 16_384
+
+    /// The outermost transaction, begun on the commit thread.
+    let transaction: Transaction
+    private var members: [Member] = []
+    /// Whether a member changed the catalog: the group then takes no more writes, since the
+    /// catalog a later write would see is published only once the group commits.
+    private var changedCatalog = false
+
+    init(transaction: Transaction) {
+        self.transaction = transaction
+    }
+
+    /// Whether another write may join.
+    var acceptsMore: Bool {
+        !changedCatalog && members.count < Self.mostMembers && transaction.mutationCount < Self.mostMutations
+    }
+
+    /// Adds `write`, whose nested transaction just committed; `durable` is called on the commit
+    /// thread once the group ended.
+    func add(_ write: WriteState, whenDurable durable: Durability?) {
+        members.append(Member(write: write, durable: durable))
+        if write.catalogChanges.draft != nil || write.catalogChanges.holdsOpeningLock { changedCatalog = true }
+    }
+
+    /// Commits the group, on the commit thread, and settles its members' process state (their
+    /// object keys and catalog drafts) before any other write begins.
+    func commit(in coordinator: Coordinator) -> Result<Int, Realm.Error> {
+        let id = transaction.id
+        let outcome: Result<Int, Realm.Error>
+        do {
+            try transaction.commit()
+            outcome = .success(id)
+        } catch {
+            outcome = .failure(Realm.Error(translating: error, path: coordinator.path, operation: .commit,
+                                           maximumFileSize: coordinator.configuredMapLimit))
+        }
+        let committed = (try? outcome.get()) != nil
+        for member in members { member.write.tables.finish(committed: committed, keys: coordinator.objectKeys) }
+        if committed {
+            coordinator.commitWatcher.committed()
+            for member in members { coordinator.journaledWriteDidCommit(member.write) }
+        }
+        return outcome
+    }
+
+    /// Tells every member how the group ended.
+    func notifyMembers(_ outcome: Result<Int, Realm.Error>) {
+        for member in members { member.durable?(outcome) }
+        members.removeAll()
+    }
+}
