@@ -70,16 +70,7 @@ enum GroupCommitStep {
         nonisolated(unsafe) var outcome: Result<Double, any Error> = .success(0)
         Task {
             do {
-                let writers = (0..<writers).map { _ in Writer(configuration) }
-                for writer in writers { try await writer.open() }
-                let start = ContinuousClock.now
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (index, writer) in writers.enumerated() {
-                        group.addTask { try await writer.write(from: index * writesPerWriter + 1, count: writesPerWriter) }
-                    }
-                    try await group.waitForAll()
-                }
-                outcome = .success(Stopwatch.seconds(start.duration(to: .now)))
+                outcome = .success(try await timeTaskWrites(configuration))
             } catch {
                 outcome = .failure(error)
             }
@@ -90,6 +81,20 @@ enum GroupCommitStep {
         return (seconds, try Realm(configuration: configuration).objects(Item.self).count)
     }
 
+    /// The seconds the writers took; they and their realms are gone when it returns.
+    private static func timeTaskWrites(_ configuration: Realm.Configuration) async throws -> Double {
+        let writers = (0..<writers).map { _ in Writer(configuration) }
+        for writer in writers { try await writer.open() }
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, writer) in writers.enumerated() {
+                group.addTask { try await writer.write(from: index * writesPerWriter + 1, count: writesPerWriter) }
+            }
+            try await group.waitForAll()
+        }
+        return Stopwatch.seconds(start.duration(to: .now))
+    }
+
     private static func threadWrites(_ configuration: Realm.Configuration) throws -> (seconds: Double, stored: Int) {
         let ready = DispatchSemaphore(value: 0)
         let start = DispatchSemaphore(value: 0)
@@ -97,13 +102,15 @@ enum GroupCommitStep {
         for index in 0..<writers {
             finished.enter()
             Thread {
-                let realm = try! Realm(configuration: configuration)
-                ready.signal()
-                start.wait()
-                for id in (index * writesPerWriter + 1)...((index + 1) * writesPerWriter) {
-                    try! realm.write { realm.add(Item(workloadID: id)) }
+                do {
+                    let realm = try! Realm(configuration: configuration)
+                    ready.signal()
+                    start.wait()
+                    for id in (index * writesPerWriter + 1)...((index + 1) * writesPerWriter) {
+                        try! realm.write { realm.add(Item(workloadID: id)) }
+                    }
                 }
-                finished.leave()
+                finished.leave()  // once the realm is released
             }.start()
         }
         for _ in 0..<writers { ready.wait() }

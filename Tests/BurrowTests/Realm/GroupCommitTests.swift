@@ -189,6 +189,86 @@ import Testing
         #expect(try names(configuration).count == 7)
     }
 
+    @Test func anExplicitAsyncCommitInAGroupCommitsTheGroupAtOnce() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let holder = try TurnHolder(configuration)
+        defer { holder.stop() }
+        let writer = Writer(configuration)
+        async let actorResult = writer.add("actor")
+        try await holder.waitForWriters(1)
+        let queue = DispatchQueue(label: "group-commit-explicit")
+        let readAfterCommit = Locked<Int>(-1)
+        let completed = DispatchSemaphore(value: 0)
+        let completion = Locked<String?>(nil)
+        queue.sync {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            realm.beginAsyncWrite {
+                realm.add(Dog(value: ["name": "explicit"]))
+                realm.commitAsyncWrite { error in
+                    completion.withLock { $0 = error.map { "\($0)" } ?? "none" }
+                    completed.signal()
+                }
+                // Committed (and durable) in the call: the realm reads it, and the actor's write.
+                readAfterCommit.withLock { $0 = realm.objects(Dog.self).count }
+            }
+        }
+        try await holder.waitForWriters(2)
+        let committed = try holder.commit()
+        #expect(try await actorResult)
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { completed.wait(); continuation.resume() } }
+        #expect(completion.withLock { $0 } == "none")
+        #expect(readAfterCommit.withLock { $0 } == 3)
+        #expect(holder.environment.lastTransactionID == committed + 1)
+        #expect(try names(configuration) == ["actor", "explicit", "holder"])
+    }
+
+    /// A realm whose asynchronous write was handed the turn inside a group writes synchronously
+    /// first (borrowing the turn): that write joins the group, and the group is committed before
+    /// the turn goes back to the realm's asynchronous write, which opens a group of its own.
+    @Test(arguments: [true, false]) func aSynchronousWriteBorrowingATurnInAGroupEndsTheGroup(commits: Bool) async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let holder = try TurnHolder(configuration)
+        defer { holder.stop() }
+        let writer = Writer(configuration)
+        async let actorResult = writer.add("actor")
+        try await holder.waitForWriters(1)
+        let queue = DispatchQueue(label: "group-commit-borrow")
+        let unblock = DispatchSemaphore(value: 0)
+        let completed = DispatchSemaphore(value: 0)
+        let completion = Locked<String?>(nil)
+        let realmBox = Locked<Realm?>(nil)
+        queue.sync {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            realmBox.withLock { $0 = realm }
+            realm.writeAsync({ realm.add(Dog(value: ["name": "async"])) }, onComplete: { error in
+                completion.withLock { $0 = error.map { "\($0)" } ?? "none" }
+                completed.signal()
+            })
+            // The queue is busy until the asynchronous write was handed the turn.
+            nonisolated(unsafe) let sameRealm = realm
+            queue.async {
+                unblock.wait()
+                sameRealm.beginWrite()
+                sameRealm.add(Dog(value: ["name": "sync"]))
+                if commits { try! sameRealm.commitWrite() } else { sameRealm.cancelWrite() }
+            }
+        }
+        try await holder.waitForWriters(2)
+        let committed = try holder.commit()
+        // The actor's write ran and handed the turn to the queue's, inside the group.
+        for _ in 0..<2_000 where holder.queue.waitingCount != 0 { try await Task.sleep(for: .milliseconds(1)) }
+        unblock.signal()
+        #expect(try await actorResult)
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { completed.wait(); continuation.resume() } }
+        #expect(completion.withLock { $0 } == "none")
+        // The actor's group (with the synchronous write when it committed), then the queue's.
+        #expect(holder.environment.lastTransactionID == committed + 2)
+        #expect(try names(configuration) == (commits ? ["actor", "async", "holder", "sync"] : ["actor", "async", "holder"]))
+        queue.sync { realmBox.withLock { $0 = nil } }
+    }
+
     @Test func aGroupTakesAtMostSixtyFourWrites() async throws {
         let directory = TestDirectory()
         let configuration = directory.configuration()

@@ -50,11 +50,14 @@ final class CommitThread: Sendable {
     /// Runs `job` on the thread and waits for what it returns.
     func sync<Result>(_ job: @escaping () -> Result) -> Result {
         // The caller waits while the thread runs `job`: nothing touches it from two threads.
-        nonisolated(unsafe) let job = job
+        // The thread lets go of `job` before the caller goes on, so that what it holds is not
+        // kept alive past the call.
+        nonisolated(unsafe) var job: (() -> Result)? = job
         nonisolated(unsafe) var outcome: Result?
         let done = DispatchSemaphore(value: 0)
         async {
-            outcome = job()
+            outcome = job?()
+            job = nil
             done.signal()
         }
         done.wait()

@@ -9,12 +9,15 @@ extension Coordinator {
     ///
     /// - Throws: `LMDBError` from beginning the transaction.
     func openNewWriteGroup() throws(LMDBError) -> WriteGroup {
-        growMapIfNeeded()
-        let environment = environment
-        let begun = commitThread.sync { Result { () throws(LMDBError) in try environment.beginTransaction() } }
-        let group = WriteGroup(transaction: try begun.get())
+        let group = try commitThread.sync { Result { () throws(LMDBError) in try self.beginWriteGroup() } }.get()
         writeGroup.withLock { $0 = group }
         return group
+    }
+
+    /// Begins a group's transaction; on the commit thread.
+    private func beginWriteGroup() throws(LMDBError) -> WriteGroup {
+        growMapIfNeeded()
+        return WriteGroup(transaction: try environment.beginTransaction())
     }
 
     /// Passes the writer turn of `realm` on: inside the open group to the next asynchronous
@@ -35,12 +38,33 @@ extension Coordinator {
             writerGate.leave(for: realm)
         case .ended:
             writeGroup.withLock { $0 = nil }
-            commitThread.async { [self] in
-                let outcome = group.commit(in: self)
-                writerGate.leave(for: realm)
+            // Held weakly: the members' realms keep the file open until they are told, and the
+            // job must not keep it open after them.
+            commitThread.async { [weak self] in
+                guard let outcome = self?.commitGroup(group, passingTurnFrom: realm) else { return }
                 group.notifyMembers(outcome)
             }
         }
+    }
+
+    /// Commits `group` and passes the turn on, on the commit thread.
+    private func commitGroup(_ group: WriteGroup, passingTurnFrom realm: ObjectIdentifier) -> Result<Int, Realm.Error> {
+        let outcome = group.commit(in: self)
+        passTurnAfterGroup(from: realm)
+        return outcome
+    }
+
+    /// Passes the turn on once a group committed, on the commit thread: to an asynchronous
+    /// writer in a new group begun right here when one waits first (the process keeps its turn,
+    /// and the writer starts without waiting for the group to be opened), else as any write's.
+    private func passTurnAfterGroup(from realm: ObjectIdentifier) {
+        if writerGate.firstWaiterIsAsynchronous, let next = try? beginWriteGroup() {
+            writeGroup.withLock { $0 = next }
+            if case .passed = writerGate.passWithinGroup(from: realm, accepting: true) { return }
+            // Only the holder takes waiters off the queue: the first is still the one seen.
+            burrowPreconditionFailure("The asynchronous writer waiting first was not there to take the turn.")
+        }
+        writerGate.leave(for: realm)
     }
 
     /// Commits the open group now and waits, keeping the writer turn: for a write that must be

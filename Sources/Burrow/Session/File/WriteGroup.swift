@@ -15,10 +15,6 @@ final class WriteGroup: @unchecked Sendable {
     /// What a member is told once the group ended: the id it committed as, or why it failed.
     typealias Durability = @Sendable (Result<Int, Realm.Error>) -> Void
 
-    private struct Member {
-        let write: WriteState
-        let durable: Durability?
-    }
 
     /// The most writes one group takes: the first waits for all of them.
     static let mostMembers = 64
@@ -28,7 +24,10 @@ final class WriteGroup: @unchecked Sendable {
 
     /// The outermost transaction, begun on the commit thread.
     let transaction: Transaction
-    private var members: [Member] = []
+    /// The writes that joined, until the group commits: they keep their realms open.
+    private var writes: [WriteState] = []
+    /// Whom to tell how the group ended.
+    private var waiting: [Durability] = []
     /// Whether a member changed the catalog: the group then takes no more writes, since the
     /// catalog a later write would see is published only once the group commits.
     private var changedCatalog = false
@@ -39,13 +38,14 @@ final class WriteGroup: @unchecked Sendable {
 
     /// Whether another write may join.
     var acceptsMore: Bool {
-        !changedCatalog && members.count < Self.mostMembers && transaction.mutationCount < Self.mostMutations
+        !changedCatalog && writes.count < Self.mostMembers && transaction.mutationCount < Self.mostMutations
     }
 
     /// Adds `write`, whose nested transaction just committed; `durable` is called on the commit
     /// thread once the group ended.
     func add(_ write: WriteState, whenDurable durable: Durability?) {
-        members.append(Member(write: write, durable: durable))
+        writes.append(write)
+        if let durable { waiting.append(durable) }
         if write.catalogChanges.draft != nil || write.catalogChanges.holdsOpeningLock { changedCatalog = true }
     }
 
@@ -62,17 +62,19 @@ final class WriteGroup: @unchecked Sendable {
                                            maximumFileSize: coordinator.configuredMapLimit))
         }
         let committed = (try? outcome.get()) != nil
-        for member in members { member.write.tables.finish(committed: committed, keys: coordinator.objectKeys) }
+        for write in writes { write.tables.finish(committed: committed, keys: coordinator.objectKeys) }
         if committed {
             coordinator.commitWatcher.committed()
-            for member in members { coordinator.journaledWriteDidCommit(member.write) }
+            for write in writes { coordinator.journaledWriteDidCommit(write) }
         }
+        writes.removeAll()
         return outcome
     }
 
     /// Tells every member how the group ended.
     func notifyMembers(_ outcome: Result<Int, Realm.Error>) {
-        for member in members { member.durable?(outcome) }
-        members.removeAll()
+        let waiting = self.waiting
+        self.waiting.removeAll()
+        for durable in waiting { durable(outcome) }
     }
 }

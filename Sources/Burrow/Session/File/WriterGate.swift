@@ -53,6 +53,14 @@ final class WriterGate: Sendable {
     /// How many writers wait for their turn.
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
+    /// Whether the writer that has waited longest is asynchronous (it left a callback).
+    var firstWaiterIsAsynchronous: Bool {
+        state.withLock { state in
+            guard case .callback = state.waiters.first?.wake else { return false }
+            return true
+        }
+    }
+
     /// Waits, blocking the thread, until it is `realm`'s turn to write.
     func enter(for realm: ObjectIdentifier) {
         enum Turn { case now, borrowed, after(DispatchSemaphore) }
