@@ -23,14 +23,18 @@ extension PredicateTranslation {
             return .condition(.comparison(Comparison(lhs: .keyPath(left.keyPath, position: 0), op: op, rhs: .keyPath(right.keyPath, position: 0),
                                                      quantifier: left.quantifier ?? right.quantifier)))
         case (.condition(let node), .value(let flag as Bool)) where op == .equal || op == .notEqual:
+            constantsReadOtherwise.isSet = true
             return .condition((op == .equal) == flag ? node : .not(node))
         case (.optionalCondition(let present, let condition), .value(let flag as Bool)) where op == .equal || op == .notEqual:
+            constantsReadOtherwise.isSet = true
             // `nil` (the link is absent) equals neither `true` nor `false`.
             let equal = PredicateNode.and(present, flag ? condition : .not(condition))
             return .condition(op == .equal ? equal : .not(equal))
         case (.nilCoalesced(let path, let fallback), .value(let value)):
+            constantsReadOtherwise.isSet = true
             return .condition(try coalescedComparison(path, fallback: fallback, op, value, in: expression))
         case (.value(let left), .value(let right)):
+            constantsReadOtherwise.isSet = true
             return .value(try Self.constantComparison(left, op, right, in: expression))
         default:
             throw Self.untranslatable(expression, "this comparison has no query form: compare a property with a value or with another property")
@@ -89,7 +93,9 @@ extension PredicateTranslation {
         let bounds: (lower: Any, upper: Any, closed: Bool)
         switch range {
         case .range(let lower, let upper, let closed): bounds = (lower, upper, closed)
-        case .value(let value as any RangeBounds): bounds = (value.anyLowerBound, value.anyUpperBound, value.isClosed)
+        case .value(let value as any RangeBounds):
+            constantsReadOtherwise.isSet = true
+            bounds = (value.anyLowerBound, value.anyUpperBound, value.isClosed)
         default: throw Self.untranslatable(expression, "the range must be made of constants")
         }
         let lower = try comparison(path, .greaterOrEqual, value: bounds.lower, in: expression)
@@ -103,6 +109,7 @@ extension PredicateTranslation {
                           in expression: Any) throws(Realm.Error) -> TranslatedExpression {
         switch (sequence, element) {
         case (.value(let values), .path(let path)):
+            constantsReadOtherwise.isSet = true
             guard let elements = values as? any Sequence else {
                 throw Self.untranslatable(expression, "contains needs a sequence of constants")
             }

@@ -18,6 +18,15 @@ struct PredicateTranslation {
     }
 
     private var bindings: [PredicateExpressions.VariableID: Binding] = [:]
+    /// Whether a constant was read other than as the literal of one comparison (folded with
+    /// another constant, read as a flag, a range, a sequence or a `??` default): the translation
+    /// then depends on the constants' values, and no template is made of it
+    /// (``PredicateTemplates``).
+    let constantsReadOtherwise = Flag()
+
+    final class Flag {
+        var isSet = false
+    }
     /// The `SUBQUERY` nesting that key paths must belong to: 0 for the query's own objects.
     private(set) var scope = 0
     /// Inside `contains(where:)` or `allSatisfy` over values: the quantifier that binds the
@@ -28,13 +37,21 @@ struct PredicateTranslation {
     ///
     /// - Throws: ``Realm/Error/Code/invalidQuery`` naming the first expression with no query form.
     static func node<Root: ObjectBase>(of predicate: Predicate<Root>) throws(Realm.Error) -> PredicateNode {
+        if let bound = PredicateTemplates.node(of: predicate.expression, root: Root.self) { return bound }
         guard let expression = predicate.expression as? any TranslatablePredicateExpression else {
             throw untranslatable(firstUntranslatable(in: predicate.expression),
                                  "this kind of expression has no query form")
         }
         var translation = PredicateTranslation()
         translation.bindings[predicate.variable.key] = .object(path: [], type: Root.self, scope: 0)
-        return try translation.condition(expression.translated(in: &translation), of: predicate.expression)
+        let node = try translation.condition(expression.translated(in: &translation), of: predicate.expression)
+        if !translation.constantsReadOtherwise.isSet { learnTemplate(from: expression, root: Root.self, translatedAs: node) }
+        return node
+    }
+
+    /// Opens `expression` for ``PredicateTemplates/learn(from:root:translatedAs:)``.
+    private static func learnTemplate<E: TranslatablePredicateExpression, Root>(from expression: E, root: Root.Type, translatedAs node: PredicateNode) {
+        PredicateTemplates.learn(from: expression, root: root, translatedAs: node)
     }
 
     /// The expression types whose translation passed `validate` against their class.
@@ -92,7 +109,9 @@ struct PredicateTranslation {
         switch translated {
         case .condition(let node): return node
         case .path(let path): return try comparison(path, .equal, .literal(.bool(true), position: 0), in: expression)
-        case .value(let value as Bool): return .constant(value)
+        case .value(let value as Bool):
+            constantsReadOtherwise.isSet = true
+            return .constant(value)
         default: throw Self.untranslatable(expression, "it is not a condition")
         }
     }
@@ -184,4 +203,7 @@ enum TranslatedExpression {
 /// A `PredicateExpressions` node Burrow can translate.
 protocol TranslatablePredicateExpression {
     func translated(in translation: inout PredicateTranslation) throws(Realm.Error) -> TranslatedExpression
+    /// Appends what this node and those below it carry besides their types, in the order
+    /// ``translated(in:)`` reads them.
+    func appendLeaves(to leaves: inout PredicateLeaves)
 }

@@ -1,4 +1,5 @@
 @testable import Burrow
+import Foundation
 import Testing
 
 // Model classes, schemas and queries, as the engine sees them (see Internals.swift).
@@ -52,6 +53,9 @@ extension RealmInternals {
 extension Internals {
     /// The deepest nesting of parentheses and `NOT` the query parser takes.
     static var maximumQueryNesting: Int { QueryParser.maximumNesting }
+
+    /// Whether predicates of `predicate`'s expression type are translated once and bound.
+    static func hasPredicateTemplate<Root>(for predicate: Predicate<Root>) -> Bool { PredicateTemplates.hasTemplate(for: predicate) }
 
     /// The deepest predicate tree a query may hold, however it was built.
     static var maximumPredicateDepth: Int { PredicateLimits.maximumDepth }
