@@ -134,7 +134,7 @@ extension RealmSession {
             return
         }
         // Durable only once the group commits: it commits now, with the writes before this one.
-        group.add(write, whenDurable: nil)
+        group.add(write, of: writer, whenDurable: nil)
         let outcome = coordinator.commitOpenWriteGroup() ?? .success(write.committedID)
         resumeReading(after: (try? outcome.get()) ?? 0)
         passWriterTurn()
@@ -155,7 +155,7 @@ extension RealmSession {
         guard let group = write.group else {
             burrowPreconditionFailure("A write outside a group of writes was committed to one.")
         }
-        group.add(write, whenDurable: durable)
+        group.add(write, of: writer, whenDurable: durable)
         resumeReading()
         passWriterTurn()
         writeDidEnd()

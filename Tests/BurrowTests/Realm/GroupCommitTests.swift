@@ -146,8 +146,41 @@ import Testing
         #expect(try await actorResult)
         await withCheckedContinuation { continuation in queued.notify(queue: .global()) { continuation.resume() } }
         #expect(completed.withLock { $0 } == ["q0": true, "q1": true])
-        #expect(holder.environment.lastTransactionID == committed + 1)
+        // q0 with the actor's write; q1, of the same realm as q0, in a group of its own.
+        #expect(holder.environment.lastTransactionID == committed + 2)
         #expect(try names(configuration) == ["a0", "holder", "q0", "q1"])
+    }
+
+    /// Each write of one realm is a version of its own to that realm: its observers hear each
+    /// one, as RealmSwift's do, even when the writes waited together.
+    @Test func aRealmHearsEachOfItsOwnWrites() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let holder = try TurnHolder(configuration)
+        defer { holder.stop() }
+        let queue = DispatchQueue(label: "group-commit-own-writes")
+        let updates = Locked<[Int]>([])
+        let completed = DispatchGroup()
+        let token = queue.sync {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            let token = realm.objects(Dog.self).observe { change in
+                if case .update(_, _, let insertions, _) = change { updates.withLock { $0.append(insertions.count) } }
+            }
+            for name in ["first", "second", "third"] {
+                completed.enter()
+                realm.writeAsync({ realm.add(Dog(value: ["name": name])) }, onComplete: { _ in completed.leave() })
+            }
+            return token
+        }
+        try await holder.waitForWriters(3)
+        let committed = try holder.commit()
+        await withCheckedContinuation { continuation in completed.notify(queue: .global()) { continuation.resume() } }
+        for _ in 0..<1_000 where updates.withLock({ $0.reduce(0, +) }) < 4 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(holder.environment.lastTransactionID == committed + 3)
+        // The holder's dog (perhaps with the first write's), then one per write.
+        #expect(updates.withLock { $0.reduce(0, +) } == 4)
+        #expect(updates.withLock { $0.count } >= 3)
+        queue.sync { token.invalidate() }
     }
 
     @Test func aThreadWaitingForItsTurnGoesBetweenGroups() async throws {

@@ -28,7 +28,7 @@ extension Coordinator {
             writerGate.leave(for: realm)
             return
         }
-        switch writerGate.passWithinGroup(from: realm, accepting: group.acceptsMore) {
+        switch writerGate.passWithinGroup(from: realm, accepting: group.accepts) {
         case .passed:
             return
         case .lent:
@@ -60,7 +60,7 @@ extension Coordinator {
     private func passTurnAfterGroup(from realm: ObjectIdentifier) {
         if writerGate.firstWaiterIsAsynchronous, let next = try? beginWriteGroup() {
             writeGroup.withLock { $0 = next }
-            if case .passed = writerGate.passWithinGroup(from: realm, accepting: true) { return }
+            if case .passed = writerGate.passWithinGroup(from: realm, accepting: { _ in true }) { return }
             // Only the holder takes waiters off the queue: the first is still the one seen.
             burrowPreconditionFailure("The asynchronous writer waiting first was not there to take the turn.")
         }

@@ -31,19 +31,25 @@ final class WriteGroup: @unchecked Sendable {
     /// Whether a member changed the catalog: the group then takes no more writes, since the
     /// catalog a later write would see is published only once the group commits.
     private var changedCatalog = false
+    /// The realms whose writes joined.
+    private var realms: Set<ObjectIdentifier> = []
 
     init(transaction: Transaction) {
         self.transaction = transaction
     }
 
-    /// Whether another write may join.
-    var acceptsMore: Bool {
+    /// Whether a write of `realm` may join: the group is not full, and holds no write of
+    /// `realm` yet, so that each write of a realm is a version of its own to it (its
+    /// notifications report each one, as RealmSwift's do).
+    func accepts(_ realm: ObjectIdentifier) -> Bool {
         !changedCatalog && writes.count < Self.mostMembers && transaction.mutationCount < Self.mostMutations
+            && !realms.contains(realm)
     }
 
-    /// Adds `write`, whose nested transaction just committed; `durable` is called on the commit
-    /// thread once the group ended.
-    func add(_ write: WriteState, whenDurable durable: Durability?) {
+    /// Adds `write` of `realm`, whose nested transaction just committed; `durable` is called on
+    /// the commit thread once the group ended.
+    func add(_ write: WriteState, of realm: ObjectIdentifier, whenDurable durable: Durability?) {
+        realms.insert(realm)
         writes.append(write)
         if let durable { waiting.append(durable) }
         if write.catalogChanges.draft != nil || write.catalogChanges.holdsOpeningLock { changedCatalog = true }

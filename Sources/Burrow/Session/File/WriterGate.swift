@@ -128,14 +128,15 @@ final class WriterGate: Sendable {
     }
 
     /// Hands `realm`'s turn to the asynchronous writer that has waited longest, keeping the
-    /// process's turn for the open group of writes, when the group is `accepting` more and the
-    /// first to wait is asynchronous: a thread waiting for its turn waits for the group's commit.
-    func passWithinGroup(from realm: ObjectIdentifier, accepting: Bool) -> GroupPass {
+    /// process's turn for the open group of writes, when the first to wait is asynchronous and
+    /// the group is `accepting` its realm: a thread waiting for its turn waits for the group's
+    /// commit. `accepting` is called with the gate locked.
+    func passWithinGroup(from realm: ObjectIdentifier, accepting: (ObjectIdentifier) -> Bool) -> GroupPass {
         enum Decision { case pass(@Sendable () -> Void), lent, ended }
         let decision = state.withLock { state -> Decision in
             burrowPrecondition(state.holder?.realm == realm, "A write ended that did not hold the writer's turn.")
             if state.holder?.phase == .borrowed { return .lent }
-            guard accepting, let first = state.waiters.first, case .callback(let granted) = first.wake else { return .ended }
+            guard let first = state.waiters.first, case .callback(let granted) = first.wake, accepting(first.realm) else { return .ended }
             state.waiters.removeFirst()
             state.holder = (first.realm, .granted)
             return .pass(granted)
