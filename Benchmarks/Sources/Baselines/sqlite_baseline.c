@@ -3,6 +3,7 @@
 // durable commits.
 
 #include "Baselines.h"
+#include "sqlite_require.h"
 #include "workload.h"
 
 #include <sqlite3.h>
@@ -12,24 +13,15 @@ struct SQLiteBaseline {
     sqlite3 *database;
 };
 
-/// Ends the process with SQLite's message when `code` is not a success.
-static void require(sqlite3 *database, int code, int line) {
-    if (code != SQLITE_OK && code != SQLITE_DONE && code != SQLITE_ROW) {
-        workload_fail(__FILE__, line, sqlite3_errmsg(database));
-    }
-}
-
-#define SQLITE_REQUIRE(database, call) require((database), (call), __LINE__)
-
 /// Runs `sql`, which returns no rows.
 static void execute(sqlite3 *database, const char *sql, int line) {
-    require(database, sqlite3_exec(database, sql, NULL, NULL, NULL), line);
+    sqlite_require_at(database, sqlite3_exec(database, sql, NULL, NULL, NULL), __FILE__, line);
 }
 
 /// Compiles `sql`.
 static sqlite3_stmt *prepare(sqlite3 *database, const char *sql, int line) {
     sqlite3_stmt *statement;
-    require(database, sqlite3_prepare_v2(database, sql, -1, &statement, NULL), line);
+    sqlite_require_at(database, sqlite3_prepare_v2(database, sql, -1, &statement, NULL), __FILE__, line);
     return statement;
 }
 
@@ -40,19 +32,6 @@ static long long row_count(sqlite3 *database) {
     long long count = sqlite3_column_int64(statement, 0);
     sqlite3_finalize(statement);
     return count;
-}
-
-/// Binds object `id`'s values to the six parameters of `INSERT INTO obj VALUES(?,…)`.
-/// `name` and `blob` must outlive the statement's next step.
-static void bind_object(sqlite3_stmt *statement, long long id, char *name, unsigned char *blob) {
-    int length = workload_name(id, name);
-    workload_blob(id, blob);
-    sqlite3_bind_int64(statement, 1, id);
-    sqlite3_bind_text(statement, 2, name, length, SQLITE_STATIC);
-    sqlite3_bind_int(statement, 3, workload_age(id));
-    sqlite3_bind_double(statement, 4, workload_score(id));
-    sqlite3_bind_int(statement, 5, workload_flag(id));
-    sqlite3_bind_blob(statement, 6, blob, WORKLOAD_BLOB_SIZE, SQLITE_STATIC);
 }
 
 SQLiteBaseline *sqlite_baseline_create(const char *path) {
@@ -88,7 +67,7 @@ BaselineStep sqlite_baseline_insert(SQLiteBaseline *baseline, long count) {
     execute(database, "BEGIN", __LINE__);
     sqlite3_stmt *insert = prepare(database, "INSERT INTO obj VALUES(?,?,?,?,?,?)", __LINE__);
     for (long id = 1; id <= count; id++) {
-        bind_object(insert, id, name, blob);
+        sqlite_bind_object(insert, id, name, blob);
         SQLITE_REQUIRE(database, sqlite3_step(insert));
         sqlite3_reset(insert);
     }
@@ -210,7 +189,7 @@ BaselineStep sqlite_baseline_durable_commits(SQLiteBaseline *baseline, int commi
     double start = workload_now();
     for (int commit = 0; commit < commits; commit++) {
         execute(database, "BEGIN", __LINE__);
-        bind_object(insert, commit + 1, name, blob);
+        sqlite_bind_object(insert, commit + 1, name, blob);
         SQLITE_REQUIRE(database, sqlite3_step(insert));
         sqlite3_reset(insert);
         execute(database, "COMMIT", __LINE__);

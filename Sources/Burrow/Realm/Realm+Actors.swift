@@ -84,13 +84,7 @@ extension Realm {
         }
         burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         try core.beginWriteInTurn(opensGroup: true)
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if core.writeState != nil { cancelWrite() }
-            throw error
-        }
+        let result = try runInWrite(block)
         // The block may have ended the write itself.
         guard core.writeState != nil else { return result }
         let outcome = await withCheckedContinuation { (durable: CheckedContinuation<Swift.Result<Int, Realm.Error>, Never>) in

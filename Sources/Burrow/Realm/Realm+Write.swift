@@ -32,15 +32,20 @@ extension Realm {
 
     /// Runs `block` in the open write and commits it, or cancels it when the block throws.
     func completeWrite<Result>(_ block: () throws -> Result, silencing tokens: [NotificationToken] = []) throws -> Result {
-        let result: Result
+        let result = try runInWrite(block)
+        if core.writeState != nil { try commitWrite(withoutNotifying: tokens) }
+        return result
+    }
+
+    /// Runs `block` in the open write; when it throws, the write (if still open) is cancelled
+    /// and the error rethrown.
+    func runInWrite<Result>(_ block: () throws -> Result) rethrows -> Result {
         do {
-            result = try block()
+            return try block()
         } catch {
             if core.writeState != nil { cancelWrite() }
             throw error
         }
-        if core.writeState != nil { try commitWrite(withoutNotifying: tokens) }
-        return result
     }
 
     /// Begins a write transaction, waiting for writers in other threads and processes.

@@ -73,16 +73,26 @@ import Testing
 
     private struct Refused: Error {}
 
+    /// A fresh file whose writer turn a thread holds.
+    private func holdingTheTurn() throws -> (TestDirectory, Realm.Configuration, TurnHolder) {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        return (directory, configuration, try TurnHolder(configuration))
+    }
+
+    /// Waits for `semaphore` on a thread of Dispatch's, leaving the task's own free.
+    private func waitOffTheActor(_ semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { semaphore.wait(); continuation.resume() } }
+    }
+
     private func names(_ configuration: Realm.Configuration) throws -> [String] {
         let realm = try Realm(configuration: configuration)
         return realm.objects(Dog.self).map(\.name).sorted()
     }
 
     @Test func writersThatWaitTogetherCommitOnce() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writers = (0..<8).map { _ in Writer(configuration) }
         let before = holder.environment.lastTransactionID
         async let results = withThrowingTaskGroup(of: Bool.self) { group in
@@ -98,10 +108,8 @@ import Testing
     }
 
     @Test func aWriteThatThrowsUndoesOnlyItself() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writers = (0..<5).map { _ in Writer(configuration) }
         async let outcomes = withTaskGroup(of: (Int, Bool?).self) { group in
             for (index, writer) in writers.enumerated() {
@@ -119,10 +127,8 @@ import Testing
     }
 
     @Test func queuesAndActorsShareAGroupAndQueuesHearOnceDurable() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let queue = DispatchQueue(label: "group-commit-queue")
         let completed = Locked<[String: Bool]>([:])
         let queued = DispatchGroup()
@@ -154,10 +160,8 @@ import Testing
     /// Each write of one realm is a version of its own to that realm: its observers hear each
     /// one, as RealmSwift's do, even when the writes waited together.
     @Test func aRealmHearsEachOfItsOwnWrites() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let queue = DispatchQueue(label: "group-commit-own-writes")
         let updates = Locked<[Int]>([])
         let completed = DispatchGroup()
@@ -184,10 +188,8 @@ import Testing
     }
 
     @Test func aThreadWaitingForItsTurnGoesBetweenGroups() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writers = (0..<5).map { _ in Writer(configuration) }
         async let first = withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<3 { group.addTask { try await writers[index].add("early\(index)") } }
@@ -214,7 +216,7 @@ import Testing
         let committed = try holder.commit()
         #expect(try await first == [true, true, true])
         #expect(try await second == [true, true])
-        await withCheckedContinuation { continuation in DispatchQueue.global().async { syncDone.wait(); continuation.resume() } }
+        await waitOffTheActor(syncDone)
         // The holder's dog and the first group's three.
         #expect(seenBySyncWriter.withLock { $0 } == 4)
         // The first group, the thread's write, the second group.
@@ -223,10 +225,8 @@ import Testing
     }
 
     @Test func anExplicitAsyncCommitInAGroupCommitsTheGroupAtOnce() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writer = Writer(configuration)
         async let actorResult = writer.add("actor")
         try await holder.waitForWriters(1)
@@ -249,7 +249,7 @@ import Testing
         try await holder.waitForWriters(2)
         let committed = try holder.commit()
         #expect(try await actorResult)
-        await withCheckedContinuation { continuation in DispatchQueue.global().async { completed.wait(); continuation.resume() } }
+        await waitOffTheActor(completed)
         #expect(completion.withLock { $0 } == "none")
         #expect(readAfterCommit.withLock { $0 } == 3)
         #expect(holder.environment.lastTransactionID == committed + 1)
@@ -260,10 +260,8 @@ import Testing
     /// first (borrowing the turn): that write joins the group, and the group is committed before
     /// the turn goes back to the realm's asynchronous write, which opens a group of its own.
     @Test(arguments: [true, false]) func aSynchronousWriteBorrowingATurnInAGroupEndsTheGroup(commits: Bool) async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writer = Writer(configuration)
         async let actorResult = writer.add("actor")
         try await holder.waitForWriters(1)
@@ -294,7 +292,7 @@ import Testing
         for _ in 0..<2_000 where holder.queue.waitingCount != 0 { try await Task.sleep(for: .milliseconds(1)) }
         unblock.signal()
         #expect(try await actorResult)
-        await withCheckedContinuation { continuation in DispatchQueue.global().async { completed.wait(); continuation.resume() } }
+        await waitOffTheActor(completed)
         #expect(completion.withLock { $0 } == "none")
         // The actor's group (with the synchronous write when it committed), then the queue's.
         #expect(holder.environment.lastTransactionID == committed + 2)
@@ -303,10 +301,8 @@ import Testing
     }
 
     @Test func aGroupTakesAtMostSixtyFourWrites() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writers = (0..<70).map { _ in Writer(configuration) }
         async let results = withThrowingTaskGroup(of: Bool.self) { group in
             for (index, writer) in writers.enumerated() { group.addTask { try await writer.add("dog\(index)") } }
@@ -320,10 +316,8 @@ import Testing
     }
 
     @Test func aFailedGroupCommitFailsEveryWriteAndKeepsNone() async throws {
-        let directory = TestDirectory()
-        let configuration = directory.configuration()
-        let holder = try TurnHolder(configuration)
-        defer { holder.stop() }
+        let (directory, configuration, holder) = try holdingTheTurn()
+        defer { withExtendedLifetime(directory) { holder.stop() } }
         let writers = (0..<4).map { _ in Writer(configuration) }
         async let outcomes = withTaskGroup(of: Realm.Error.Code?.self) { group in
             for (index, writer) in writers.enumerated() {
