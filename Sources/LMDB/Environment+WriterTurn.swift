@@ -23,6 +23,17 @@ extension Environment {
         }
     }
 
+    /// Takes this process's turn only if no other process has it; returns whether it did.
+    public func tryLockWriterTurn() -> Bool {
+        var lock = Self.writerTurnLock(F_WRLCK)
+        while fcntl(dataFileDescriptor, F_SETLK, &lock) != 0 {
+            if errno == EINTR { continue }
+            precondition(errno == EAGAIN || errno == EACCES, "Cannot take the writer's turn on '\(path)': \(String(cString: strerror(errno)))")
+            return false
+        }
+        return true
+    }
+
     /// Gives the turn back.
     public func unlockWriterTurn() {
         var lock = Self.writerTurnLock(F_UNLCK)

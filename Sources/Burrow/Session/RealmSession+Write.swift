@@ -156,7 +156,8 @@ extension RealmSession {
             burrowPreconditionFailure("A write outside a group of writes was committed to one.")
         }
         group.add(write, of: writer, whenDurable: durable)
-        resumeReading()
+        // Reading stays paused, as after `invalidate()`: a read before the group commits takes
+        // the latest version then, the one before the group.
         passWriterTurn()
         writeDidEnd()
     }

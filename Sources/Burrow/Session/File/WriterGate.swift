@@ -15,8 +15,9 @@ import Dispatch
 ///
 /// With its turn here, a writer takes the process's turn among the processes writing the file
 /// (``Environment/lockWriterTurn()``) before LMDB's mutex: a synchronous writer on its own
-/// thread, an asynchronous one on a Dispatch thread, never on the caller's, so an actor's
-/// `asyncWrite` waits for another process without blocking a thread of the cooperative pool.
+/// thread; an asynchronous one at once when no other process has the turn, else on a Dispatch
+/// thread that waits for it, never on the caller's, so an actor's `asyncWrite` waits for
+/// another process without blocking a thread of the cooperative pool.
 final class WriterGate: Sendable {
     private enum Phase {
         /// A write is under way.
@@ -99,8 +100,13 @@ final class WriterGate: Sendable {
         if now { grantAfterProcessTurn(granted) }
     }
 
-    /// Takes the process's turn on a Dispatch thread, then calls `granted`.
+    /// Takes the process's turn, then calls `granted`: at once when no other process has the
+    /// turn, else on a Dispatch thread that waits for it.
     private func grantAfterProcessTurn(_ granted: @escaping @Sendable () -> Void) {
+        if environment.tryLockWriterTurn() {
+            granted()
+            return
+        }
         let environment = self.environment
         DispatchQueue.global().async {
             environment.lockWriterTurn()
