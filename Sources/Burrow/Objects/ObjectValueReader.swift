@@ -76,7 +76,9 @@ struct ObjectValueReader {
         burrowPrecondition(!field.isComputed,
                            "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
         if field.collection != nil {
-            var input = value
+            // `nil` for a collection is an empty one, as RealmSwift reads it.
+            var input: Any = value
+            if value is NSNull { input = field.collection == .map ? [String: Any]() as Any : [Any]() as Any }
             // Another map (of other optionality, or managed) gives its entries.
             if field.collection == .map, let map = value as? any _UnmanagedMap { input = map.entriesByKey }
             if field.linkedType != nil, field.collection != .map, !(value is [Any]), let sequence = value as? any Sequence {

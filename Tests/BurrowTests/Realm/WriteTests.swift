@@ -5,6 +5,23 @@ import Testing
 @Suite struct WriteTests {
     let directory = TestDirectory()
 
+    /// `nil` (`NSNull`, or a `nil` optional in `[String: Any?]`) for a list, set or map in
+    /// `create` and `init(value:)` is an empty collection, as RealmSwift reads it.
+    @Test func nilForACollectionIsAnEmptyCollection() throws {
+        let realm = try directory.realm()
+        let unmanaged = Bag(value: ["items": NSNull(), "tags": NSNull(), "slots": NSNull()])
+        #expect(unmanaged.items.isEmpty && unmanaged.tags.isEmpty && unmanaged.slots.isEmpty)
+        try realm.write {
+            let kennel = realm.create(Kennel.self, value: ["id": 1, "dogs": NSNull(), "tags": nil as [String]?, "scores": [1, nil]] as [String: Any?])
+            #expect(kennel.dogs.isEmpty && kennel.tags.isEmpty && Array(kennel.scores) == [1, nil])
+            realm.add(unmanaged)
+            // An update with nil empties the collection.
+            realm.create(Kennel.self, value: ["id": 1, "scores": NSNull()], update: .modified)
+        }
+        #expect(realm.object(ofType: Kennel.self, forPrimaryKey: 1)?.scores.isEmpty == true)
+        #expect(realm.objects(Bag.self).first?.slots.isEmpty == true)
+    }
+
     @Test func writeReturnsTheBlocksValueAndCommits() throws {
         let realm = try directory.realm()
         let name = try realm.write { () -> String in
