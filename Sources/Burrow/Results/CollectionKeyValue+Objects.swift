@@ -44,6 +44,12 @@ extension List {
     }
 }
 
+/// A set, whose values read through key-value coding make a set (``RealmCollection``'s
+/// `value(forKeyPath:)`).
+protocol KeyValueSet {}
+
+extension MutableSet: KeyValueSet {}
+
 extension MutableSet {
     /// The distinct values of `key` of the elements, as an array (a set's values, as RealmSwift
     /// gives them): `self` for the values themselves.

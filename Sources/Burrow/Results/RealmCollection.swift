@@ -103,7 +103,15 @@ extension RealmCollection {
     }
 
     public func value(forKeyPath keyPath: String) -> Any? {
-        CollectionKeyValue.value(forKeyPath: keyPath, of: Array(self))
+        let value = CollectionKeyValue.value(forKeyPath: keyPath, of: Array(self))
+        // A set's values make a set, as RealmSwift's make an `NSSet`.
+        guard self is any KeyValueSet, let values = value as? [Any?] else { return value }
+        var distinct = Set<AnyHashable>()
+        for value in values {
+            guard let hashable = (value ?? NSNull()) as? AnyHashable else { return values }
+            distinct.insert(hashable)
+        }
+        return distinct
     }
 
     public func setValue(_ value: Any?, forKey key: String) {

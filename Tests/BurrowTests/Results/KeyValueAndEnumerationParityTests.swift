@@ -90,6 +90,12 @@ final class AddressBook: Object {
         #expect(club.languages.value(forKeyPath: "@count") as? Int == 2)
         #expect(club.members.value(forKeyPath: "@max.id") as? Int == 2)
         #expect(club.members.value(forKey: "name").count == 2)
+        // Through the collection protocol, a set's values make a set, as RealmSwift's NSSet.
+        #expect(club.languages.value(forKey: "self") as Any? as? Set<String> == ["swift", "c"])
+        #expect(club.members.value(forKey: "name") as Any? as? Set<String> == ["a", "b"])
+        #expect(club.members.value(forKeyPath: "id") as Any? as? Set<Int> == [1, 2])
+        let empty = MutableSet<String>()
+        #expect(empty.value(forKey: "self") as Any? as? Set<String> == [])
     }
 
     @Test func anOwnedEmbeddedObjectIsRefusedWithRealmSwiftsMessages() async {
