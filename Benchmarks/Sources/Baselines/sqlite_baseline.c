@@ -35,12 +35,7 @@ static long long row_count(sqlite3 *database) {
 }
 
 SQLiteBaseline *sqlite_baseline_create(const char *path) {
-    char sidePath[4096];
-    unlink(path);
-    snprintf(sidePath, sizeof sidePath, "%s-wal", path);
-    unlink(sidePath);
-    snprintf(sidePath, sizeof sidePath, "%s-shm", path);
-    unlink(sidePath);
+    sqlite_remove_database(path);
     SQLiteBaseline *baseline = calloc(1, sizeof *baseline);
     if (baseline == NULL) workload_fail(__FILE__, __LINE__, "out of memory");
     if (sqlite3_open(path, &baseline->database) != SQLITE_OK) {

@@ -48,12 +48,7 @@ static void *commit_rows(void *argument) {
 }
 
 BaselineStep sqlite_concurrent_durable_commits(const char *path, int threads, int commitsPerThread) {
-    char sidePath[4096];
-    unlink(path);
-    snprintf(sidePath, sizeof sidePath, "%s-wal", path);
-    unlink(sidePath);
-    snprintf(sidePath, sizeof sidePath, "%s-shm", path);
-    unlink(sidePath);
+    sqlite_remove_database(path);
     sqlite3 *database = open_database(path);
     SQLITE_REQUIRE(database, sqlite3_exec(database,
                                    "CREATE TABLE obj(id INTEGER PRIMARY KEY, name TEXT, age INTEGER, score REAL, flag INTEGER, blob BLOB);"
@@ -75,10 +70,6 @@ BaselineStep sqlite_concurrent_durable_commits(const char *path, int threads, in
     long long rows = sqlite3_column_int64(count, 0);
     sqlite3_finalize(count);
     sqlite3_close(database);
-    unlink(path);
-    snprintf(sidePath, sizeof sidePath, "%s-wal", path);
-    unlink(sidePath);
-    snprintf(sidePath, sizeof sidePath, "%s-shm", path);
-    unlink(sidePath);
+    sqlite_remove_database(path);
     return (BaselineStep){seconds, rows};
 }

@@ -4,6 +4,8 @@
 #include "workload.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
+#include <unistd.h>
 
 /// Ends the process with SQLite's message, naming `file` and `line`, when `code` is not a
 /// success.
@@ -26,6 +28,16 @@ static inline void sqlite_bind_object(sqlite3_stmt *statement, long long id, cha
     sqlite3_bind_double(statement, 4, workload_score(id));
     sqlite3_bind_int(statement, 5, workload_flag(id));
     sqlite3_bind_blob(statement, 6, blob, WORKLOAD_BLOB_SIZE, SQLITE_STATIC);
+}
+
+/// Removes the database at `path` with its `-wal` and `-shm` files, if there are any.
+static inline void sqlite_remove_database(const char *path) {
+    char sidePath[4096];
+    unlink(path);
+    snprintf(sidePath, sizeof sidePath, "%s-wal", path);
+    unlink(sidePath);
+    snprintf(sidePath, sizeof sidePath, "%s-shm", path);
+    unlink(sidePath);
 }
 
 #endif
