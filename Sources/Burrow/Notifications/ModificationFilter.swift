@@ -52,7 +52,7 @@ final class ModificationFilter {
         var nested: [String: [[String]]] = [:]
         for path in keyPaths {
             guard let first = path.first, let property = storedClass.properties.first(where: { $0.name == first }) else {
-                burrowPreconditionFailure("Property '\(path.first ?? "")' not found in object of type '\(className)'")
+                burrowPreconditionFailure("property '\(path.first ?? "")' not found in object of type '\(className)'")
             }
             own.insert(property.id)
             guard path.count > 1 else { continue }

@@ -179,6 +179,6 @@ import Testing
             try! realm.write { realm.add(dog) }
             _ = dog.observe(keyPaths: ["colour"]) { (_: ObjectChange<Dog>) in }
         }
-        expectMessage(badKeyPath, "Property 'colour' not found in object of type 'Dog'")
+        expectMessage(badKeyPath, "property 'colour' not found in object of type 'Dog'")
     }
 }
