@@ -61,4 +61,27 @@ import Testing
         }
         expectMessage(result, "Object has been deleted or invalidated.")
     }
+
+    /// A change to an invalidated object outside a write reports the invalidation first, as
+    /// RealmSwift does: a property, a link, an `AnyRealmValue` and a list.
+    @Test(arguments: ["property", "link", "mixed", "list"]) func changingAnInvalidatedObjectOutsideAWriteTrapsAsInvalidated(_ what: String) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [what = what as String] in
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try! realm.write { realm.add(Kennel(value: ["id": 1, "name": "k", "tags": ["a"]])) }
+            try! realm.write { realm.add(Puppy(value: ["name": "p"])) }
+            try! realm.write { realm.add(Bag()) }
+            let kennel = realm.objects(Kennel.self).first!
+            let puppy = realm.objects(Puppy.self).first!
+            let bag = realm.objects(Bag.self).first!
+            realm.invalidate()
+            switch what {
+            case "property": kennel.name = "x"
+            case "link": puppy.owner = nil
+            case "mixed": bag.items.append(.int(1))
+            default: kennel.tags.removeAll()
+            }
+        }
+        expectMessage(result, "Object has been deleted or invalidated.")
+    }
 }

@@ -34,11 +34,13 @@ class ManagedCollection {
         self.database = database
         kind = layout.kinds[column]
         self.targetType = targetType
-        createdGeneration = management.realm.generation
+        // The owner's generation: a collection read from an object invalidated since is as
+        // invalidated as its owner.
+        createdGeneration = min(management.realm.generation, owner.cachedRowGeneration)
     }
 
-    /// The realm generation the collection was made in: one made before ``Realm/invalidate()``
-    /// stays invalidated, as its owner does.
+    /// The realm generation the collection's owner was read in: a collection of an object read
+    /// before ``Realm/invalidate()`` stays invalidated, as its owner does.
     private let createdGeneration: UInt64
 
     /// The generation in which the owner was last seen to exist (0: never), so that reading and
@@ -106,6 +108,8 @@ class ManagedCollection {
     func verifyWrite() -> WriteState {
         realm.verifyThread()
         guard let write = realm.writeState else {
+            // RealmSwift reports an invalidated owner first.
+            burrowPrecondition(!isInvalidated, TrapMessage.objectInvalidated)
             realm.refuseModificationOutsideWrite()
         }
         return write

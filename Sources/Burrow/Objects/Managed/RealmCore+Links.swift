@@ -54,7 +54,7 @@ extension RealmCore {
     func setLink(_ target: ObjectBase?, on object: ObjectBase, column: Int) {
         verifyThread()
         guard let write = writeState, let management = object.management else {
-            refuseModificationOutsideWrite()
+            refuseModificationOutsideWrite(of: object)
         }
         var value = _PersistedValue.null
         if let target {

@@ -46,7 +46,7 @@ extension RealmCore {
     func setMixed(_ value: AnyRealmValue, on object: ObjectBase, management: ObjectBase.Management, column: Int) {
         verifyThread()
         guard let write = writeState else {
-            refuseModificationOutsideWrite()
+            refuseModificationOutsideWrite(of: object)
         }
         var stored = _PersistedValue.null
         guard perform(in: write, { stored = try storedMixed(value, update: write.nestedUpdatePolicy, in: write) }) else { return }

@@ -161,7 +161,7 @@ extension RealmCore {
     func update(_ object: ObjectBase, management: ObjectBase.Management, column: Int, to value: _PersistedValue) {
         verifyThread()
         guard let write = writeState else {
-            refuseModificationOutsideWrite()
+            refuseModificationOutsideWrite(of: object)
         }
         let layout = management.bound.layout
         let row = object.currentRow(management)
