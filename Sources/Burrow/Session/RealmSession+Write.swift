@@ -9,16 +9,6 @@ extension RealmSession {
         burrowPreconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first.")
     }
 
-    /// Traps for a change to `object` outside a write: as invalidated when it is (RealmSwift
-    /// checks that first), else as ``refuseModificationOutsideWrite()`` does.
-    func refuseModificationOutsideWrite(of object: ObjectBase) -> Never {
-        if let management = object.management, !isFrozen,
-           invalidated(since: object.cachedRowGeneration) || !contains(management.key, in: management.bound.layout) {
-            burrowPreconditionFailure(TrapMessage.objectInvalidated)
-        }
-        refuseModificationOutsideWrite()
-    }
-
     /// The open write transaction; traps with a precise message when there is none.
     func verifyWrite(doing action: String) -> WriteState {
         verifyThread()

@@ -157,6 +157,16 @@ extension RealmCore {
         return integer
     }
 
+    /// Traps for a change to `object` outside a write: as invalidated when it is (RealmSwift
+    /// checks that first), else as ``RealmSession/refuseModificationOutsideWrite()`` does.
+    func refuseModificationOutsideWrite(of object: ObjectBase) -> Never {
+        if let management = object.management, !isFrozen,
+           invalidated(since: object.cachedRowGeneration) || !contains(management.key, in: management.bound.layout) {
+            burrowPreconditionFailure(TrapMessage.objectInvalidated)
+        }
+        refuseModificationOutsideWrite()
+    }
+
     /// Writes one column of a managed object.
     func update(_ object: ObjectBase, management: ObjectBase.Management, column: Int, to value: _PersistedValue) {
         verifyThread()
