@@ -32,11 +32,13 @@ import Testing
             #expect(queue.waitingCount == count)
         }
 
-        /// Commits the holder's write; returns the version it committed.
+        /// Commits the holder's write; returns the version it committed. Read before the
+        /// commit: once it is made, the writers behind it may commit before this thread reads.
         func commit() throws -> Int {
             try thread.run {
+                let before = environment.lastTransactionID
                 try realm.commitWrite()
-                return environment.lastTransactionID
+                return before + 1
             }
         }
 
