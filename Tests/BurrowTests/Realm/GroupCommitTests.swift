@@ -182,10 +182,11 @@ import Testing
         let committed = try holder.commit()
         await withCheckedContinuation { continuation in completed.notify(queue: .global()) { continuation.resume() } }
         for _ in 0..<1_000 where updates.withLock({ $0.reduce(0, +) }) < 4 { try await Task.sleep(for: .milliseconds(5)) }
+        // Three versions: the writes of one realm were not grouped together.
         #expect(holder.environment.lastTransactionID == committed + 3)
-        // The holder's dog (perhaps with the first write's), then one per write.
+        // The holder's dog and the three writes' (versions the realm reaches at once are
+        // reported together, so the number of notifications is not fixed).
         #expect(updates.withLock { $0.reduce(0, +) } == 4)
-        #expect(updates.withLock { $0.count } >= 3)
         queue.sync { token.invalidate() }
     }
 
