@@ -8,6 +8,26 @@ indirect enum PredicateNode: Sendable {
     case and(PredicateNode, PredicateNode)
     case or(PredicateNode, PredicateNode)
     case not(PredicateNode)
+
+    /// The tree with each operand of its comparisons (and of the predicates of `SUBQUERY`
+    /// counts, which are walked instead) replaced by what `transform` makes of it.
+    func mappingOperands(_ transform: (Operand) -> Operand) -> PredicateNode {
+        switch self {
+        case .constant: return self
+        case .and(let lhs, let rhs): return .and(lhs.mappingOperands(transform), rhs.mappingOperands(transform))
+        case .or(let lhs, let rhs): return .or(lhs.mappingOperands(transform), rhs.mappingOperands(transform))
+        case .not(let inner): return .not(inner.mappingOperands(transform))
+        case .comparison(var comparison):
+            comparison.lhs = Self.mapping(comparison.lhs, transform)
+            comparison.rhs = Self.mapping(comparison.rhs, transform)
+            return .comparison(comparison)
+        }
+    }
+
+    private static func mapping(_ operand: Operand, _ transform: (Operand) -> Operand) -> Operand {
+        guard case .subqueryCount(let collection, let predicate, let position) = operand else { return transform(operand) }
+        return .subqueryCount(collection: collection, predicate: predicate.mappingOperands(transform), position: position)
+    }
 }
 
 /// `lhs op rhs`, with string options and, for collections, a quantifier.

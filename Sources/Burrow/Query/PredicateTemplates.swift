@@ -132,31 +132,13 @@ enum PredicateTemplates {
     }
 
     /// `node` with each literal equal to `literals[i]` replaced by the placeholder `i`,
-    /// counting the replacements of each in `found`.
+    /// counting the replacements of each in `found`. A constant's literal held by any other
+    /// operand is not replaced, which leaves it unfound: no template.
     private static func placeholding(_ node: PredicateNode, _ literals: [_PersistedValue], found: inout [Int]) -> PredicateNode {
-        switch node {
-        case .constant: return node
-        case .and(let lhs, let rhs): return .and(placeholding(lhs, literals, found: &found), placeholding(rhs, literals, found: &found))
-        case .or(let lhs, let rhs): return .or(placeholding(lhs, literals, found: &found), placeholding(rhs, literals, found: &found))
-        case .not(let inner): return .not(placeholding(inner, literals, found: &found))
-        case .comparison(var comparison):
-            comparison.lhs = placeholding(comparison.lhs, literals, found: &found)
-            comparison.rhs = placeholding(comparison.rhs, literals, found: &found)
-            return .comparison(comparison)
-        }
-    }
-
-    private static func placeholding(_ operand: Operand, _ literals: [_PersistedValue], found: inout [Int]) -> Operand {
-        switch operand {
-        case .literal(let value, let position):
-            guard let index = literals.firstIndex(of: value) else { return operand }
+        node.mappingOperands { operand in
+            guard case .literal(let value, let position) = operand, let index = literals.firstIndex(of: value) else { return operand }
             found[index] += 1
             return .argument(index, position: position)
-        case .subqueryCount(let collection, let predicate, let position):
-            return .subqueryCount(collection: collection, predicate: placeholding(predicate, literals, found: &found), position: position)
-        default:
-            // Any other operand holding a constant's literal leaves it unfound: no template.
-            return operand
         }
     }
 
@@ -180,25 +162,11 @@ enum PredicateTemplates {
         return substituting(template.node, leaves.literals)
     }
 
+    /// The template's node with each placeholder `i` replaced by the literal `values[i]`.
     private static func substituting(_ node: PredicateNode, _ values: [_PersistedValue]) -> PredicateNode {
-        switch node {
-        case .constant: return node
-        case .and(let lhs, let rhs): return .and(substituting(lhs, values), substituting(rhs, values))
-        case .or(let lhs, let rhs): return .or(substituting(lhs, values), substituting(rhs, values))
-        case .not(let inner): return .not(substituting(inner, values))
-        case .comparison(var comparison):
-            comparison.lhs = substituting(comparison.lhs, values)
-            comparison.rhs = substituting(comparison.rhs, values)
-            return .comparison(comparison)
-        }
-    }
-
-    private static func substituting(_ operand: Operand, _ values: [_PersistedValue]) -> Operand {
-        switch operand {
-        case .argument(let index, let position): .literal(values[index], position: position)
-        case .subqueryCount(let collection, let predicate, let position):
-            .subqueryCount(collection: collection, predicate: substituting(predicate, values), position: position)
-        default: operand
+        node.mappingOperands { operand in
+            guard case .argument(let index, let position) = operand else { return operand }
+            return .literal(values[index], position: position)
         }
     }
 }
