@@ -121,12 +121,21 @@ private struct VerifyProcess {
         try process.run()
     }
 
-    /// The process doing the check, once started (within five seconds).
+    /// The process doing the check, once it runs the check (within five seconds).
+    ///
+    /// A child is listed from the moment it is cloned, but `posix_spawn` keeps its parent in an
+    /// uninterruptible wait until the child has called `exec`: stopping it before then would
+    /// stop `burrow verify` too, for good. So the child counts only once its command line is
+    /// the checking process's.
     func child() -> pid_t? {
         let pid = process.processIdentifier
         for _ in 0..<500 {
             let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-            if let child = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return child }
+            if let child = children.split(separator: " ").first.flatMap({ pid_t($0) }),
+               let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(child)/cmdline")),
+               commandLine.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == "--in-process" }) {
+                return child
+            }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil
