@@ -56,6 +56,9 @@ extension CustomPersistable {
 extension FailableCustomPersistable {
     /// Implementation detail of `_CustomPersistable`; do not use.
     public static func _value(fromPersisted value: PersistedType) -> Self? { Self(persistedValue: value) }
+
+    /// Implementation detail of `_Persistable`; do not use.
+    public static var _defaultMayFail: Bool { true }
 }
 
 extension _CustomPersistable {
@@ -75,7 +78,17 @@ extension _CustomPersistable {
     ///
     /// Implementation detail of Burrow; do not use.
     public static var _defaultValue: Self {
-        PersistedType._linkedType != nil ? _fromLinkedObject(nil) : converted(PersistedType._defaultValue)
+        guard let value = _defaultIfBuildable else {
+            burrowPreconditionFailure("Failed to default construct a \(Self.self) using the default value for persisted type \(PersistedType.self). This conversion must either succeed, the property must be optional, or you must explicitly specify a default value for the property.")
+        }
+        return value
+    }
+
+    /// The type's value of its stored type's default, or `nil` when it has none.
+    ///
+    /// Implementation detail of Burrow; do not use.
+    public static var _defaultIfBuildable: Self? {
+        PersistedType._linkedType != nil ? _fromLinkedObject(nil) : _value(fromPersisted: PersistedType._defaultValue)
     }
 
     /// Implementation detail of `_Persistable`; do not use.

@@ -11,8 +11,15 @@ public protocol _Persistable: _HasPersistedType, _RealmSchemaDiscoverable {
     static var _storageKind: _StorageKind { get }
     /// Whether `nil` is a value of the type.
     static var _isOptional: Bool { get }
-    /// The value of a `@Persisted` property declared without one.
+    /// The value of a `@Persisted` property declared without one. Traps, naming the type, when
+    /// the type cannot build one (a ``FailableCustomPersistable`` refusing its stored default).
     static var _defaultValue: Self { get }
+    /// ``_defaultValue``, or `nil` when the type cannot build one: an unmanaged property then
+    /// holds no value until one is assigned, and reading it traps (as RealmSwift's does).
+    static var _defaultIfBuildable: Self? { get }
+    /// Whether ``_defaultIfBuildable`` may be `nil`: only then does a `@Persisted` field need to
+    /// check that it holds a value before reading it.
+    static var _defaultMayFail: Bool { get }
     /// The value in storage form.
     var _persistedValue: _PersistedValue { get }
     /// The storage form of the value stored at `pointer`, read where it lies: one call made for
@@ -70,6 +77,12 @@ extension _Persistable {
     /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static var _isOptional: Bool { false }
+    /// Implementation detail of `_Persistable`; do not use.
+    @inlinable
+    public static var _defaultIfBuildable: Self? { _defaultValue }
+    /// Implementation detail of `_Persistable`; do not use.
+    @inlinable
+    public static var _defaultMayFail: Bool { false }
     /// Implementation detail of `_Persistable`; do not use.
     @inlinable
     public static func _fromAny(_ value: Any) -> Self? { value as? Self }

@@ -16,13 +16,20 @@ public struct Persisted<Value: _Persistable> {
     // zero or above the object is managed and the value lives in its row at that column (what
     // `value` still holds is ignored). `column` comes first so that it sits at offset 0 for every
     // `Value`: the realm switches fields to managed by writing that word, with no generic code.
+    //
+    // `value` is `nil` only for a type whose default cannot be built (a failable custom type
+    // refusing its stored type's default), until a value is assigned: RealmSwift builds a
+    // default when it is first read, so declaring such a property without a default traps only
+    // where its value is read or stored, not where an object (or the schema) is made. For every
+    // other type it is never `nil`, and the field's code reads the payload where it lies (an
+    // optional's payload sits at the optional's own address) without checking.
 
     /// The row column once managed; `-1` while unmanaged.
     @usableFromInline var column: Int
+    /// The value while unmanaged.
+    @usableFromInline var value: Value?
     /// Bit 0: indexed; bit 1: primary key.
     @usableFromInline let options: UInt8
-    /// The value while unmanaged.
-    @usableFromInline var value: Value
 
     @usableFromInline var isIndexed: Bool { options & 1 != 0 }
     @usableFromInline var isPrimaryKey: Bool { options & 2 != 0 }
@@ -30,7 +37,7 @@ public struct Persisted<Value: _Persistable> {
     /// A property holding the type's default (`0`, `""`, `nil`, the first enum case…).
     @inlinable
     public init() {
-        self.init(value: Value._defaultValue, indexed: false, primaryKey: false)
+        self.init(value: Value._defaultIfBuildable, indexed: false, primaryKey: false)
     }
 
     /// A property with an initial value.
@@ -50,7 +57,7 @@ public struct Persisted<Value: _Persistable> {
     }
 
     @usableFromInline
-    init(value: Value, indexed: Bool, primaryKey: Bool) {
+    init(value: Value?, indexed: Bool, primaryKey: Bool) {
         column = -1
         options = (indexed ? 1 : 0) | (primaryKey ? 2 : 0)
         self.value = value
@@ -73,11 +80,11 @@ public struct Persisted<Value: _Persistable> {
         get {
             let field = wrapper(storageKeyPath, in: object)
             let column = field.pointee.column
-            if column < 0 { return field.pointee.value }
+            if column < 0 { return field.pointee.unmanagedValue }
             if let recorder = object.keyPathRecorder {
                 // A probe learning which property a key path reads.
                 recorder.record(column, in: object)
-                return recorder.probeValue(field.pointee.value)
+                return recorder.probeValue(field.pointee.unmanagedValue)
             }
             return Value._get(from: object, column: column)
         }
@@ -93,6 +100,13 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// The wrapper inside `object`, read straight from memory (see ``FieldOffsetCache``).
+    /// The value while unmanaged; traps, naming the type, when the type could not build its
+    /// default and no value has been assigned.
+    @inlinable
+    var unmanagedValue: Value {
+        value ?? Value._defaultValue
+    }
+
     @inlinable
     static func wrapper<EnclosingSelf: ObjectBase>(_ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
                                                    in object: EnclosingSelf) -> UnsafeMutablePointer<Persisted<Value>> {
@@ -165,36 +179,58 @@ extension Persisted: PersistedField {
                                          valueType: Value.self,
                                          valueOffset: MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!,
                                          linkedType: Value._linkedType, collection: Value._collectionKind,
-                                         originProperty: (persisted.value as? any _LinkingObjectsValue)?.originProperty)
+                                         originProperty: persisted.value.flatMap { $0 as? any _LinkingObjectsValue }?.originProperty)
+    }
+
+    /// The value held at `value` (a `Value?`, the wrapper's `value`), where it lies. Traps,
+    /// naming the type, when the type could not build its default and none was assigned.
+    @inline(__always)
+    private static func held(at value: UnsafeRawPointer) -> UnsafePointer<Value> {
+        if Value._defaultMayFail, value.assumingMemoryBound(to: Value?.self).pointee == nil {
+            _ = Value._defaultValue
+        }
+        return value.assumingMemoryBound(to: Value.self)
+    }
+
+    /// Stores `newValue` at `value` (a `Value?`, the wrapper's `value`).
+    @inline(__always)
+    private static func store(_ newValue: Value, at value: UnsafeMutableRawPointer) {
+        if Value._defaultMayFail {
+            value.assumingMemoryBound(to: Value?.self).pointee = newValue
+        } else {
+            value.assumingMemoryBound(to: Value.self).pointee = newValue
+        }
     }
 
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {
-        Value._persistedValue(at: value)
+        Value._persistedValue(at: held(at: value))
     }
 
     static func setValue(_ persisted: _PersistedValue, at value: UnsafeMutableRawPointer) {
-        value.assumingMemoryBound(to: Value.self).pointee = Value._fromPersisted(persisted)
+        store(Value._fromPersisted(persisted), at: value)
     }
 
     static func linkedObject(at value: UnsafeRawPointer) -> ObjectBase? {
-        value.assumingMemoryBound(to: Value.self).pointee._linkedObject
+        held(at: value).pointee._linkedObject
     }
 
     static func setLinkedObject(_ object: ObjectBase?, at value: UnsafeMutableRawPointer) {
-        value.assumingMemoryBound(to: Value.self).pointee = Value._fromLinkedObject(object)
+        store(Value._fromLinkedObject(object), at: value)
     }
 
     static func collectionElements(at value: UnsafeRawPointer) -> [any _Persistable] {
-        (value.assumingMemoryBound(to: Value.self).pointee as? any _UnmanagedCollection)?.unmanagedElements ?? []
+        (held(at: value).pointee as? any _UnmanagedCollection)?.unmanagedElements ?? []
     }
 
     static func mapEntries(at value: UnsafeRawPointer) -> [(key: String, value: any _Persistable)] {
-        (value.assumingMemoryBound(to: Value.self).pointee as? any _UnmanagedMap)?.unmanagedEntries ?? []
+        (held(at: value).pointee as? any _UnmanagedMap)?.unmanagedEntries ?? []
     }
 
     static func manageCollection(at value: UnsafeMutableRawPointer, owner: ObjectBase, column: Int) {
         if let adoptable = Value.self as? any _AdoptableCollection.Type {
             adoptable.adoptIfShared(at: value, owner: owner, column: column)
+        } else if Value._defaultMayFail {
+            value.assumingMemoryBound(to: Value?.self).pointee = Value._defaultIfBuildable
         } else {
             value.assumingMemoryBound(to: Value.self).pointee = Value._defaultValue
         }
@@ -205,7 +241,7 @@ extension Persisted: PersistedField {
     }
 
     static func read(at value: UnsafeRawPointer) -> Any? {
-        unwrap(value.assumingMemoryBound(to: Value.self).pointee)
+        unwrap(held(at: value).pointee)
     }
 
     private static func unwrap(_ value: Value) -> Any? {
@@ -218,7 +254,7 @@ extension Persisted: PersistedField {
         if let column {
             Value._set(converted, on: object, column: column)
         } else {
-            value.assumingMemoryBound(to: Value.self).pointee = converted
+            store(converted, at: value)
         }
         return true
     }
@@ -240,7 +276,7 @@ extension Persisted where Value.PersistedType: _Indexable {
     /// does not compile.
     @inlinable
     public init(indexed: Bool) {
-        self.init(value: Value._defaultValue, indexed: indexed, primaryKey: false)
+        self.init(value: Value._defaultIfBuildable, indexed: indexed, primaryKey: false)
     }
 
     /// An indexed property (when `indexed` is true) with an initial value.
@@ -255,7 +291,7 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
     /// types a primary key can be are accepted (``_PrimaryKey``).
     @inlinable
     public init(primaryKey: Bool) {
-        self.init(value: Value._defaultValue, indexed: false, primaryKey: primaryKey)
+        self.init(value: Value._defaultIfBuildable, indexed: false, primaryKey: primaryKey)
     }
 
     /// The class's primary key (when `primaryKey` is true) with an initial value.

@@ -37,7 +37,7 @@ extension PersistedBox {
     /// The value: the owner's row once managed, the box's own until then.
     var boxedValue: Stored {
         get {
-            guard storage.column >= 0 else { return storage.value }
+            guard storage.column >= 0 else { return storage.unmanagedValue }
             return Stored._get(from: managedOwner, column: storage.column)
         }
         set {

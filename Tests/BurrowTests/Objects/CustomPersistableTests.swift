@@ -127,4 +127,40 @@ import Testing
             _ = product.page
         }
     }
+
+    @Test func aDefaultThatCannotBeBuiltIsNeededOnlyOnceRead() throws {
+        let unset = Bookmark()
+        unset.title = "unset"
+        unset.page = try #require(URL(string: "https://example.com/a"))
+        let realm = try directory.realm()
+        try realm.write {
+            realm.add(unset)
+            realm.add(Bookmark(value: ["title": "by value", "page": "https://example.com/b"]))
+            realm.create(Bookmark.self, value: ["title": "created", "page": URL(string: "https://example.com/c")!])
+        }
+        #expect(realm.fileSchema["Bookmark"]?["page"]?.type == .string)
+        #expect(realm.objects(Bookmark.self).sorted(byKeyPath: "title").map(\.page.path) == ["/b", "/c", "/a"])
+        // An object made from a dictionary without the value still has none.
+        let partial = Bookmark(value: ["title": "partial"])
+        partial.page = try #require(URL(string: "https://example.com/d"))
+        try realm.write { realm.add(partial) }
+        #expect(partial.page.path == "/d")
+    }
+
+    @Test func readingOrStoringAnUnbuiltDefaultTraps() async {
+        let message = "Failed to default construct a URL using the default value for persisted type String. This conversion must either succeed, the property must be optional, or you must explicitly specify a default value for the property."
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Bookmark().page
+        }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try! realm.write { realm.add(Bookmark()) }
+        }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try! realm.write { realm.create(Bookmark.self, value: ["title": "no page"]) }
+        }, message)
+    }
 }

@@ -244,6 +244,14 @@ final class Product: Object {
     @Persisted var regional: Map<String, Cents?>
 }
 
+/// A required property of a type whose default cannot be built (`URL(string: "")` is `nil`):
+/// declaring it is fine, and so is making an object; reading or storing the value before one is
+/// assigned traps.
+final class Bookmark: Object {
+    @Persisted var page: URL
+    @Persisted var title = ""
+}
+
 /// The stored form of ``Grade``.
 final class GradeRecord: EmbeddedObject {
     @Persisted var points = 0
