@@ -131,11 +131,24 @@ extension TableWriter {
         collectionChanged(owner, column: column, in: layout)
     }
 
-    /// Removes every entry of `owner`'s map in `column`.
+    /// Removes `key` and its value from `owner`'s map in `column`, deleting the embedded object
+    /// the value is (it belongs to no one else), as a list's element is discarded.
+    func discardMapValue(for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
+        guard let embedded = embeddedLayout(of: column, in: layout) else {
+            return try removeMapValue(for: key, owner: owner, column: column, in: layout)
+        }
+        guard let database = layout.collectionDatabase(of: column),
+              let stored = try MapEntries.stored(key, owner: owner, in: database, kind: layout.kinds[column], txn: transaction) else { return }
+        try removeMapValue(for: key, owner: owner, column: column, in: layout)
+        if case .link(let target) = stored.value { try delete(ObjectKey(target), in: embedded) }
+    }
+
+    /// Removes every entry of `owner`'s map in `column` (its owner is being deleted or
+    /// overwritten), deleting the embedded objects it holds.
     func removeMap(of owner: ObjectKey, column: Int, in layout: TableLayout) throws {
         guard let database = layout.collectionDatabase(of: column) else { return }
         for entry in try MapEntries.entries(of: owner, in: database, kind: layout.kinds[column], txn: transaction) {
-            try removeMapValue(for: entry.key, owner: owner, column: column, in: layout)
+            try discardMapValue(for: entry.key, owner: owner, column: column, in: layout)
         }
     }
 

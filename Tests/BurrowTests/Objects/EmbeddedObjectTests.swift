@@ -37,6 +37,51 @@ import Testing
         #expect(try realm.storedCount(of: Address.self) == 2)  // moving deletes nothing
     }
 
+    /// As RealmSwift's `testSetEmbedded`: the replaced object is gone at once, inside the write.
+    @Test func aReplacedEmbeddedObjectIsInvalidatedAtOnce() throws {
+        let realm = try directory.realm()
+        let contact = Contact(value: ["id": 1, "address": ["street": "A"], "previous": [["street": "P"]]])
+        let book = AddressBook(value: ["addresses": ["ann": ["street": "M"]]])
+        try realm.write { realm.add([contact, book]) }
+        let (address, previous, mapped) = (try #require(contact.address), contact.previous[0], try #require(book.addresses["ann"] ?? nil))
+        let geo = Geo(value: [2.0])
+        try realm.write {
+            contact.address?.geo = Geo(value: [1.0])
+            let oldGeo = try #require(contact.address?.geo)
+            contact.address?.geo = geo
+            #expect(oldGeo.isInvalidated && !geo.isInvalidated && contact.address?.geo?.latitude == 2)
+            contact.address = Address(value: ["street": "B"])
+            #expect(address.isInvalidated && geo.isInvalidated)
+            let replacement = Address(value: ["street": "Q"])
+            contact.previous[0] = replacement
+            #expect(previous.isInvalidated)
+            #expect(contact.previous[0].isSameObject(as: replacement) && replacement.realm == realm)
+            book.addresses["ann"] = Address(value: ["street": "N"])
+            #expect(mapped.isInvalidated)
+            #expect(book.addresses["ann"]??.street == "N")
+        }
+        #expect(try realm.storedCount(of: Address.self) == 3)
+        #expect(contact.address?.street == "B" && contact.previous.map(\.street) == ["Q"])
+    }
+
+    @Test func removingAnEmbeddedObjectFromAMapDeletesIt() throws {
+        let realm = try directory.realm()
+        let book = AddressBook(value: ["addresses": ["a": ["street": "A"], "b": ["street": "B"], "c": ["street": "C"], "none": NSNull()]])
+        try realm.write { realm.add(book) }
+        #expect(try realm.storedCount(of: Address.self) == 3)
+        let a = try #require(book.addresses["a"] ?? nil)
+        try realm.write { book.addresses.removeObject(for: "a") }
+        #expect(a.isInvalidated && book.addresses.count == 3)
+        #expect(try realm.storedCount(of: Address.self) == 2)
+        try realm.write { book.addresses["b"] = nil }
+        #expect(try realm.storedCount(of: Address.self) == 1)
+        try realm.write { book.addresses.removeAll() }
+        #expect(try realm.storedCount(of: Address.self) == 0)
+        try realm.write { book.addresses["d"] = Address(value: ["street": "D"]) }
+        try realm.write { realm.delete(book) }
+        #expect(try realm.storedCount(of: Address.self) == 0)
+    }
+
     @Test func deletingTheOwnerDeletesItsEmbeddedObjects() throws {
         let realm = try directory.realm()
         try realm.write {

@@ -42,6 +42,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         verifyOwner()
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
+            try write.tables.discardMapValue(for: key, owner: ownerKey, column: column, in: layout)
             try write.tables.setMapValue(value, for: key, owner: ownerKey, column: column, in: layout)
         }
     }
@@ -53,21 +54,21 @@ final class ManagedMap: ManagedCollection, MapStorage {
         }
     }
 
-    /// Removes `key` and its value.
+    /// Removes `key` and its value (deleting it, for a map of embedded objects).
     func remove(_ key: String) {
         let write = verifyWrite()
         realm.perform(in: write) {
-            try write.tables.removeMapValue(for: key, owner: ownerKey, column: column, in: layout)
+            try write.tables.discardMapValue(for: key, owner: ownerKey, column: column, in: layout)
         }
     }
 
-    /// Removes every entry.
+    /// Removes every entry (deleting them, for a map of embedded objects).
     func removeAll() {
         let write = verifyWrite()
         let keys = entries.map(\.key)
         realm.perform(in: write) {
             for key in keys {
-                try write.tables.removeMapValue(for: key, owner: ownerKey, column: column, in: layout)
+                try write.tables.discardMapValue(for: key, owner: ownerKey, column: column, in: layout)
             }
         }
     }
