@@ -74,7 +74,7 @@ extension DynamicObject {
     package func storedColumnValues() -> [_PersistedValue] {
         guard let management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         let properties = management.bound.layout.storedClass.properties
-        let reader = RowReader(currentRow(management))
+        let reader = RowReader(currentRow())
         return properties.indices.map { column in
             properties[column].collection == nil ? reader.value(column, kind: properties[column].kind) : .null
         }

@@ -51,7 +51,7 @@ extension RealmCore {
         guard let write = writeState else { refuseModificationOutsideWrite() }
         let writer = dynamicWriter(in: write)
         if property.collection != nil {
-            _ = object.currentRow(management)
+            _ = object.currentRow()
             perform(in: write) {
                 try StoredValueConversion.trappingInvalidValues {
                     try writer.replaceCollection(of: management.key, column: column, in: management.bound.layout, with: value)

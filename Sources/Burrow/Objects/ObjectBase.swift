@@ -9,7 +9,13 @@ open class ObjectBase {
     // These are read on every property access and only ever assigned whole: they skip the
     // runtime's exclusivity check.
     /// Where a managed object's data lives; `nil` while unmanaged.
-    @exclusivity(unchecked) final var management: Management?
+    @exclusivity(unchecked) final var management: Management? {
+        didSet { managingRealm = management.map { Unmanaged.passUnretained($0.realm) } }
+    }
+    /// `management`'s realm, unretained: the property reads of a row already cached borrow the
+    /// realm through it rather than copying `management`, whose copy retains and releases the
+    /// realm and the class, four atomic operations on every read. `management` keeps the realm.
+    @exclusivity(unchecked) private final var managingRealm: Unmanaged<RealmCore>?
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
@@ -79,23 +85,26 @@ open class ObjectBase {
     open class func sharedSchema() -> ObjectSchema? { ClassInfo.of(self).objectSchema }
 
     deinit {
-        management?.realm.removeUse()
+        managingRealm?._withUnsafeGuaranteedRef { $0.removeUse() }
     }
 
     /// The row of a managed object in the realm's current version. Traps when the object is
-    /// used from the wrong thread or was deleted.
-    final func currentRow(_ management: Management) -> UnsafeRawBufferPointer {
-        let realm = management.realm
-        realm.verifyThread()
-        return realm.exclusively { cachedRow(management) }
+    /// unmanaged, used from the wrong thread or was deleted.
+    final func currentRow() -> UnsafeRawBufferPointer {
+        guard let managingRealm else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
+        return managingRealm._withUnsafeGuaranteedRef { realm in
+            realm.verifyThread()
+            return realm.exclusively { cachedRow(in: realm) }
+        }
     }
 
     /// The row from the cache, or read into it.
     @inline(__always)
-    private final func cachedRow(_ management: Management) -> UnsafeRawBufferPointer {
-        let realm = management.realm
+    private final func cachedRow(in realm: RealmCore) -> UnsafeRawBufferPointer {
         if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
         if realm.invalidated(since: cachedRowGeneration) { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
+        // Read once per object and generation: only here is `management` copied.
+        guard let management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         let row: UnsafeRawBufferPointer?
         do {
             row = try management.bound.layout.row(management.key, in: realm.transaction)
@@ -119,10 +128,19 @@ open class ObjectBase {
     /// Reads column `column` of a managed object.
     @usableFromInline
     final func managedValue(column: Int, kind: _StorageKind) -> _PersistedValue {
-        guard let management else {
-            burrowPreconditionFailure(TrapMessage.objectInvalidated)
+        RowReader(rowCachedInThisGeneration() ?? currentRow()).value(column, kind: kind)
+    }
+
+    /// The cached row, when it is the row of the realm's current generation and may be read on
+    /// this thread without a lock; `nil` sends the read through ``currentRow()``.
+    @inline(__always)
+    private final func rowCachedInThisGeneration() -> UnsafeRawBufferPointer? {
+        guard let managingRealm, let row = cachedRow else { return nil }
+        return managingRealm._withUnsafeGuaranteedRef { realm in
+            guard realm.frozenLock == nil, cachedRowGeneration == realm.generation else { return nil }
+            realm.verifyThread()
+            return row
         }
-        return RowReader(currentRow(management)).value(column, kind: kind)
     }
 
     /// Writes column `column` of a managed object (inside a write transaction).

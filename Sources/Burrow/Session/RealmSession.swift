@@ -167,7 +167,12 @@ class RealmSession {
     var catalog: Catalog { frozenCatalog?.catalog ?? coordinator.catalog(seenBy: writeState) }
 
     /// The revision of ``catalog``: what was resolved against it stays valid while it holds.
-    var catalogRevision: UInt64 { frozenCatalog?.revision ?? coordinator.revision(seenBy: writeState) }
+    var catalogRevision: UInt64 {
+        // Asked at every object made: tested for `nil` first, so that neither the frozen
+        // catalog nor the write state is copied (retained and released) when there is none.
+        if writeState == nil && frozenCatalog == nil { return coordinator.catalogs.revision }
+        return frozenCatalog?.revision ?? coordinator.revision(seenBy: writeState)
+    }
 
     /// The transaction reads go through: the write transaction when one is open.
     @inline(__always)

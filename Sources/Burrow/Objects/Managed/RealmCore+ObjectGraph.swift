@@ -174,7 +174,7 @@ extension RealmCore {
             refuseModificationOutsideWrite(of: object)
         }
         let layout = management.bound.layout
-        let row = object.currentRow(management)
+        let row = object.currentRow()
         if column == layout.primaryKeyColumn {
             burrowPrecondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
                                "Primary key can't be changed after an object is inserted.")
