@@ -39,15 +39,16 @@ public final class Cursor {
     }
 
     @inline(__always)
-    private func get(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
+    private func get(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil, opening: Bool = true) throws(LMDBError) -> Entry? {
         var keyVal = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var dataVal = MDB_val()
         let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code)
         try transaction.checkInFile(keyVal)
-        try transaction.checkInFile(dataVal)
         let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
+        guard opening else { return (key, UnsafeRawBufferPointer(start: nil, count: 0)) }
+        try transaction.checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
         guard database.sealID != 0 else { return (key, value) }
         do {
@@ -77,6 +78,13 @@ public final class Cursor {
 
     /// Moves to the first entry.
     public func first() throws(LMDBError) -> Entry? { try get(MDB_FIRST) }
+
+    /// The first key, for walks that need only keys: the value is neither checked nor opened
+    /// (a sealed value is not decrypted, nor its checksum computed).
+    public func firstKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_FIRST, opening: false)?.key }
+
+    /// The next key, as ``firstKey()`` reads it.
+    public func nextKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_NEXT, opening: false)?.key }
     /// Moves to the last entry.
     public func last() throws(LMDBError) -> Entry? { try get(MDB_LAST) }
     /// Moves to the next entry.

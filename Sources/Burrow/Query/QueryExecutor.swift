@@ -105,12 +105,23 @@ struct QueryExecutor {
         let cursor = try transaction.openCursor(layout.rows)
         var read = 0
         do {
-            var entry = try cursor.first()
-            while let (key, row) = entry {
-                let objectKey = try ObjectKey(checking: key, in: layout.className)
-                if test?(RowReader(row, key: objectKey)) ?? true { keys.append(objectKey) }
-                read += 1
-                entry = try cursor.next()
+            if let test {
+                var entry = try cursor.first()
+                while let (key, row) = entry {
+                    let objectKey = try ObjectKey(checking: key, in: layout.className)
+                    if test(RowReader(row, key: objectKey)) { keys.append(objectKey) }
+                    read += 1
+                    entry = try cursor.next()
+                }
+            } else {
+                // Every object: only the keys are read. Each row is checked (or decrypted) where
+                // it is read, rather than here too.
+                var key = try cursor.firstKey()
+                while let bytes = key {
+                    keys.append(try ObjectKey(checking: bytes, in: layout.className))
+                    read += 1
+                    key = try cursor.nextKey()
+                }
             }
         } catch LMDBError.sealBroken {
             throw layout.brokenSeal(at: cursor)

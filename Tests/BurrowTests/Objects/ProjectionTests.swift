@@ -239,7 +239,8 @@ final class BrokenView: Projection<Citizen> {
         #expect(name.withLock { $0 } == "Winterfell")
         let queued = DispatchSemaphore(value: 0)
         let arrived = Locked<[String]>([])
-        let token = view.observe(on: DispatchQueue(label: "projection")) { (change: ObjectChange<CitizenView>) in
+        let queue = DispatchQueue(label: "projection")
+        let token = view.observe(on: queue) { (change: ObjectChange<CitizenView>) in
             if case .change(let changed, let properties) = change { arrived.withLock { $0.append("\(changed.name) \(properties.map(\.name))") } }
             queued.signal()
         }
@@ -252,6 +253,8 @@ final class BrokenView: Projection<Citizen> {
         } while queued.wait(timeout: .now() + 0.5) == .timedOut && attempt < 100
         #expect(arrived.withLock { $0 }.first == "Lord Snow \(attempt) [\"name\"]")
         token.invalidate()
+        // The queue's realm is released on the queue, after the deliveries it still had.
+        queue.sync {}
         try realm.write { realm.delete(view.rootObject) }
         #expect(view.isInvalidated)
         #expect(frozen.thaw() == nil)
