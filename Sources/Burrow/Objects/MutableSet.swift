@@ -122,8 +122,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         return allSatisfy { element in candidates.contains { Self.same($0, element) } }
     }
 
-    /// The same element: the same stored object, the same object, or an equal value.
-    private static func same(_ lhs: Element, _ rhs: Element) -> Bool {
+    /// Whether two elements are the same: the same stored object for objects (``==`` compares
+    /// objects without a primary key as instances), the same value otherwise.
+    static func same(_ lhs: Element, _ rhs: Element) -> Bool {
         if let left = lhs as? Object, let right = rhs as? Object { return left === right || left.isSameObject(as: right) }
         // A mixed value may hold an unmanaged object, which has no stored form yet.
         if let left = lhs as? AnyRealmValue, let right = rhs as? AnyRealmValue { return left == right }

@@ -139,30 +139,46 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
             && mine.key == theirs.key
     }
 
-    /// Whether two accessors are the same object: the same row of the same file for managed
-    /// objects (``isSameObject(as:)``), the same instance for unmanaged ones.
+    /// Whether two accessors are equal, as RealmSwift compares objects: an object of a class
+    /// with a primary key, or of a frozen realm, equals every accessor of the same stored object
+    /// read through the same realm instance (``isSameObject(as:)``); any other object equals
+    /// only itself, since nothing but the
+    /// instance identifies it for as long as it lives (RealmSwift's rule, which its hash needs).
+    /// Use ``isSameObject(as:)`` to compare any two by what they store.
     ///
     /// ```swift
     /// realm.objects(Dog.self).first == realm.object(ofType: Dog.self, forPrimaryKey: 1)
     /// ```
     public static func == (lhs: Object, rhs: Object) -> Bool {
-        lhs.isSameObject(as: rhs)
+        if lhs === rhs { return true }
+        // Of one realm instance, as RealmSwift compares: a frozen object is not its live row.
+        guard lhs.isEqualAsStoredObject, let realm = lhs.management?.realm, rhs.management?.realm === realm else { return false }
+        return lhs.isSameObject(as: rhs)
     }
 
-    /// Whether `object` is this same stored object, as ``==`` compares, for code written
-    /// against `NSObject`'s method.
+    /// Whether ``==`` compares the object by its row: a managed object whose class has a
+    /// primary key, or whose realm is frozen.
+    private var isEqualAsStoredObject: Bool {
+        guard let management else { return false }
+        return management.bound.layout.primaryKeyColumn != nil || management.realm.isFrozen
+    }
+
+    /// Whether `object` equals this object, as ``==`` compares them, for code written against
+    /// `NSObject`'s method.
     ///
     /// ```swift
     /// dog.isEqual(realm.objects(Dog.self).first)
     /// ```
     open func isEqual(_ object: Any?) -> Bool {
-        isSameObject(as: object as? Object)
+        guard let object = object as? Object else { return false }
+        return self == object
     }
 
-    /// Hashes what ``==`` compares. Adding an unmanaged object to a realm changes its hash, as
-    /// in RealmSwift: do not keep an object in a set or dictionary across `add`.
+    /// Hashes what ``==`` compares: the stored object for an object compared by its row, the
+    /// instance otherwise. Adding an unmanaged object with a primary key to a realm changes its
+    /// hash, as in RealmSwift: do not keep such an object in a set or dictionary across `add`.
     public func hash(into hasher: inout Hasher) {
-        guard let management else {
+        guard isEqualAsStoredObject, let management else {
             hasher.combine(ObjectIdentifier(self))
             return
         }

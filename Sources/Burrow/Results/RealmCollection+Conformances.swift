@@ -36,7 +36,7 @@ extension MutableSet: RealmCollection {
     /// The position of `object` in the set's order, or `nil`.
     public func index(of object: Element) -> Int? {
         guard contains(object) else { return nil }
-        return indices.first { self[$0] == object }
+        return indices.first { MutableSet.same(self[$0], object) }
     }
 
     public static func == (lhs: MutableSet<Element>, rhs: MutableSet<Element>) -> Bool {

@@ -73,10 +73,38 @@ extension Mood: Codable {}
         let stray = Puppy()
         stray.setValue("Cy", forKeyPath: "owner.name")
         #expect(stray.owner == nil)
-        #expect(puppy.isEqual(realm.objects(Puppy.self).first) && !puppy.isEqual(stray) && !puppy.isEqual("rex"))
+        // A puppy has no primary key: it equals only itself, as in RealmSwift.
+        #expect(puppy.isEqual(puppy) && !puppy.isEqual(realm.objects(Puppy.self).first) && !puppy.isEqual(stray) && !puppy.isEqual("rex"))
+        #expect(puppy.isSameObject(as: realm.objects(Puppy.self).first))
         #expect(Puppy.sharedSchema()?.properties.map(\.name) == puppy.objectSchema.properties.map(\.name))
         let types: [ObjectBase.Type] = [Puppy.self, Owner.self]
         #expect(types.sorted { $0.className() < $1.className() }.map { $0.className() } == ["Owner", "Puppy"])
+    }
+
+    /// RealmSwift's rule: an object of a class with a primary key, or of a frozen realm, equals
+    /// every accessor of its row (and hashes alike); any other object equals only itself.
+    @Test func equalityIsByRowWithAPrimaryKeyOrFrozenAndByInstanceOtherwise() throws {
+        let realm = try directory.realm()
+        let kennel = Kennel(value: ["id": 1, "dogs": [["name": "rex"], ["name": "bo"]]])
+        try realm.write { realm.add(kennel) }
+        let again = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1))
+        #expect(again !== kennel && again == kennel && Set([again, kennel]).count == 1)
+        let rex = kennel.dogs[0], rexAgain = kennel.dogs[0]
+        #expect(rex !== rexAgain && rex != rexAgain && rex == rex && rex.isSameObject(as: rexAgain))
+        #expect(Set([rex, rexAgain]).count == 2)
+        // Lookups in collections compare stored objects, whatever `==` says.
+        #expect(kennel.dogs.index(of: rexAgain) == 0 && realm.objects(Puppy.self).index(of: rexAgain) != nil)
+        #expect(kennel.dogs.contains(rexAgain) == false && kennel.dogs.contains { $0.isSameObject(as: rexAgain) })
+        let frozen = kennel.freeze()
+        let frozenRex = frozen.dogs[0], frozenRexAgain = frozen.dogs[0]
+        #expect(frozenRex == frozenRexAgain && Set([frozenRex, frozenRexAgain]).count == 1)
+        #expect(frozenRex != rex)
+        // Unmanaged objects are themselves only, with or without a primary key.
+        #expect(Owner(value: ["id": 5]) != Owner(value: ["id": 5]) && Puppy() != Puppy())
+        let club = Club(value: ["id": 1, "members": [["id": 1], ["id": 2]]])
+        try realm.write { realm.add(club) }
+        let member = try #require(realm.object(ofType: Owner.self, forPrimaryKey: 2))
+        #expect(club.members.index(of: member) != nil && club.members.contains(member))
     }
 
     @Test func classMethodsNameKeysIndexesIgnoredAndColumnNames() throws {

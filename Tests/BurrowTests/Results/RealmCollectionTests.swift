@@ -85,7 +85,7 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
             #expect(collection.index(matching: "name == %@", "bo") != nil)
             #expect(collection.where { $0.name == "ace" }.count == 1)
             let ace = try #require(collection.filter("name == 'ace'").first)
-            #expect(collection.index(of: ace) == collection.firstIndex(of: ace))
+            #expect(collection.index(of: ace) == collection.firstIndex { $0.isSameObject(as: ace) })
         }
         #expect(erased[0] == erased[0])
         #expect(erased[0] != erased[1])
