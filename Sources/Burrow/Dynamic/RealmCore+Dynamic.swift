@@ -15,6 +15,27 @@ extension RealmCore {
         return bound
     }
 
+    /// The model class stored as `name` that this realm's schema holds while the file has no
+    /// table for it yet: the dynamic API reads it as empty, and its first dynamic write creates
+    /// its table, as for its model class. Only a realm without ``Realm/Configuration/objectTypes``
+    /// has such classes (every model class of the program; a table comes with its first
+    /// object): listed classes have their tables from the open on, and an empty list reads the
+    /// file's classes only.
+    func pendingModelClass(named name: String) -> ClassInfo? {
+        guard configuration.objectTypes == nil, catalog.layouts[name] == nil else { return nil }
+        let candidates = ModelDiscovery.modelTypes.filter { ClassInfo.storedName(of: $0) == name }
+        guard candidates.count == 1, let type = candidates.first else { return nil }
+        return info(type)
+    }
+
+    /// The class `name` read by name: the file's, or a class of the schema the file has no table
+    /// for yet (``pendingModelClass(named:)``), whose objects are none. Traps for any other name.
+    func dynamicInfo(named name: String) -> (info: ClassInfo, layout: TableLayout?) {
+        if let bound = dynamicBound(named: name) { return (bound.info, bound.layout) }
+        guard let model = pendingModelClass(named: name) else { burrowPreconditionFailure("Object type '\(name)' is not managed by the Realm.") }
+        return (ClassInfo.dynamic(StoredClass(id: 0, info: model)), nil)
+    }
+
     /// A dynamic accessor for the object `key` of class `className`, or `nil` when it does not exist.
     func dynamicObject(_ key: ObjectKey, of className: String) -> DynamicObject? {
         dynamicBound(named: className).flatMap { existingObject(key, in: $0) } as? DynamicObject

@@ -12,9 +12,9 @@ extension Realm {
     /// owners instead).
     public func dynamicObjects(_ typeName: String) -> Results<DynamicObject> {
         core.verifyThread()
-        let bound = core.verifiedDynamicBound(named: typeName)
-        burrowPrecondition(!bound.layout.isEmbedded, "Embedded object '\(typeName)' cannot be queried directly: query its owners instead.")
-        return Results(core: ResultsCore(realm: core, info: bound.info, query: ResultsQuery()))
+        let (info, _) = core.dynamicInfo(named: typeName)
+        burrowPrecondition(!info.isEmbedded, "Embedded object '\(typeName)' cannot be queried directly: query its owners instead.")
+        return Results(core: ResultsCore(realm: core, info: info, query: ResultsQuery()))
     }
 
     /// The object of class `typeName` whose primary key is `key`, or `nil`.
@@ -26,14 +26,16 @@ extension Realm {
     /// not a value of its type.
     public func dynamicObject(ofType typeName: String, forPrimaryKey key: Any) -> DynamicObject? {
         core.verifyThread()
-        let bound = core.verifiedDynamicBound(named: typeName)
-        guard let column = bound.layout.primaryKeyColumn else { burrowPreconditionFailure("'\(typeName)' does not have a primary key") }
+        let (info, layout) = core.dynamicInfo(named: typeName)
+        let storedClass = layout?.storedClass ?? info.storedClassBeforeTable
+        guard let column = storedClass.primaryKeyColumn else { burrowPreconditionFailure("'\(typeName)' does not have a primary key") }
         let value: _PersistedValue
         do {
-            value = try StoredValueConversion.scalar(key, for: bound.layout.storedClass.properties[column], of: typeName)
+            value = try StoredValueConversion.scalar(key, for: storedClass.properties[column], of: typeName)
         } catch {
             burrowPreconditionFailure(error.message)
         }
+        guard let bound = core.bound(info) else { return nil }
         return object(ofType: DynamicObject.self, primaryKeyValue: value, in: bound)
     }
 
@@ -60,10 +62,13 @@ extension Realm {
     @discardableResult
     public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
         let write = core.verifyWrite(doing: "create an object in")
-        let bound = core.verifiedDynamicBound(named: typeName)
-        burrowPrecondition(!bound.layout.isEmbedded, "Embedded objects cannot be created directly: create them through their owner's property.")
+        let (info, _) = core.dynamicInfo(named: typeName)
+        burrowPrecondition(!info.isEmbedded, "Embedded objects cannot be created directly: create them through their owner's property.")
         var key: ObjectKey?
-        core.perform(in: write) { key = try core.dynamicCreate(typeName, value: value, update: update, in: write) }
+        core.perform(in: write) {
+            if let model = core.pendingModelClass(named: typeName) { _ = try core.boundForWriting(model, in: write) }
+            key = try core.dynamicCreate(typeName, value: value, update: update, in: write)
+        }
         // A failed write keeps its error for the commit; the object is then an empty accessor.
         guard let key, let object = core.dynamicObject(key, of: typeName) else { return DynamicObject() }
         return object

@@ -30,7 +30,7 @@ extension Results {
             try values.validate(predicate.parsed)
             return
         }
-        let storedClass = core.bound?.layout.storedClass ?? StoredClass(id: 0, info: core.info)
+        let storedClass = core.bound?.layout.storedClass ?? core.info.storedClassBeforeTable
         let links = LinkResolver(catalog: core.realm.catalog)
         _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate.parsed.node)
         let paths = predicate.parsed.sort.map { ($0.keyPath, KeyPathReader.Use.sort) } + predicate.parsed.distinct.map { ($0, KeyPathReader.Use.distinct) }

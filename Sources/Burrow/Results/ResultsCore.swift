@@ -53,14 +53,14 @@ final class ResultsCore {
     /// The stored class queries are checked against: the file's, or the model's before the
     /// file has a table for it.
     private var storedClass: StoredClass {
-        bound?.layout.storedClass ?? StoredClass(id: 0, info: info)
+        bound?.layout.storedClass ?? info.storedClassBeforeTable
     }
 
     /// Checks the predicate and the steps' property names now, so that a bad query traps where
     /// it is written.
     private func validate() {
         let layout = bound?.layout
-        let storedClass = layout?.storedClass ?? StoredClass(id: 0, info: info)
+        let storedClass = layout?.storedClass ?? info.storedClassBeforeTable
         if let predicate = query.predicate {
             if let layout {
                 _ = prepared(for: layout)

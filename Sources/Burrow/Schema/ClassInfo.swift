@@ -165,6 +165,10 @@ final class ClassInfo: @unchecked Sendable {
     }
 
     /// The class `storedClass` of a file, read and written through ``DynamicObject``s.
+    /// The stored form of the class, for a class the file has no table for yet: what a table
+    /// made for it would hold (a class read by name is what the file described).
+    var storedClassBeforeTable: StoredClass { dynamicStoredClass ?? StoredClass(id: 0, info: self) }
+
     init(dynamic storedClass: StoredClass) {
         type = DynamicObject.self
         className = storedClass.name

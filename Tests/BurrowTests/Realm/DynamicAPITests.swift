@@ -186,6 +186,22 @@ private final class BreederAddress: EmbeddedObject {
         }
     }
 
+    /// Without `objectTypes`, every model class is in the schema, though its table comes with
+    /// its first object: read by name before then, it is empty, and its first dynamic write
+    /// creates its table (RealmSwift has every table from the open on).
+    @Test func aModelClassWithoutATableYetIsReadAndCreatedByName() throws {
+        let realm = try directory.realm()
+        #expect(realm.fileSchema["Breeder"] == nil)
+        let breeders = realm.dynamicObjects("Breeder")
+        #expect(breeders.count == 0 && breeders.filter("name == 'Ann'").first == nil)
+        #expect(realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 1) == nil)
+        try realm.write { _ = realm.dynamicCreate("Breeder", value: ["id": 1, "name": "Ann"]) }
+        #expect(realm.fileSchema["Breeder"] != nil)
+        #expect(breeders.map { $0["name"] as? String } == ["Ann"])
+        #expect(realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 1)?["name"] as? String == "Ann")
+        #expect(realm.object(ofType: Breeder.self, forPrimaryKey: 1)?.name == "Ann")
+    }
+
     @Test func liveResultsFollowWrites() throws {
         try writeKennel()
         let realm = try openByName()
