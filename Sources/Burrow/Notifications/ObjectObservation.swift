@@ -13,6 +13,9 @@ final class ObjectObservation<T: ObjectBase>: Observation {
     private var filter: ModificationFilter?
     /// The stored value of each property at the last version, by column.
     private var values: [_PersistedValue] = []
+    /// The objects linking to the object at the last version, for each linking-objects property
+    /// the key paths name.
+    private var linking: [String: [ObjectKey]] = [:]
 
     init(_ object: T, keyPaths: [String]?, block: @escaping (ObjectChange<T>) -> Void) {
         self.object = object
@@ -26,8 +29,34 @@ final class ObjectObservation<T: ObjectBase>: Observation {
     override func deliverInitial(in session: RealmSession) {
         let realm = session.core
         let layout = management.bound.layout
-        filter = ModificationFilter(className: layout.className, keyPaths: keyPaths, catalog: realm.catalog)
+        let filter = ModificationFilter(className: layout.className, keyPaths: keyPaths, catalog: realm.catalog)
+        self.filter = filter
         values = currentValues(in: realm) ?? []
+        linking = (try? currentLinking(filter, in: realm)) ?? [:]
+    }
+
+    /// The objects linking to the object now, for each of `filter`'s linking-objects properties.
+    private func currentLinking(_ filter: ModificationFilter, in realm: RealmCore) throws -> [String: [ObjectKey]] {
+        var linking: [String: [ObjectKey]] = [:]
+        for backlink in filter.backlinks {
+            linking[backlink.name] = try LinkingObjectsKeys.keys(linkingTo: management.key, classID: management.bound.layout.classID,
+                                                                 from: backlink.origin, through: backlink.property,
+                                                                 catalog: realm.catalog, txn: realm.transaction)
+        }
+        return linking
+    }
+
+    /// The linking-objects properties that changed: their objects, or those objects as the key
+    /// path counts them (when the log can tell).
+    private func changedBacklinks(_ changes: [UInt32: ObjectChanges]?, now: [String: [ObjectKey]], filter: ModificationFilter,
+                                  in realm: RealmCore) throws -> [String] {
+        try filter.backlinks.compactMap { backlink in
+            let current = now[backlink.name] ?? []
+            if current != linking[backlink.name] ?? [] { return backlink.name }
+            guard let target = backlink.target, let changes else { return nil }
+            let modified = try target.modifiedKeys(in: changes, catalog: realm.catalog, txn: realm.transaction)
+            return current.contains { modified.contains($0.rawValue) } ? backlink.name : nil
+        }
     }
 
     /// The object's stored values at the realm's version, or `nil` when it is gone.
@@ -56,8 +85,12 @@ final class ObjectObservation<T: ObjectBase>: Observation {
             return
         }
         let changed: [Int]
+        let nowLinking: [String: [ObjectKey]]
+        let backlinks: [String]
         do {
             changed = try changedColumns(changes, new: new, filter: filter, in: realm)
+            nowLinking = try currentLinking(filter, in: realm)
+            backlinks = try changedBacklinks(changes, now: nowLinking, filter: filter, in: realm)
         } catch {
             token?.invalidate()
             block(.error(Realm.Error(.fail, "Cannot read the changes of '\(realm.coordinator.path)': \(error)")))
@@ -65,12 +98,14 @@ final class ObjectObservation<T: ObjectBase>: Observation {
         }
         let old = values
         values = new
-        guard !silently, !changed.isEmpty else { return }
+        linking = nowLinking
+        guard !silently, !changed.isEmpty || !backlinks.isEmpty else { return }
         let properties = layout.storedClass.properties
+        // Linking objects report no values, as RealmSwift reports them.
         block(.change(object, changed.map { column in
             PropertyChange(name: properties[column].name, oldValue: oldValue(old[column], column: column, in: realm),
                            newValue: properties[column].collection == nil ? (object as? Object)?[properties[column].name] : nil)
-        }))
+        } + backlinks.map { PropertyChange(name: $0, oldValue: nil, newValue: nil) }))
     }
 
     /// The columns that changed as the filter counts them: from the log (links through the

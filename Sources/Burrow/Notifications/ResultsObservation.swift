@@ -62,7 +62,8 @@ final class ResultsObservation<Element: RealmCollectionValue>: Observation {
         let filter = ModificationFilter(className: core.info.className, keyPaths: keyPaths, catalog: catalog)
         self.filter = filter
         everyChange = keyPaths == nil ? nil : ModificationFilter(className: core.info.className, keyPaths: nil, catalog: catalog)
-        readClasses = everyChange?.classIDs ?? filter.classIDs
+        // The key paths may reach classes no link does (through linking objects).
+        readClasses = filter.classIDs.union(everyChange?.classIDs ?? [])
         if let owner = sourceOwnerClass(in: catalog) { readClasses.insert(owner) }
     }
 

@@ -79,6 +79,60 @@ import Testing
         withExtendedLifetime((token, results)) {}
     }
 
+    /// Key paths through linking objects, as RealmSwift's backlink key-path tests check them:
+    /// `puppies` hears puppies linking or unlinking, not their own changes nor the owner's
+    /// other properties; `puppies.name` hears those puppies' names too.
+    @Test func keyPathsThroughLinkingObjects() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Owner.self, Puppy.self]))
+        let owner = Owner(value: ["id": 1, "name": "Ann"])
+        let rex = Puppy(value: ["name": "Rex", "owner": owner])
+        try realm.write { realm.add(rex) }
+        var heard: [String: [String]] = [:]
+        func observe(_ keyPath: String) -> NotificationToken {
+            owner.observe(keyPaths: [keyPath]) { (change: ObjectChange<Owner>) in
+                if case .change(_, let properties) = change { heard[keyPath, default: []].append(properties.map(\.name).joined(separator: ",")) }
+            }
+        }
+        let tokens = [observe("puppies"), observe("puppies.name")]
+        try realm.write { owner.name = "Bea" }
+        try realm.write { rex.age = 3 }
+        #expect(heard.isEmpty)
+        try realm.write { rex.name = "Max" }
+        #expect(heard["puppies"] == nil && heard["puppies.name"] == ["puppies"])
+        try realm.write { realm.add(Puppy(value: ["name": "Ida", "owner": owner])) }
+        #expect(heard["puppies"] == ["puppies"] && heard["puppies.name"] == ["puppies", "puppies"])
+        try realm.write { rex.owner = nil }
+        #expect(heard["puppies"]?.count == 2 && heard["puppies.name"]?.count == 3)
+        withExtendedLifetime(tokens) {}
+    }
+
+    /// Results observed through linking objects hear the objects newly linked and the linking
+    /// objects' changes; linking objects of a list count too.
+    @Test func resultsKeyPathsThroughLinkingObjects() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Owner.self, Puppy.self, Kennel.self]))
+        let ann = Owner(value: ["id": 1, "name": "Ann"]), bea = Owner(value: ["id": 2, "name": "Bea"])
+        let rex = Puppy(value: ["name": "Rex", "owner": ann])
+        try realm.write { realm.add([rex, Puppy(value: ["name": "Ida", "owner": bea])]) }
+        var modified: [[Int]] = []
+        let owners = realm.objects(Owner.self).sorted(byKeyPath: "id")
+        let token = owners.observe(keyPaths: ["puppies.name"]) { change in
+            if case .update(_, _, _, let modifications) = change, !modifications.isEmpty { modified.append(modifications) }
+        }
+        realm.refresh()
+        try realm.write { rex.name = "Max" }
+        try realm.write { rex.age = 4 }
+        try realm.write { realm.add(Puppy(value: ["name": "Cy", "owner": bea])) }
+        #expect(modified == [[0], [1]])
+        var kennels: [String] = []
+        let kennelToken = rex.observe(keyPaths: ["kennels"]) { (change: ObjectChange<Puppy>) in
+            if case .change(_, let properties) = change { kennels.append(contentsOf: properties.map(\.name)) }
+        }
+        try realm.write { realm.add(Kennel(value: ["id": 1, "dogs": [rex]])) }
+        try realm.write { rex.age = 5 }
+        #expect(kennels == ["kennels"])
+        withExtendedLifetime((token, kennelToken)) {}
+    }
+
     @Test func realmObserversHearEveryVersion() throws {
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
         var count = 0
