@@ -80,7 +80,7 @@ final class SyncSQLWriterTests {
         try sql(#"DELETE FROM "SQLTask" WHERE id = 's2'"#)
         fixture.eventually(b, "the deletion did not arrive") { b.objects(SQLTask.self).isEmpty }
         #expect(changes.first == "-0+1~0" && changes.contains("-0+0~1"), "\(changes)")
-        #expect(errors.withLock { $0.isEmpty })
+        #expect(errors.withLock { $0.isEmpty }, "\(errors.withLock { $0 })")
     }
 
     @Test func aPropertySetInSQLWinsOverEarlierWritesAndLosesToLaterOnes() throws {
