@@ -73,11 +73,11 @@ extension Realm {
         return id
     }
 
-    /// What runs the realm's asynchronous work: its queue or its actor; traps for a realm
-    /// confined to a thread.
+    /// What runs the realm's asynchronous work: its queue, its actor, or the main queue for the
+    /// main thread's realm; traps for a realm confined to another thread.
     private var asyncScheduler: @Sendable (@escaping @Sendable () -> Void) -> Void {
-        guard let schedule = core.confinement.scheduler else {
-            burrowPreconditionFailure("Asynchronous writes need a Realm confined to a queue or an actor: open it with Realm(configuration:queue:) or Realm.open().")
+        guard let schedule = core.confinement.asyncWriteScheduler else {
+            burrowPreconditionFailure("Asynchronous writes need a Realm confined to a queue, an actor or the main thread: open it with Realm(configuration:queue:) or Realm.open().")
         }
         return schedule
     }
@@ -87,7 +87,7 @@ extension Realm {
         if core.writeState != nil {
             // A synchronous write of this realm is open: run after it.
             let work = ConfinedWork { self.runAsyncWrite(id, opensGroup: opensGroup, block) }
-            core.confinement.scheduler? { work.run() }
+            core.confinement.asyncWriteScheduler? { work.run() }
             return
         }
         core.claimWriterTurn()

@@ -67,6 +67,7 @@ public struct Realm: Equatable {
     ///   `fileOperationFailed` (a file to delete for `deleteRealmIfMigrationNeeded` is open), `unsupportedFileFormatVersion`, `outOfDiskSpace`, `limitExceeded` (more
     ///   versions kept than `maximumNumberOfActiveVersions`, or no reader slot left).
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
+        if queue == nil { Confinement.noteMainThread() }
         try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .thread(pthread_self()))
     }
 

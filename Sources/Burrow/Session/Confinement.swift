@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import LMDB
 
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +18,37 @@ enum Confinement {
     case actor(ActorIsolation)
     /// Anywhere, by any number of threads at once: a frozen realm never changes.
     case frozen
+
+    /// The main thread's id, once a realm was opened on it (Linux has no call that names the
+    /// main thread from another one).
+    private static let mainThread = Locked<pthread_t?>(nil)
+
+    /// Marks the main queue, so that work it runs is known as such on any thread.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Notes that the calling thread is the main thread, when it is.
+    static func noteMainThread() {
+        guard Thread.isMainThread else { return }
+        _ = mainQueueKey
+        mainThread.withLock { $0 = pthread_self() }
+    }
+
+    /// Whether the caller runs on the main queue: the main thread's realm may be used there,
+    /// whichever thread runs it. `dispatchMain()` ends the main thread and has a thread of
+    /// Dispatch's run the main queue from then on, one block at a time, as the main thread did.
+    var isOnMainQueueOfMainThread: Bool {
+        isMainThread && DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+    }
+
+    /// Whether this is a realm confined to the main thread.
+    var isMainThread: Bool {
+        guard case .thread(let thread) = self, let main = Self.mainThread.withLock({ $0 }) else { return false }
+        return pthread_equal(thread, main) != 0
+    }
 
     /// The thread of a thread-confined realm, checked on every access without a switch.
     var owningThread: pthread_t? {
@@ -36,6 +69,16 @@ enum Confinement {
         case .thread, .frozen:
             return nil
         }
+    }
+
+    /// What runs a realm's asynchronous writes: its queue or actor, or the main queue for the
+    /// main thread's realm. The main thread runs the main queue (`dispatchMain()`,
+    /// `RunLoop.main.run()`, an `async` main, a UI toolkit's loop), as RealmSwift's main thread
+    /// runs its run loop; other threads run nothing unless the program makes them.
+    var asyncWriteScheduler: (@Sendable (@escaping @Sendable () -> Void) -> Void)? {
+        if let scheduler { return scheduler }
+        guard isMainThread else { return nil }
+        return { (work: @escaping @Sendable () -> Void) in DispatchQueue.main.async(execute: work) }
     }
 
     private static func run(_ work: @Sendable () -> Void, on actor: isolated any Actor) {

@@ -140,7 +140,7 @@ class RealmSession {
     private func verifyConfinement() {
         switch confinement {
         case .thread:
-            break
+            if confinement.isOnMainQueueOfMainThread { return }
         case .queue:
             if let cacheEntries, RealmInstanceCache.isRunningOnQueue(of: cacheEntries) { return }
         case .actor(let isolation):

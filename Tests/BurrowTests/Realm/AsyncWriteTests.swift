@@ -130,7 +130,7 @@ import Testing
             let realm = MisuseTests.freshRealm()
             realm.writeAsync { realm.add(Dog()) }
         }
-        expectMessage(result, "Asynchronous writes need a Realm confined to a queue or an actor")
+        expectMessage(result, "Asynchronous writes need a Realm confined to a queue, an actor or the main thread")
     }
 
     @Test func asyncWriteOnAThreadConfinedRealmTraps() async {

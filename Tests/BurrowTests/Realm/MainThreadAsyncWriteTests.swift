@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `writeAsync` and `beginAsyncWrite` on the main thread's realm run on the main queue, as
+/// RealmSwift's run on the main run loop. Tests run off the main thread, so the writes run in a
+/// program of their own, built here, whose main thread runs the main queue.
+@Suite(.enabled(if: BuiltModule.compiler != nil && BuildDirectory.url != nil, "no swiftc or no built Burrow module beside the test binary"))
+struct MainThreadAsyncWriteTests {
+    let directory = TestDirectory()
+
+    /// The main queue run by `dispatchMain()` (a thread of Dispatch's runs it from then on) and
+    /// by the main thread's run loop.
+    @Test(arguments: ["dispatchMain()", "RunLoop.main.run(until: Date(timeIntervalSinceNow: 60))"])
+    func asyncWritesOfTheMainThreadsRealmRunOnTheMainQueue(mainLoop: String) throws {
+        let source = directory.file("main.swift"), binary = directory.file("main-writes")
+        try """
+            import Burrow
+            import Foundation
+            final class Note: Object {
+                @Persisted var text = ""
+            }
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: CommandLine.arguments[1] + "/main.realm")))
+            var log: [String] = []
+            // After dispatchMain(), a thread of Dispatch's runs the main queue.
+            func note(_ line: String) {
+                dispatchPrecondition(condition: .onQueue(.main))
+                log.append("\\(line), \\(realm.objects(Note.self).count) stored")
+            }
+            _ = realm.writeAsync({ realm.add(Note(value: ["text": "a"])); note("block a") }, onComplete: { error in
+                note("a done, error \\(error.map { "\\($0)" } ?? "none")")
+            })
+            let cancelled = realm.writeAsync({ note("cancelled block ran") })
+            try realm.cancelAsyncWrite(cancelled)
+            _ = realm.beginAsyncWrite {
+                realm.add(Note(value: ["text": "b"]))
+                note("block b")
+                realm.commitAsyncWrite { error in
+                    note("b done, error \\(error.map { "\\($0)" } ?? "none")")
+                    print(log.joined(separator: "\\n"))
+                    exit(0)
+                }
+            }
+            note("scheduled")
+            DispatchQueue.main.asyncAfter(deadline: .now() + 60) { print("timed out:", log); exit(1) }
+            \(mainLoop)
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let compiled = try BuiltModule.compileProgram([source.path], into: binary.path)
+        try #require(compiled.status == 0, "\(compiled.output)")
+        let run = try BurrowToolRun.external(binary, [directory.url.path])
+        #expect(run.status == 0 && !run.wasSignalled, "\(run.output) \(run.errors)")
+        #expect(run.output == """
+            scheduled, 0 stored
+            block a, 1 stored
+            a done, error none, 1 stored
+            block b, 2 stored
+            b done, error none, 2 stored
+
+            """, "\(run.output)")
+    }
+}
