@@ -5,12 +5,13 @@ import Testing
 /// RealmSwift's run on the main run loop. Tests run off the main thread, so the writes run in a
 /// program of their own, built here, whose main thread runs the main queue.
 @Suite(.enabled(if: BuiltModule.compiler != nil && BuildDirectory.url != nil, "no swiftc or no built Burrow module beside the test binary"))
-struct MainThreadAsyncWriteTests {
+struct MainQueueWritesTests {
     let directory = TestDirectory()
 
-    /// The main queue run by `dispatchMain()` (a thread of Dispatch's runs it from then on) and
-    /// by the main thread's run loop.
-    @Test(arguments: ["dispatchMain()", "RunLoop.main.run(until: Date(timeIntervalSinceNow: 60))"])
+    /// The main queue run by `dispatchMain()` (a thread of Dispatch's runs it from then on), by
+    /// the main thread's run loop, and by an `async` main while it waits.
+    @Test(arguments: ["dispatchMain()", "RunLoop.main.run(until: Date(timeIntervalSinceNow: 60))",
+                      "try await Task.sleep(nanoseconds: 60_000_000_000)"])
     func asyncWritesOfTheMainThreadsRealmRunOnTheMainQueue(mainLoop: String) throws {
         let source = directory.file("main.swift"), binary = directory.file("main-writes")
         try """
