@@ -1,3 +1,5 @@
+import Foundation
+
 /// The key types a ``Map`` accepts: `String`.
 ///
 /// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
@@ -195,10 +197,19 @@ extension Map: _Persistable {
         guard let dictionary = value as? [String: Any] else { return nil }
         let map = Map<Key, Value>()
         for (key, item) in dictionary {
-            guard let element = Value._fromAny(item) else { return nil }
+            guard let element = Value._fromAny(item) ?? absentObjectValue(item) else { return nil }
             map.storage[Key(_mapKey: key)] = element
         }
         return map
+    }
+
+    /// For a value type stored as an object (a ``CustomPersistable`` of an embedded object):
+    /// `nil` is the value of a new object, as a property of the type reads a missing object and
+    /// as RealmSwift takes `NSNull` for a map's entry (its link is optional underneath; a list's
+    /// elements are not, and refuse it).
+    private static func absentObjectValue(_ item: Any) -> Value? {
+        guard Value._linkedType != nil, item is NSNull || (item as? any OptionalValue)?.isNil == true else { return nil }
+        return Value._fromLinkedObject(nil)
     }
 
     /// Implementation detail of `_Persistable`; do not use.

@@ -106,6 +106,23 @@ import Testing
         #expect(card.quizzes.first == Grade(points: 3))
     }
 
+    /// As RealmSwift's `testNullValueForNonOptionalPropertyBackedByOptional`: an object type's
+    /// link is optional underneath, so `nil` reads as the value of a new object, in a property
+    /// and in a map; a list's elements are not optional underneath, and refuse it.
+    @Test func nilForAnObjectBackedTypeIsTheValueOfANewObject() async throws {
+        let realm = try directory.realm()
+        #expect(ReportCard(value: ["final": NSNull()]).final == Grade(points: 0))
+        #expect(ReportCard(value: ["bySubject": ["math": NSNull()]]).bySubject["math"] == Grade(points: 0))
+        try realm.write {
+            let card = realm.create(ReportCard.self, value: ["final": NSNull(), "bySubject": ["math": NSNull()]])
+            #expect(card.final == Grade(points: 0) && card.bySubject["math"] == Grade(points: 0))
+        }
+        let list = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ReportCard(value: ["quizzes": [NSNull()]])
+        }
+        expectMessage(list, "for 'List<Grade>' property 'ReportCard.quizzes'")
+    }
+
     @Test func aFailedConversionReadsNilWhenOptional() throws {
         let realm = try directory.realm()
         let product = Product()
