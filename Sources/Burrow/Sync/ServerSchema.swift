@@ -41,7 +41,55 @@ enum ServerSchema {
     /// - Throws: ``PostgresError``.
     static func install(on connection: PostgresConnection) throws {
         // A database an operator set up needs nothing, and its clients' roles may not create.
-        let installed = try connection.execute("""
+        guard !(try installedParts(on: connection)).isComplete else { return }
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
+            // Checked again under the lock: clients connecting at once all find the schema
+            // missing, and the ones that waited must not alter again what the first installed
+            // (its ALTER TABLEs would wait on the others' reads, which wait on them: a deadlock).
+            let parts = try installedParts(on: connection)
+            guard parts.changes else {
+                try connection.execute("""
+                    CREATE SCHEMA IF NOT EXISTS burrow;
+                    CREATE TABLE IF NOT EXISTS burrow.meta (key text PRIMARY KEY, value text NOT NULL);
+                    INSERT INTO burrow.meta VALUES ('server', gen_random_uuid()::text), ('format', '1') ON CONFLICT DO NOTHING;
+                    CREATE TABLE IF NOT EXISTS burrow.classes (name text PRIMARY KEY, properties jsonb NOT NULL);
+                    CREATE TABLE IF NOT EXISTS burrow.clients (client uuid PRIMARY KEY, last_batch bigint NOT NULL,
+                        seen timestamptz NOT NULL DEFAULT now());
+                    CREATE TABLE IF NOT EXISTS burrow.objects (class text NOT NULL, pk jsonb NOT NULL, created text COLLATE "C",
+                        deleted text COLLATE "C", clocks jsonb NOT NULL DEFAULT '{}', collections jsonb NOT NULL DEFAULT '{}',
+                        PRIMARY KEY (class, pk));
+                    CREATE TABLE IF NOT EXISTS burrow.changes (seq bigserial PRIMARY KEY, client uuid NOT NULL, class text NOT NULL,
+                        pk jsonb NOT NULL, kind text NOT NULL CHECK (kind IN ('create', 'update', 'delete')), clock text COLLATE "C",
+                        fields jsonb NOT NULL DEFAULT '{}', at timestamptz NOT NULL DEFAULT now());
+                    """)
+                try installCapture(on: connection)
+                try installTrimming(on: connection)
+                try installIsolation(on: connection)
+                return
+            }
+            // A server set up before collections merged element by element gains their column.
+            if !parts.collections {
+                try connection.execute("ALTER TABLE burrow.objects ADD COLUMN IF NOT EXISTS collections jsonb NOT NULL DEFAULT '{}'")
+            }
+            // And one set up before other programs' writes were synced gains their capture.
+            if !parts.capture { try installCapture(on: connection) }
+            // And one set up before the change log was trimmed gains the trimming.
+            if !parts.trimming { try installTrimming(on: connection) }
+            // And one set up before roles were kept apart in the change log gains that.
+            if !parts.isolation { try installIsolation(on: connection) }
+        }
+    }
+
+    /// Which parts of Burrow's schema the server has.
+    private struct InstalledParts {
+        let changes, collections, capture, trimming, isolation: Bool
+        var isComplete: Bool { changes && collections && capture && trimming && isolation }
+    }
+
+    /// Reads which parts of Burrow's schema the server has, from its catalog alone.
+    private static func installedParts(on connection: PostgresConnection) throws -> InstalledParts {
+        let found = try connection.execute("""
             SELECT to_regclass('burrow.changes') IS NOT NULL,
                    EXISTS (SELECT 1 FROM information_schema.columns
                            WHERE table_schema = 'burrow' AND table_name = 'objects' AND column_name = 'collections'),
@@ -49,39 +97,8 @@ enum ServerSchema {
                    to_regprocedure('burrow.trim()') IS NOT NULL,
                    to_regclass('\(changeLog)') IS NOT NULL
             """)
-        if installed[0, 0] == "t" {
-            // A server set up before collections merged element by element gains their column.
-            if installed[0, 1] != "t" {
-                try connection.execute("ALTER TABLE burrow.objects ADD COLUMN IF NOT EXISTS collections jsonb NOT NULL DEFAULT '{}'")
-            }
-            // And one set up before other programs' writes were synced gains their capture.
-            if installed[0, 2] != "t" { try connection.transaction { try installCapture(on: connection) } }
-            // And one set up before the change log was trimmed gains the trimming.
-            if installed[0, 3] != "t" { try connection.transaction { try installTrimming(on: connection) } }
-            // And one set up before roles were kept apart in the change log gains that.
-            if installed[0, 4] != "t" { try connection.transaction { try installIsolation(on: connection) } }
-            return
-        }
-        try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
-            try connection.execute("""
-                CREATE SCHEMA IF NOT EXISTS burrow;
-                CREATE TABLE IF NOT EXISTS burrow.meta (key text PRIMARY KEY, value text NOT NULL);
-                INSERT INTO burrow.meta VALUES ('server', gen_random_uuid()::text), ('format', '1') ON CONFLICT DO NOTHING;
-                CREATE TABLE IF NOT EXISTS burrow.classes (name text PRIMARY KEY, properties jsonb NOT NULL);
-                CREATE TABLE IF NOT EXISTS burrow.clients (client uuid PRIMARY KEY, last_batch bigint NOT NULL,
-                    seen timestamptz NOT NULL DEFAULT now());
-                CREATE TABLE IF NOT EXISTS burrow.objects (class text NOT NULL, pk jsonb NOT NULL, created text COLLATE "C",
-                    deleted text COLLATE "C", clocks jsonb NOT NULL DEFAULT '{}', collections jsonb NOT NULL DEFAULT '{}',
-                    PRIMARY KEY (class, pk));
-                CREATE TABLE IF NOT EXISTS burrow.changes (seq bigserial PRIMARY KEY, client uuid NOT NULL, class text NOT NULL,
-                    pk jsonb NOT NULL, kind text NOT NULL CHECK (kind IN ('create', 'update', 'delete')), clock text COLLATE "C",
-                    fields jsonb NOT NULL DEFAULT '{}', at timestamptz NOT NULL DEFAULT now());
-                """)
-            try installCapture(on: connection)
-            try installTrimming(on: connection)
-            try installIsolation(on: connection)
-        }
+        return InstalledParts(changes: found[0, 0] == "t", collections: found[0, 1] == "t", capture: found[0, 2] == "t",
+                              trimming: found[0, 3] == "t", isolation: found[0, 4] == "t")
     }
 
     /// The key of the lock that one trimming of the change log holds at a time.
