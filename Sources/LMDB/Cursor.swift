@@ -78,13 +78,6 @@ public final class Cursor {
 
     /// Moves to the first entry.
     public func first() throws(LMDBError) -> Entry? { try get(MDB_FIRST) }
-
-    /// The first key, for walks that need only keys: the value is neither checked nor opened
-    /// (a sealed value is not decrypted, nor its checksum computed).
-    public func firstKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_FIRST, opening: false)?.key }
-
-    /// The next key, as ``firstKey()`` reads it.
-    public func nextKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_NEXT, opening: false)?.key }
     /// Moves to the last entry.
     public func last() throws(LMDBError) -> Entry? { try get(MDB_LAST) }
     /// Moves to the next entry.
@@ -93,6 +86,14 @@ public final class Cursor {
     public func previous() throws(LMDBError) -> Entry? { try get(MDB_PREV) }
     /// The entry under the cursor.
     public func current() throws(LMDBError) -> Entry? { try get(MDB_GET_CURRENT) }
+
+    /// Moves to the first entry and gives its key only, for walks that need only keys: the
+    /// value is neither checked nor opened (a sealed value is not decrypted, nor its checksum
+    /// computed).
+    public func firstKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_FIRST, opening: false)?.key }
+    /// Moves to the next entry and gives its key only, as ``firstKey()`` does.
+    public func nextKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_NEXT, opening: false)?.key }
+
     /// Moves to `key` exactly.
     public func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? { try get(MDB_SET_KEY, key: key) }
     /// Moves to the first entry whose key is at least `key`.

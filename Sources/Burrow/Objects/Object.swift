@@ -142,8 +142,8 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     /// Whether two accessors are equal, as RealmSwift compares objects: an object of a class
     /// with a primary key, or of a frozen realm, equals every accessor of the same stored object
     /// read through the same realm instance (``isSameObject(as:)``); any other object equals
-    /// only itself, since nothing but the
-    /// instance identifies it for as long as it lives (RealmSwift's rule, which its hash needs).
+    /// only itself, since nothing but the instance identifies it for as long as it lives
+    /// (RealmSwift's rule, which its hash needs).
     /// Use ``isSameObject(as:)`` to compare any two by what they store.
     ///
     /// ```swift

@@ -99,7 +99,6 @@ public struct Persisted<Value: _Persistable> {
         }
     }
 
-    /// The wrapper inside `object`, read straight from memory (see ``FieldOffsetCache``).
     /// The value while unmanaged; traps, naming the type, when the type could not build its
     /// default and no value has been assigned.
     @inlinable
@@ -107,6 +106,7 @@ public struct Persisted<Value: _Persistable> {
         value ?? Value._defaultValue
     }
 
+    /// The wrapper inside `object`, read straight from memory (see ``FieldOffsetCache``).
     @inlinable
     static func wrapper<EnclosingSelf: ObjectBase>(_ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
                                                    in object: EnclosingSelf) -> UnsafeMutablePointer<Persisted<Value>> {

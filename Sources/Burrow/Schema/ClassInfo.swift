@@ -164,11 +164,11 @@ final class ClassInfo: @unchecked Sendable {
         burrowPrecondition(!isEmbedded || primaryKeyField == nil, "Embedded object '\(className)' cannot have a primary key.")
     }
 
-    /// The class `storedClass` of a file, read and written through ``DynamicObject``s.
     /// The stored form of the class, for a class the file has no table for yet: what a table
     /// made for it would hold (a class read by name is what the file described).
     var storedClassBeforeTable: StoredClass { dynamicStoredClass ?? StoredClass(id: 0, info: self) }
 
+    /// The class `storedClass` of a file, read and written through ``DynamicObject``s.
     init(dynamic storedClass: StoredClass) {
         type = DynamicObject.self
         className = storedClass.name

@@ -110,10 +110,16 @@ extension TableWriter {
 
     // MARK: Maps
 
-    /// Stores `value` under `key` of `owner`'s map in `column`, replacing what it held.
-    func setMapValue(_ value: _PersistedValue, for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
+    /// Stores `value` under `key` of `owner`'s map in `column`, replacing what it held; with
+    /// `discarding`, an embedded object it held is deleted (``discardMapValue(for:owner:column:in:)``).
+    func setMapValue(_ value: _PersistedValue, for key: String, owner: ObjectKey, column: Int, in layout: TableLayout,
+                     discarding: Bool = false) throws {
         guard let database = layout.collectionDatabase(of: column) else { return }
-        try removeMapValue(for: key, owner: owner, column: column, in: layout)
+        if discarding {
+            try discardMapValue(for: key, owner: owner, column: column, in: layout)
+        } else {
+            try removeMapValue(for: key, owner: owner, column: column, in: layout)
+        }
         let entry = try MapEntries.newKey(for: key, owner: owner, in: database, txn: transaction)
         try transaction.put(entry, MapEntries.encode(key, value), in: database)
         collectionChanged(owner, column: column, in: layout)
@@ -121,26 +127,24 @@ extension TableWriter {
                              in: layout, adding: true)
     }
 
-    /// Removes `key` and its value from `owner`'s map in `column`.
-    func removeMapValue(for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
+    /// Removes `key` and its value from `owner`'s map in `column`; returns the value it held.
+    @discardableResult
+    func removeMapValue(for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws -> _PersistedValue? {
         guard let database = layout.collectionDatabase(of: column),
-              let stored = try MapEntries.stored(key, owner: owner, in: database, kind: layout.kinds[column], txn: transaction) else { return }
+              let stored = try MapEntries.stored(key, owner: owner, in: database, kind: layout.kinds[column], txn: transaction) else { return nil }
         try elementBacklinks(of: stored.value, from: owner, position: MapEntries.position(of: key), counted: true, column: column,
                              in: layout, adding: false)
         try transaction.delete(stored.entryKey, in: database)
         collectionChanged(owner, column: column, in: layout)
+        return stored.value
     }
 
     /// Removes `key` and its value from `owner`'s map in `column`, deleting the embedded object
     /// the value is (it belongs to no one else), as a list's element is discarded.
     func discardMapValue(for key: String, owner: ObjectKey, column: Int, in layout: TableLayout) throws {
-        guard let embedded = embeddedLayout(of: column, in: layout) else {
-            return try removeMapValue(for: key, owner: owner, column: column, in: layout)
-        }
-        guard let database = layout.collectionDatabase(of: column),
-              let stored = try MapEntries.stored(key, owner: owner, in: database, kind: layout.kinds[column], txn: transaction) else { return }
-        try removeMapValue(for: key, owner: owner, column: column, in: layout)
-        if case .link(let target) = stored.value { try delete(ObjectKey(target), in: embedded) }
+        guard let removed = try removeMapValue(for: key, owner: owner, column: column, in: layout),
+              case .link(let target) = removed, let embedded = embeddedLayout(of: column, in: layout) else { return }
+        try delete(ObjectKey(target), in: embedded)
     }
 
     /// Removes every entry of `owner`'s map in `column` (its owner is being deleted or

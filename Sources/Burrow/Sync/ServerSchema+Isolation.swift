@@ -35,9 +35,9 @@ extension ServerSchema {
     /// - `burrow.sql_writes`, rows other programs wrote, is read only by roles that row-level
     ///   security does not bind (the owner, `BYPASSRLS`): they turn them into changes.
     ///
-    /// The owner of these tables and roles with `BYPASSRLS` read everything, as before.
+    /// The owner of these tables and roles with `BYPASSRLS` read everything, as before. Runs in
+    /// ``install(on:)``'s transaction, which holds the upload lock.
     static func installIsolation(on connection: PostgresConnection) throws {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
         try connection.execute("""
             CREATE OR REPLACE FUNCTION burrow.can_see(class_name text, key jsonb) RETURNS boolean LANGUAGE plpgsql STABLE
             SET search_path = pg_catalog, pg_temp AS $$

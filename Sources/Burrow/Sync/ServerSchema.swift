@@ -107,9 +107,9 @@ enum ServerSchema {
     /// Creates `burrow.trim()`, which removes the changes every client seen within the
     /// retention (`burrow.meta`'s `client_retention`, an interval, 7 days unless set) has
     /// pulled, keeping the latest, and records the last removed in `burrow.meta`'s `trimmed`.
-    /// A client behind that point downloads its subscriptions again (a client reset).
+    /// A client behind that point downloads its subscriptions again (a client reset). Runs in
+    /// ``install(on:)``'s transaction, which holds the upload lock.
     private static func installTrimming(on connection: PostgresConnection) throws {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
         try connection.execute("""
             ALTER TABLE burrow.clients ADD COLUMN IF NOT EXISTS pulled bigint NOT NULL DEFAULT 0;
             INSERT INTO burrow.meta VALUES ('trimmed', '0') ON CONFLICT DO NOTHING;
@@ -139,8 +139,8 @@ enum ServerSchema {
     /// and the trigger functions. A statement that writes a class table first takes the upload
     /// lock shared, so that uploads, which take it alone, see its writes recorded before they
     /// merge. A `TRUNCATE` would leave every client holding rows the server lost: it is refused.
+    /// Runs in ``install(on:)``'s transaction, which holds the upload lock.
     private static func installCapture(on connection: PostgresConnection) throws {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
         try connection.execute("""
             CREATE SCHEMA IF NOT EXISTS burrow;
             CREATE TABLE IF NOT EXISTS burrow.sql_writes (id bigserial PRIMARY KEY, class text NOT NULL,

@@ -42,8 +42,7 @@ final class ManagedMap: ManagedCollection, MapStorage {
         verifyOwner()
         realm.perform(in: write) {
             let value = try storedValue(of: element, in: write)
-            try write.tables.discardMapValue(for: key, owner: ownerKey, column: column, in: layout)
-            try write.tables.setMapValue(value, for: key, owner: ownerKey, column: column, in: layout)
+            try write.tables.setMapValue(value, for: key, owner: ownerKey, column: column, in: layout, discarding: true)
         }
     }
 
