@@ -113,6 +113,7 @@ public struct Realm: Equatable {
             coordinator.startJournaling()
             SyncSessionRegistry.startSession(for: self, sync: sync)
         }
+        core.openingDidEnd()
     }
 
     /// Creates the tables of the declared classes the file does not have yet, so that the

@@ -12,9 +12,15 @@ import LMDB
 /// ```
 ///
 /// The reference remembers what it refers to (its class and object key, the query of results,
-/// the owner and property of a collection) and the version its realm read; it pins no version
-/// of its own. It holds the source value until it is resolved, and lets it go then. Resolve it
-/// once, with ``Realm/resolve(_:)``.
+/// the owner and property of a collection) and keeps the version its realm read, as RealmSwift's
+/// does: resolved in a realm that has read nothing yet, or one at an older version, the value
+/// is read at that version (``Realm/resolve(_:)``). It holds the source value until it is
+/// resolved, and lets it go then. Resolve it once.
+///
+/// Keeping a version keeps its pages from reuse, as a frozen realm does: resolve references
+/// soon, or let them go. A reference made inside a write, or while its realm reads an older
+/// version than the latest, keeps none (a realm behind it then moves to the latest version);
+/// so does one made while \(Handover.pinLimit) others of the file keep theirs.
 public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let handover: Handover
 
@@ -43,35 +49,70 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     }
 
     /// What a reference carries across: the source value until it is resolved, the identity
-    /// of its file and configuration, and the version it was read at.
+    /// of its file and configuration, the version it was read at, and a snapshot at that
+    /// version for the resolving realm to take.
     private final class Handover: @unchecked Sendable {
-        /// The value, taken (`nil`) by the one resolve, so that the source realm is not kept
-        /// open after it. The value's fields read by ``RealmBound/moved(to:)`` are fixed when it
-        /// was made, so the resolving thread may read them.
-        private let value: Locked<(any RealmBound)?>
+        /// How many references of one file may keep a snapshot at once: each holds one of
+        /// LMDB's reader slots, which every process of the file shares.
+        static var pinLimit: Int { 64 }
+
+        /// The value and the snapshot (with the file whose count of snapshots it is in), both
+        /// taken (`nil`) by the one resolve, so that the source realm is not kept open after
+        /// it. The value's fields read by ``RealmBound/moved(to:)`` are fixed when it was made,
+        /// so the resolving thread may read them.
+        private let state: Locked<(value: (any RealmBound)?, pin: Pin?)>
         private let identity: String
         /// The version the source realm read (inside a write: the one the write commits as).
         private let version: Int
 
-        init(value: any RealmBound, from core: RealmCore) {
-            self.value = Locked(value)
-            identity = core.configuration.identity
-            version = core.transaction.id
+        /// A snapshot at the reference's version, counted in its file's
+        /// ``Coordinator/referenceSnapshots`` until a realm takes it over or it ends.
+        private struct Pin {
+            let snapshot: Transaction
+            let file: Coordinator
+
+            /// Takes the snapshot out of the file's count, for a realm to take over.
+            func release() -> Transaction {
+                file.referenceSnapshots.subtract(1, ordering: .relaxed)
+                return snapshot
+            }
         }
 
-        var isResolved: Bool { value.withLock { $0 == nil } }
+        init(value: any RealmBound, from core: RealmCore) {
+            identity = core.configuration.identity
+            version = core.transaction.id
+            state = Locked((value, core.writeState == nil ? Self.pin(version, of: core.coordinator) : nil))
+        }
+
+        deinit {
+            state.withLock { $0.pin }?.release().abort()
+        }
+
+        /// A new snapshot when it reads `version`, the latest; `nil` when the latest is newer,
+        /// when the process's references keep ``pinLimit`` snapshots of the file already, or
+        /// when LMDB has no reader slot left (the reference then works as one without a
+        /// snapshot).
+        private static func pin(_ version: Int, of file: Coordinator) -> Pin? {
+            let count = file.referenceSnapshots.add(1, ordering: .relaxed).newValue
+            if count <= pinLimit, let snapshot = try? file.environment.beginReadTransaction() {
+                if snapshot.id == version { return Pin(snapshot: snapshot, file: file) }
+                snapshot.abort()
+            }
+            file.referenceSnapshots.subtract(1, ordering: .relaxed)
+            return nil
+        }
+
+        var isResolved: Bool { state.withLock { $0.value == nil } }
 
         func take(for core: RealmCore) -> (any RealmBound)? {
             burrowPrecondition(core.configuration.identity == identity,
                                "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
-            let taken = value.withLock { value -> (any RealmBound)? in
-                defer { value = nil }
-                return value
+            let taken = state.withLock { state in
+                defer { state = (nil, nil) }
+                return state
             }
-            guard let source = taken else { burrowPreconditionFailure("Can only resolve a thread safe reference once.") }
-            // A realm behind the source's version moves up to it; inside a write it already reads
-            // the latest commit, and the source's own write when it is the same one.
-            if core.writeState == nil, !core.isFrozen, core.transaction.id < version { core.refresh() }
+            guard let source = taken.value else { burrowPreconditionFailure("Can only resolve a thread safe reference once.") }
+            core.moveForResolving(madeAt: version, pinned: taken.pin?.release())
             return source.moved(to: core)
         }
     }
@@ -83,9 +124,10 @@ extension Realm {
     /// ```swift
     /// let dogs = realm.resolve(reference)
     /// ```
-    /// A realm at an older version than the reference's source moves to the latest version
-    /// first. Traps when the reference was resolved already, and when this realm has another
-    /// configuration than the source's.
+    /// A realm at an older version than the reference's source, or one that has read nothing
+    /// since it opened, first moves to the source's version (see ``ThreadSafeReference``);
+    /// inside a write the value is read in the write. Traps when the reference was resolved
+    /// already, and when this realm has another configuration than the source's.
     public func resolve<Confined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         reference.resolve(in: self)
     }

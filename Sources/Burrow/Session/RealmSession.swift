@@ -179,7 +179,18 @@ class RealmSession {
     var transaction: Transaction {
         if let writeState { return writeState.transaction }
         if readTransaction.isReset { resumeAfterInvalidation() }
+        hasRead = true
         return readTransaction
+    }
+
+    /// Whether anything was read through the realm, or its version moved, since it was opened
+    /// (``openingDidEnd()``): a realm that has read nothing yet may still take an older version
+    /// (``moveForResolving(madeAt:pinned:)``), as RealmSwift's realm before its first read.
+    @exclusivity(unchecked) private var hasRead = true
+
+    /// Forgets the reads of the opening itself (its schema check), unless the opening wrote.
+    func openingDidEnd() {
+        if snapshotGeneration == 1 { hasRead = false }
     }
 
     // MARK: Versions
@@ -216,7 +227,10 @@ class RealmSession {
     var generation: UInt64 { snapshotGeneration &+ (writeState?.transaction.mutationCount ?? 0) }
 
     /// Starts a generation past every one this realm has had.
-    private func startGeneration() { snapshotGeneration = generation &+ 1 }
+    private func startGeneration() {
+        snapshotGeneration = generation &+ 1
+        hasRead = true
+    }
 
     /// Objects that became managed in a generation before this one were read before
     /// ``invalidate()`` and stay invalidated.
@@ -234,6 +248,31 @@ class RealmSession {
         readTransaction.reset()
         startGeneration()
         invalidationGeneration = generation
+    }
+
+    /// Brings the realm to the version `version` a ``ThreadSafeReference`` was made at, before
+    /// the reference is resolved in it, as RealmSwift's resolve does: a realm behind it moves up
+    /// to it, and a realm that has read nothing since it opened starts at it; a realm at or past
+    /// it (or in a write, or frozen) stays where it is. `pinned`, a snapshot at `version` the
+    /// reference kept, becomes the realm's; without one (the source read an older version than
+    /// the latest, or kept none) a realm behind moves to the latest version instead. Ends
+    /// `pinned` in every case.
+    func moveForResolving(madeAt version: Int, pinned: Transaction?) {
+        defer { pinned?.abort() }
+        guard writeState == nil, !isFrozen else { return }
+        let current = readTransaction.isReset ? nil : readTransaction.id
+        let behind = (current ?? 0) < version
+        let unread = !hasRead && observers == nil
+        guard behind || (unread && current != version) else { return }
+        guard let pinned, pinned.isActive, pinned.id == version else {
+            if behind { refresh() }
+            return
+        }
+        if current == nil { _ = transaction }  // an invalidated realm takes a snapshot to exchange
+        readTransaction.exchangeSnapshot(with: pinned)
+        newestSnapshotID = version
+        startGeneration()
+        if behind { deliverNotifications() }
     }
 
     /// Takes in a snapshot exchanged into the read transaction (see ``frozen()``): picks up the

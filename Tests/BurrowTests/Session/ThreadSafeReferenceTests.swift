@@ -45,12 +45,61 @@ import Testing
         #expect(person.name == "p2")  // the source stays usable
     }
 
-    @Test func anObjectDeletedMeanwhileResolvesToNil() throws {
+    @Test func anObjectDeletedMeanwhileIsReadAtTheReferenceVersionUntilARefresh() throws {
+        // RealmSwift's testPassThreadSafeReferenceToDeletedObject: a realm that has read nothing
+        // starts at the reference's version, where the object still exists.
         let realm = try seeded(directory)
         let person = realm.object(ofType: Person.self, forPrimaryKey: 2)!
-        let reference = ThreadSafeReference(to: person)
+        let first = ThreadSafeReference(to: person)
+        let second = ThreadSafeReference(to: person)
         try realm.write { realm.delete(person) }
-        #expect(resolvedOnAnotherThread(directory.configuration(), reference) { $0 == nil })
+        let configuration = directory.configuration()
+        let seen = Locked<(name: String?, count: Int, foundAfterRefresh: Bool)?>(nil)
+        onAnotherThread {
+            let realm = try! Realm(configuration: configuration)
+            let name = realm.resolve(first)?.name
+            let count = realm.objects(Person.self).count
+            realm.refresh()
+            seen.withLock { $0 = (name, count, realm.resolve(second) != nil) }
+        }
+        let outcome = try #require(seen.withLock { $0 })
+        #expect(outcome.name == "p2")
+        #expect(outcome.count == 5)
+        #expect(!outcome.foundAfterRefresh)
+    }
+
+    @Test func aRealmThatHasReadTheLatestVersionResolvesThere() throws {
+        let realm = try seeded(directory)
+        let reference = ThreadSafeReference(to: realm.object(ofType: Person.self, forPrimaryKey: 2)!)
+        try realm.write { realm.delete(realm.object(ofType: Person.self, forPrimaryKey: 2)!) }
+        let configuration = directory.configuration()
+        let seen = Locked<(count: Int, found: Bool)?>(nil)
+        onAnotherThread {
+            let realm = try! Realm(configuration: configuration)
+            let count = realm.objects(Person.self).count
+            seen.withLock { $0 = (count, realm.resolve(reference) != nil) }
+        }
+        let outcome = try #require(seen.withLock { $0 })
+        #expect(outcome.count == 4)
+        #expect(!outcome.found)
+    }
+
+    @Test func resultsResolveAtTheReferenceVersionInARealmThatHasReadNothing() throws {
+        // RealmSwift's testPassThreadSafeReferenceToResults.
+        let realm = try seeded(directory)
+        let reference = ThreadSafeReference(to: realm.objects(Person.self).filter("age >= 20").sorted(byKeyPath: "age"))
+        try realm.write { realm.add(Person(value: ["id": 9, "name": "late", "age": 90])) }
+        let configuration = directory.configuration()
+        let seen = Locked<[[Int]]>([])
+        onAnotherThread {
+            let realm = try! Realm(configuration: configuration)
+            let results = realm.resolve(reference)!
+            let all = realm.objects(Person.self)
+            seen.withLock { $0.append([all.count] + results.map(\.id)) }
+            realm.refresh()
+            seen.withLock { $0.append([all.count] + results.map(\.id)) }
+        }
+        #expect(seen.withLock { $0 } == [[5, 2, 3, 4], [6, 2, 3, 4, 9]])
     }
 
     @Test func aReferenceMadeInAWriteResolvesAfterTheCommit() throws {
@@ -62,7 +111,7 @@ import Testing
         #expect(resolvedOnAnotherThread(directory.configuration(), reference) { $0?.name } == "new")
     }
 
-    @Test func aStaleRealmMovesUpToTheSourceVersion() throws {
+    @Test func aStaleRealmMovesUpToTheSourceVersionAndNoFurther() throws {
         let realm = try seeded(directory)
         let holder = ConfinedThread()
         defer { holder.stop() }
@@ -71,8 +120,66 @@ import Testing
         try holder.run { _ = try Realm(configuration: configuration).objects(Person.self).count }
         try realm.write { realm.add(Person(value: ["id": 8, "name": "late"])) }
         let reference = ThreadSafeReference(to: realm.object(ofType: Person.self, forPrimaryKey: 8)!)
-        let name = try holder.run { try Realm(configuration: configuration).resolve(reference)?.name }
-        #expect(name == "late")
+        try realm.write { realm.add(Person(value: ["id": 9, "name": "later"])) }
+        let seen = try holder.run { () -> (String?, Int, Int) in
+            let realm = try Realm(configuration: configuration)
+            let name = realm.resolve(reference)?.name
+            let count = realm.objects(Person.self).count
+            realm.refresh()
+            return (name, count, realm.objects(Person.self).count)
+        }
+        #expect(seen == ("late", 6, 7))
+    }
+
+    @Test func anUnresolvedReferenceKeepsItsVersionUntilItIsResolvedOrReleased() throws {
+        var configuration = directory.configuration()
+        configuration.maximumNumberOfActiveVersions = 2
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Person(value: ["id": 1, "name": "kept"])) }
+        let person = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+        var reference: ThreadSafeReference<Person>? = ThreadSafeReference(to: person)
+        try realm.write { person.age = 1 }
+        // A third version would be kept: the reference's, the last commit's and the new one.
+        let error = try #require(throws: Realm.Error.self) { try realm.write { person.age = 2 } }
+        #expect(error.code == .limitExceeded)
+        #expect(error.localizedDescription.contains("a thread-safe reference not yet resolved"))
+        reference = nil
+        try realm.write { person.age = 2 }
+
+        // Resolved, the reference's version is the resolving realm's, which lets it go on.
+        reference = ThreadSafeReference(to: person)
+        try realm.write { person.age = 3 }
+        let resolver = ConfinedThread()
+        defer { resolver.stop() }
+        let age = try resolver.run { () -> Int? in
+            let realm = try Realm(configuration: configuration)
+            let resolved = realm.resolve(reference!)
+            let age = resolved?.age
+            realm.refresh()
+            return age
+        }
+        #expect(age == 2)
+        try realm.write { person.age = 4 }
+        withExtendedLifetime(reference) {}
+    }
+
+    @Test func referencesBeyondTheLimitOfKeptSnapshotsStillResolve() throws {
+        let realm = try seeded(directory)
+        let references = (0..<80).map { _ in ThreadSafeReference(to: realm.object(ofType: Person.self, forPrimaryKey: 1)!) }
+        try realm.write { realm.object(ofType: Person.self, forPrimaryKey: 1)!.name = "renamed" }
+        let configuration = directory.configuration()
+        let names = Locked<[String?]>([])
+        onAnotherThread {
+            for reference in references {
+                // A realm of its own for each, that has read nothing yet.
+                let realm = try! Realm(configuration: configuration)
+                names.withLock { $0.append(realm.resolve(reference)?.name) }
+                realm.invalidate()
+            }
+        }
+        let seen = names.withLock { $0 }
+        // The first 64 kept the version they were made at; the others resolve at the latest.
+        #expect(seen == Array(repeating: "p1", count: 64) + Array(repeating: "renamed", count: 16))
     }
 
     @Test func resultsAndCollectionsAreResolvedOnAnotherThread() throws {

@@ -32,7 +32,8 @@ extension Coordinator {
         if hasFrozenRealm(at: id) { parts.append("frozen values in this process") }
         let threads = holders.filter { $0.processID == own }.map { String($0.thread, radix: 16) }
         if !threads.isEmpty, parts.isEmpty || threads.count > 1 {
-            parts.append("a realm not refreshed on thread\(threads.count == 1 ? "" : "s") \(threads.joined(separator: ", ")) of this process")
+            let unresolved = referenceSnapshots.load(ordering: .relaxed) > 0 ? " or a thread-safe reference not yet resolved" : ""
+            parts.append("a realm not refreshed\(unresolved) on thread\(threads.count == 1 ? "" : "s") \(threads.joined(separator: ", ")) of this process")
         }
         let others = Set(holders.map(\.processID)).subtracting([own]).sorted()
         if !others.isEmpty { parts.append("process\(others.count == 1 ? "" : "es") \(others.map(String.init).joined(separator: ", "))") }

@@ -41,6 +41,9 @@ final class Coordinator: @unchecked Sendable {
     /// Who is told of each journaled commit of this process: the file's sync thread.
     let journalListeners = Locked<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
+    /// How many unresolved thread-safe references of this process keep a snapshot of the file.
+    let referenceSnapshots = Atomic<Int>(0)
+
     /// The group of writes open now (``WriteGroup``), handed from one writer to the next with
     /// the writer turn.
     let writeGroup = Locked<WriteGroup?>(nil)
