@@ -179,7 +179,8 @@ class RealmSession {
     var transaction: Transaction {
         if let writeState { return writeState.transaction }
         if readTransaction.isReset { resumeAfterInvalidation() }
-        hasRead = true
+        // Tested first: frozen realms, which threads read at once, never store it.
+        if !hasRead { hasRead = true }
         return readTransaction
     }
 
