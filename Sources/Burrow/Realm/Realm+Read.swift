@@ -95,6 +95,8 @@ extension Realm {
         let found: (key: ObjectKey, row: UnsafeRawBufferPointer)?
         do {
             found = try bound.find(primaryKey: value, in: core.transaction)
+            // Not found: unless the entries where it would be are damaged (LMDB checks no keys).
+            if found == nil { try bound.layout.verifyAbsence(ofPrimaryKey: value, in: core.transaction) }
         } catch {
             burrowPreconditionFailure(TrapMessage.cannotRead(core.coordinator.path, error))
         }

@@ -171,7 +171,13 @@ final class TableLayout: Sendable {
                                txn: Transaction) throws -> (key: ObjectKey, row: UnsafeRawBufferPointer)? {
         guard let column = primaryKeyColumn else { return nil }
         let candidates = try TruncatedEntries.sharing(indexKey, in: primaryKeys, txn: txn).map { entry throws(StorageError) in
-            try ObjectKey(checking: entry.value, in: className)
+            let candidate = try ObjectKey(checking: entry.value, in: className)
+            // The entry's key ends with the object key it holds: damage to either shows.
+            guard entry.key.suffix(8).elementsEqual(entry.value) else {
+                throw StorageError.damaged("the primary-key index of '\(className)' holds a damaged entry for object \(candidate.rawValue): "
+                                           + "its key names another object")
+            }
+            return candidate
         }
         for candidate in candidates {
             guard let row = try row(candidate, in: txn) else {

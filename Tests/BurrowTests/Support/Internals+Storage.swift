@@ -190,3 +190,25 @@ func rewriteHeader(at path: String, _ edit: (inout [UInt8]) -> Void) throws {
     try txn.put(FileHeader.headerKey, header, in: metadata)
     try txn.commit()
 }
+
+// MARK: - Keys as the file holds them
+
+extension RealmInternals {
+    /// The key through which the file finds the managed `object` by its primary key, as the
+    /// file holds it: its row key when its class's object keys are its primary keys (integer
+    /// keys of an unencrypted file), else the key of its entry in the primary-key index.
+    func primaryKeyLookupKey(of object: ObjectBase) throws -> (bytes: [UInt8], isRowKey: Bool) {
+        let management = object.management!
+        let layout = management.bound.layout
+        var bytes: [UInt8] = []
+        if layout.usesPrimaryKeyAsObjectKey {
+            management.key.append(to: &bytes)
+            return (bytes, true)
+        }
+        let column = layout.primaryKeyColumn!
+        let row = try layout.row(management.key, in: transaction)!
+        layout.primaryKeyEntry(try RowReader(row, key: management.key).checkedValue(column, kind: layout.kinds[column]),
+                               key: management.key, into: &bytes)
+        return (bytes, false)
+    }
+}

@@ -1,0 +1,120 @@
+import Burrow
+import Foundation
+import Testing
+
+/// LMDB checks no keys: a damaged byte in the key of an object's entry leaves the entry among
+/// keys it no longer sorts with, and a lookup of that object finds nothing. A primary-key
+/// lookup that finds nothing checks the entries beside the place it looked, so that such
+/// damage stops the read with a message naming it instead of reading the object as absent.
+@Suite struct DamagedKeyTests {
+    let directory = TestDirectory()
+
+    /// The offset of the one place `needle` is the whole key of a node of an LMDB page in
+    /// the file at `url`: the node's header ends with the key's size (16 bits, little-endian).
+    private func onlyNodeKeyOffset(of needle: [UInt8], in url: URL) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var found: [Int] = []
+        var start = 2
+        while let first = bytes[start...].firstIndex(of: needle[0]), first + needle.count <= bytes.count {
+            if Array(bytes[first..<first + needle.count]) == needle,
+               Int(bytes[first - 2]) | Int(bytes[first - 1]) << 8 == needle.count {
+                found.append(first)
+            }
+            start = first + 1
+        }
+        try #require(found.count == 1, "the key is the key of \(found.count) nodes in the file")
+        return found[0]
+    }
+
+    /// Flips the lowest bit of the byte at `offset`.
+    private func flipBit(at offset: Int, in url: URL) throws {
+        var bytes = try Data(contentsOf: url)
+        bytes[offset] ^= 0x01
+        try bytes.write(to: url)
+    }
+
+    @Test func absentPrimaryKeysOfAnIntactFileReadAsAbsent() throws {
+        let realm = try directory.realm()
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "none") == nil)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 5) == nil)
+        try realm.write {
+            for id in [10, 20, 30] {
+                realm.create(StringKeyed.self, value: ["key": "key-\(id)"])
+                realm.add(Person(value: ["id": id, "name": "p\(id)"]))
+            }
+        }
+        for absent in ["", "key-0", "key-15", "key-99", "zzz", "ключ"] {
+            #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: absent) == nil)
+        }
+        for absent in [Int.min, -1, 0, 15, 25, 31, Int.max] {
+            #expect(realm.object(ofType: Person.self, forPrimaryKey: absent) == nil)
+        }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "key-20")?.key == "key-20")
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 20)?.name == "p20")
+    }
+
+    /// Where in a key a byte is damaged: near its start, or its last byte (in an encrypted
+    /// file, and for long strings, the object key a primary-key entry's key ends with).
+    enum Place: CaseIterable { case start, end }
+
+    private func offset(_ place: Place, ofKeyAt start: Int, count: Int) -> Int {
+        place == .start ? start + 1 : start + count - 1
+    }
+
+    @Test(arguments: Place.allCases)
+    func aDamagedPrimaryKeyIndexEntryIsReportedNotReadAsAbsent(_ place: Place) async throws {
+        let url = directory.file()
+        let indexKey: [UInt8]
+        do {
+            let realm = try directory.realm()
+            try realm.write {
+                for id in 0..<40 { realm.create(StringKeyed.self, value: ["key": String(format: "key-%03d", id), "value": id]) }
+            }
+            indexKey = try realm.internals.primaryKeyLookupKey(of: realm.object(ofType: StringKeyed.self, forPrimaryKey: "key-017")!).bytes
+        }
+        try flipBit(at: offset(place, ofKeyAt: try onlyNodeKeyOffset(of: indexKey, in: url), count: indexKey.count), in: url)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = url.path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.encryptionKey = TestDirectory.suiteKey
+            let realm = try Realm(configuration: configuration)
+            // The neighbours still read, and so does a key absent from another part of the index.
+            precondition(realm.object(ofType: StringKeyed.self, forPrimaryKey: "key-016")?.value == 16)
+            precondition(realm.object(ofType: StringKeyed.self, forPrimaryKey: "key-018")?.value == 18)
+            _ = realm.object(ofType: StringKeyed.self, forPrimaryKey: "key-017")
+        }
+        expectMessage(result, "The file is damaged: the primary-key index of 'StringKeyed' holds a damaged entry for object")
+        expectMessage(result, url.path)
+    }
+
+    @Test(arguments: Place.allCases)
+    func aDamagedIntegerKeyIsReportedNotReadAsAbsent(_ place: Place) async throws {
+        let url = directory.file()
+        let lookupKey: (bytes: [UInt8], isRowKey: Bool)
+        let firstID = 1_000_000_000
+        do {
+            let realm = try directory.realm()
+            try realm.write {
+                for id in firstID..<firstID + 40 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
+            }
+            lookupKey = try realm.internals.primaryKeyLookupKey(of: realm.object(ofType: Person.self, forPrimaryKey: firstID + 17)!)
+        }
+        // An unencrypted file finds the object by its row's key, an encrypted one through the
+        // primary-key index (its object keys are not its primary keys).
+        #expect(lookupKey.isRowKey == (TestDirectory.suiteKey == nil))
+        let start = try onlyNodeKeyOffset(of: lookupKey.bytes, in: url)
+        try flipBit(at: offset(place, ofKeyAt: start, count: lookupKey.bytes.count), in: url)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = url.path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.encryptionKey = TestDirectory.suiteKey
+            let realm = try Realm(configuration: configuration)
+            precondition(realm.object(ofType: Person.self, forPrimaryKey: 1_000_000_018)?.name == "p1000000018")
+            _ = realm.object(ofType: Person.self, forPrimaryKey: 1_000_000_017)
+        }
+        if lookupKey.isRowKey {
+            expectMessage(result, "The file is damaged: object")
+            expectMessage(result, "of 'Person' does not match its checksum")
+        } else {
+            expectMessage(result, "The file is damaged: the primary-key index of 'Person' holds a damaged entry for object")
+        }
+    }
+}
