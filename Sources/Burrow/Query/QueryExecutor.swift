@@ -95,9 +95,15 @@ struct QueryExecutor {
 
     /// The keys matching `test`, in object key order.
     private func matchingKeys(test: RowPredicate?, path: QueryPlanner.AccessPath) throws -> [ObjectKey] {
-        if let candidates = try QueryPlanner(layout: layout).candidates(path, in: transaction) {
+        let planner = QueryPlanner(layout: layout)
+        if let candidates = try planner.candidates(path, in: transaction) {
             guard let test, !path.isCovered else { return candidates }
-            return try candidates.filter { key in try layout.row(key, in: transaction).map { test(RowReader($0, key: key)) } ?? false }
+            return try candidates.filter { key in
+                guard let row = try layout.row(key, in: transaction) else { return false }
+                if test(RowReader(row, key: key)) { return true }
+                try planner.verifyRejected(key, row: row, of: path)
+                return false
+            }
         }
         var keys: [ObjectKey] = []
         let count = try layout.count(in: transaction)

@@ -45,6 +45,8 @@ struct QueryPlanner {
         /// Secondary indexes end each key with the object key; the primary-key database stores
         /// the object key as the value.
         let objectKeyIsSuffix: Bool
+        /// The column whose values the index holds.
+        let column: Int
     }
 
     /// The access path for `predicate`, bound to this layout's class.
@@ -141,7 +143,7 @@ struct QueryPlanner {
         case .scan:
             return nil
         case .objectKeys(let keys, _):
-            return try Set(keys).filter { try layout.row($0, in: txn) != nil }.sorted()
+            return try Set(keys).filter { try exists($0, in: txn) }.sorted()
         case .objectKeyRange(let lower, let upper, _):
             var keys: [ObjectKey] = []
             let cursor = try txn.openCursor(layout.rows)
@@ -158,11 +160,13 @@ struct QueryPlanner {
             var keys: [ObjectKey] = []
             keys.reserveCapacity(16)  // room for a typical match without regrowing
             for point in points.count == 1 ? points : Array(Set(points)) {
+                let before = keys.count
                 var entry = try cursor.seek(atLeast: point)
                 while let (key, value) = entry, Self.matches(point, key, access) {
                     keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
                     entry = try cursor.next()
                 }
+                if keys.count == before { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: txn) }
             }
             // One point's entries come in object key order already: they share the value prefix.
             return points.count == 1 ? keys : keys.sorted()
@@ -189,29 +193,54 @@ struct QueryPlanner {
     func visitSinglePoint(_ path: AccessPath, in txn: Transaction, _ visit: (ObjectKey) -> Bool) throws -> Bool {
         switch path {
         case .objectKeys(let keys, _) where keys.count <= 1:
-            if let key = keys.first, try layout.row(key, in: txn) != nil { _ = visit(key) }
+            if let key = keys.first, try exists(key, in: txn) { _ = visit(key) }
             return true
         case .indexPoints(let access, let points, _) where points.count == 1:
             let point = points[0]
             let cursor = try txn.openCursor(access.database)
             var entry = try cursor.seek(atLeast: point)
+            var found = false
             while let (key, value) = entry, Self.matches(point, key, access) {
+                found = true
                 guard visit(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className)) else { break }
                 entry = try cursor.next()
             }
+            if !found { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: txn) }
             return true
         default:
             return false
         }
     }
 
+    /// Checks a candidate that an index point of `path` led to and whose row the query's test
+    /// rejected: the row's own value must have that point's key (it shares a truncated or
+    /// hashed key with the value asked for), or the index entry is damaged.
+    func verifyRejected(_ key: ObjectKey, row: UnsafeRawBufferPointer, of path: AccessPath) throws {
+        guard case .indexPoints(let access, let points, _) = path else { return }
+        let value = try RowReader(row, key: key).checkedValue(access.column, kind: layout.kinds[access.column])
+        guard points.contains(IndexKeyEncoder.key(for: value, hashingWith: layout.cipher)) else {
+            let index = access.column == layout.primaryKeyColumn ? "the primary-key index"
+                : "the index of '\(layout.storedClass.properties[access.column].name)'"
+            throw StorageError.damaged("\(index) of '\(layout.className)' holds a damaged entry for object \(key.rawValue): "
+                                       + "its key is not the one of the object's value")
+        }
+    }
+
+    /// Whether the table holds a row for `key`; when it does not, checks the rows beside its
+    /// place (see ``TableLayout/verifyRowsBeside(_:in:)``).
+    private func exists(_ key: ObjectKey, in txn: Transaction) throws -> Bool {
+        if try layout.row(key, in: txn) != nil { return true }
+        try layout.verifyRowsBeside(key, in: txn)
+        return false
+    }
+
     // MARK: Building paths
 
     private func access(_ column: Int) -> IndexAccess? {
         if column == layout.primaryKeyColumn, let primaryKeys = layout.primaryKeys {
-            return IndexAccess(database: primaryKeys, objectKeyIsSuffix: false)
+            return IndexAccess(database: primaryKeys, objectKeyIsSuffix: false, column: column)
         }
-        return layout.secondaryIndexes.first { $0.column == column }.map { IndexAccess(database: $0.database, objectKeyIsSuffix: true) }
+        return layout.secondaryIndexes.first { $0.column == column }.map { IndexAccess(database: $0.database, objectKeyIsSuffix: true, column: column) }
     }
 
     private func points(_ column: Int, _ values: [_PersistedValue], covered: Bool) -> AccessPath {

@@ -1,18 +1,19 @@
 import LMDB
 
+/// Checks that a lookup which found nothing met no damaged entry on its way.
+///
+/// LMDB checks no keys. A damaged byte in the key of an object's entry (in the table itself,
+/// where integer primary keys are the object keys, in the primary-key index, or in a secondary
+/// index) leaves the entry where it was, among keys it no longer sorts with, and a lookup of
+/// that object then finds nothing, as if it did not exist. Whichever way the damaged key
+/// compares, LMDB's search ends beside that entry: at the first entry past the place of the
+/// lost key, or at the one before it. So when a lookup finds nothing, those two are checked
+/// against what they name: a row's seal or checksum covers its key, and an index entry must be
+/// the entry of the row it leads to. Damage elsewhere in LMDB's pages (a branch page, a page
+/// header), and a damaged entry among others that still match, are not seen here;
+/// `verifyFile` reports them.
 extension TableLayout {
-    /// Checks, after ``find(primaryKey:in:)`` found no object for `value`, the entries beside
-    /// the place its entry would hold; throws when one of them is damaged.
-    ///
-    /// LMDB checks no keys. A damaged byte in the key of an object's entry (in the primary-key
-    /// index, or in the table itself when integer primary keys are the object keys) leaves the
-    /// entry where it was, among keys it no longer sorts with, and a lookup of the object then
-    /// finds nothing, as if it did not exist. Whichever way the damaged key compares, LMDB's
-    /// search ends beside that entry: at the first entry past the place of the lost key, or
-    /// the one before it. Each of those two is checked against what it names: a row's seal or
-    /// checksum covers its key, and an index entry must lead to a row whose primary key is the
-    /// entry's. Damage elsewhere in LMDB's pages (a branch page, a page header) is not seen
-    /// here; `verifyFile` reports it.
+    /// Checks the place of `value`'s primary key after ``find(primaryKey:in:)`` found nothing.
     ///
     /// - Throws: ``StorageError/damaged(_:)`` naming the class and the entry.
     func verifyAbsence(ofPrimaryKey value: _PersistedValue, in txn: Transaction) throws {
@@ -27,7 +28,8 @@ extension TableLayout {
 
     /// Opens the rows beside the place of `key` in the table: opening checks each row's seal
     /// or checksum, which covers its key (a file without row checksums has nothing to check).
-    private func verifyRowsBeside(_ key: ObjectKey, in txn: Transaction) throws {
+    func verifyRowsBeside(_ key: ObjectKey, in txn: Transaction) throws {
+        guard isVisible(to: txn) else { return }
         let cursor = try txn.openCursor(rows)
         var bytes: [UInt8] = []
         key.append(to: &bytes)
@@ -42,25 +44,40 @@ extension TableLayout {
         }
     }
 
-    /// Checks the primary-key index entries beside the place of `indexKey`: each must lead
-    /// to a row whose primary key has that entry's key.
-    private func verifyIndexEntriesBeside(_ indexKey: [UInt8], in primaryKeys: Database, column: Int, txn: Transaction) throws {
-        let cursor = try txn.openCursor(primaryKeys)
-        var beside: [(key: [UInt8], object: ObjectKey)] = []
+    /// Checks the entries beside the place of `indexKey` in `database`, the primary-key index
+    /// or the secondary index of `column`: each must be the entry of the row it leads to.
+    func verifyIndexEntriesBeside(_ indexKey: [UInt8], in database: Database, column: Int, txn: Transaction) throws {
+        guard isVisible(to: txn) else { return }
+        let isPrimaryKeyIndex = database.handle == primaryKeys?.handle
+        let cursor = try txn.openCursor(database)
+        var beside: [(key: [UInt8], value: [UInt8])] = []
         let found = try cursor.seek(atLeast: indexKey)
-        if let found { beside.append((Array(found.key), try ObjectKey(checking: found.value, in: className))) }
+        if let found { beside.append((Array(found.key), Array(found.value))) }
         let before = found == nil ? try cursor.last() : try cursor.previous()
-        if let before { beside.append((Array(before.key), try ObjectKey(checking: before.value, in: className))) }
+        if let before { beside.append((Array(before.key), Array(before.value))) }
         var expected: [UInt8] = []
-        for (key, object) in beside {
+        for entry in beside {
+            let object = try isPrimaryKeyIndex
+                ? entry.value.withUnsafeBytes { try ObjectKey(checking: $0, in: className) }
+                : entry.key.withUnsafeBytes { try ObjectKey(suffixOf: $0, in: className) }
             guard let row = try row(object, in: txn) else {
-                throw StorageError.damaged("the primary-key index of '\(className)' names object \(object.rawValue), which has no row")
+                throw StorageError.damaged("\(indexName(column)) of '\(className)' names object \(object.rawValue), which has no row")
             }
-            primaryKeyEntry(try RowReader(row, key: object).checkedValue(column, kind: kinds[column]), key: object, into: &expected)
-            guard expected == key else {
-                throw StorageError.damaged("the primary-key index of '\(className)' holds a damaged entry for object \(object.rawValue): "
-                                           + "its key is not the one of the object's primary key")
+            let value = try RowReader(row, key: object).checkedValue(column, kind: kinds[column])
+            if isPrimaryKeyIndex {
+                primaryKeyEntry(value, key: object, into: &expected)
+            } else {
+                expected = IndexKeyEncoder.key(for: value, hashingWith: cipher)
+                object.append(to: &expected)
+            }
+            guard expected == entry.key else {
+                throw StorageError.damaged("\(indexName(column)) of '\(className)' holds a damaged entry for object \(object.rawValue): "
+                                           + "its key is not the one of the object's value")
             }
         }
+    }
+
+    private func indexName(_ column: Int) -> String {
+        column == primaryKeyColumn ? "the primary-key index" : "the index of '\(storedClass.properties[column].name)'"
     }
 }

@@ -117,4 +117,39 @@ import Testing
             expectMessage(result, "The file is damaged: the primary-key index of 'Person' holds a damaged entry for object")
         }
     }
+
+    /// How a query reads an index: its count alone, or its objects.
+    enum QueryRead: String, CaseIterable, Codable, Sendable { case count, objects }
+
+    // The object key that ends an index entry of an unencrypted file is not checked by a
+    // lone equality, which the index answers without reading rows: damage there leads the
+    // query to another object (verifyFile reports it). An encrypted file's equality reads the
+    // rows, and checks the entries of those that do not match.
+    @Test(arguments: [(Place.start, QueryRead.count), (.start, .objects)]
+                     + (TestDirectory.suiteKey == nil ? [] : [(.end, .count), (.end, .objects)]))
+    func aDamagedIndexEntryIsReportedNotCountedOut(_ place: Place, _ read: QueryRead) async throws {
+        let url = directory.file()
+        let entryKey: [UInt8]
+        do {
+            let realm = try directory.realm()
+            try realm.write {
+                for id in 0..<40 { realm.add(Person(value: ["id": id, "name": String(format: "name-%03d", id)])) }
+            }
+            entryKey = try realm.internals.indexEntryKey(of: realm.object(ofType: Person.self, forPrimaryKey: 17)!, property: "name")
+            #expect(realm.objects(Person.self).filter("name == %@", "name-017").count == 1)
+            #expect(realm.objects(Person.self).filter("name == %@", "absent").count == 0)
+        }
+        try flipBit(at: offset(place, ofKeyAt: try onlyNodeKeyOffset(of: entryKey, in: url), count: entryKey.count), in: url)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = url.path as String, read] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.encryptionKey = TestDirectory.suiteKey
+            let realm = try Realm(configuration: configuration)
+            let named = realm.objects(Person.self).filter("name == %@", "name-017")
+            switch read {
+            case .count: _ = named.count
+            case .objects: _ = Array(named)
+            }
+        }
+        expectMessage(result, "The file is damaged: the index of 'name' of 'Person' holds a damaged entry for object")
+    }
 }

@@ -211,4 +211,17 @@ extension RealmInternals {
                                key: management.key, into: &bytes)
         return (bytes, false)
     }
+
+    /// The key of the managed `object`'s entry in the secondary index of `property`, as the
+    /// file holds it: the index key of its value (hashed in an encrypted file), then its object key.
+    func indexEntryKey(of object: ObjectBase, property: String) throws -> [UInt8] {
+        let management = object.management!
+        let layout = management.bound.layout
+        let column = storedColumn(property, of: object)
+        let row = try layout.row(management.key, in: transaction)!
+        var bytes = IndexKeyEncoder.key(for: try RowReader(row, key: management.key).checkedValue(column, kind: layout.kinds[column]),
+                                        hashingWith: layout.cipher)
+        management.key.append(to: &bytes)
+        return bytes
+    }
 }
