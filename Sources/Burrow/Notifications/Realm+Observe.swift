@@ -24,7 +24,8 @@ extension Realm {
     /// The block runs where the realm moves: on the queue or actor of a realm confined to one,
     /// soon after any commit to the file from any thread or process; on a realm's thread when
     /// the thread runs its `RunLoop` (then just as soon), or calls ``refresh()``, begins a write
-    /// or commits one.
+    /// or commits one. As in RealmSwift, the realm's own commit is reported even when its write
+    /// changed nothing (`try realm.write {}`), which makes no new version for other realms.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         core.verifyThread()
         burrowPrecondition(!core.isFrozen, TrapMessage.frozenNotifications)

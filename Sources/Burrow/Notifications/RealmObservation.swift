@@ -7,6 +7,9 @@ final class RealmObservation: Observation {
         self.block = block
     }
 
+    /// Told of every write the realm commits, as RealmSwift's `didChange` is.
+    override var reportsWritesWithoutChanges: Bool { true }
+
     /// A realm observation reports nothing until the realm changes.
     override func deliverInitial(in session: RealmSession) {}
 

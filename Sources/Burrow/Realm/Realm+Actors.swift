@@ -62,7 +62,7 @@ extension Realm {
     /// is rethrown. Only a writer of another process can make the begin wait on a thread.
     /// Traps unless the realm is isolated to an actor.
     /// - Throws: what `block` throws, `CancellationError` when the task is cancelled before the
-    ///   write began, or ``Realm/Error`` from the commit (the group's commit failing fails every
+    ///   write began (a task cancelled while it waits for its turn leaves the queue at once), or ``Realm/Error`` from the commit (the group's commit failing fails every
     ///   write of the group).
     @discardableResult
     public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation,
@@ -74,9 +74,8 @@ extension Realm {
         burrowPrecondition(!configuration.readOnly, TrapMessage.readOnlyWrite)
         burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         let core = self.core
-        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
-            core.requestWriterTurn { turn.resume() }
-        }
+        // Cancelling the task while it waits for the turn takes it out of the queue.
+        guard await core.writerTurnRequest().granted() else { throw CancellationError() }
         core.claimWriterTurn()
         if Task.isCancelled {
             core.passWriterTurn()

@@ -27,6 +27,14 @@ final class RealmObservers: @unchecked Sendable {
         return token
     }
 
+    /// Notes that the realm committed a write, which the observations reporting writes that
+    /// changed nothing are told of at the next delivery even without a new version.
+    func noteCommit() {
+        for observation in observations.withLock({ $0 }) where observation.reportsWritesWithoutChanges {
+            observation.writeWithoutChangesPending = true
+        }
+    }
+
     /// Delivers to every active observation what changed up to the realm's current version.
     /// `silenced`: the tokens of `commitWrite(withoutNotifying:)`, whose observations take the
     /// new version in without reporting it.
@@ -53,9 +61,13 @@ final class RealmObservers: @unchecked Sendable {
                 observation.baseline = current
                 continue
             }
-            guard baseline < current else { continue }
+            let wroteWithoutChanges = observation.writeWithoutChangesPending
+            observation.writeWithoutChangesPending = false
+            guard baseline < current || wroteWithoutChanges else { continue }
             let changes: [UInt32: ObjectChanges]?
-            if let known = spans[baseline] {
+            if baseline >= current {
+                changes = [:]
+            } else if let known = spans[baseline] {
                 changes = known
             } else {
                 changes = (try? realm.coordinator.metadata.changes(after: baseline, in: realm.transaction)) ?? nil

@@ -59,6 +59,12 @@ extension RealmSession {
         coordinator.writerGate.enter(for: writer, whenGranted: granted)
     }
 
+    /// A request for the writer turn of an asynchronous write made in a task, which the task's
+    /// cancellation withdraws (``WriterTurnRequest/granted()``).
+    func writerTurnRequest() -> WriterTurnRequest {
+        WriterTurnRequest(gate: coordinator.writerGate, writer: writer)
+    }
+
     /// Takes the writer turn granted to this realm, on the realm's own thread, queue or actor.
     func claimWriterTurn() {
         coordinator.writerGate.claim(for: writer)
@@ -128,6 +134,7 @@ extension RealmSession {
     ///   the write is then cancelled.
     func commitWrite(silencing silenced: [NotificationToken]) throws(Realm.Error) {
         let write = try commitTransaction()
+        observers?.noteCommit()
         guard let group = write.group else {
             end(write, committed: true, as: write.committedID)
             deliverNotifications(silencing: silenced)
@@ -169,6 +176,7 @@ extension RealmSession {
     func finishGroupedWrite(_ outcome: Result<Int, Realm.Error>) throws(Realm.Error) {
         let committedID = try outcome.get()
         resumeReading(after: committedID)
+        observers?.noteCommit()
         deliverNotifications()
     }
 

@@ -152,6 +152,35 @@ import Testing
         token.invalidate()
     }
 
+    @Test func aRealmObserverHearsItsRealmsWritesThatChangeNothing() throws {
+        // RealmSwift's testObserve: `write {}` makes no new version, and still notifies.
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
+        var realmNotifications = 0
+        var collectionUpdates = 0
+        let token = realm.observe { _, _ in realmNotifications += 1 }
+        let dogsToken = realm.objects(Dog.self).observe { change in
+            if case .update = change { collectionUpdates += 1 }
+        }
+        realm.refresh()  // the collection's initial notification
+        try realm.write {}
+        #expect(realmNotifications == 1)
+        realm.beginWrite()
+        try realm.commitWrite()
+        #expect(realmNotifications == 2)
+        try realm.write(withoutNotifying: [token]) {}
+        #expect(realmNotifications == 2)
+        // A refresh that finds nothing new, and a cancelled write, are not commits.
+        realm.refresh()
+        realm.beginWrite()
+        realm.cancelWrite()
+        #expect(realmNotifications == 2)
+        // Collections hear only changes.
+        #expect(collectionUpdates == 0)
+        try realm.write { realm.add(Dog()) }
+        #expect((realmNotifications, collectionUpdates) == (3, 1))
+        withExtendedLifetime((token, dogsToken)) {}
+    }
+
     @Test func aQueueObservationHearsCommitsOfOtherThreads() throws {
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
         let queue = DispatchQueue(label: "observer")

@@ -65,6 +65,34 @@ import Testing
         #expect(realm.objects(Dog.self).isEmpty)
     }
 
+    @Test func cancellingATaskWaitingForItsTurnTakesItOutOfTheQueue() async throws {
+        // RealmSwift's testAsyncWriteTaskCancellation: another realm holds the write.
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let holder = ConfinedThread()
+        defer { holder.stop() }
+        let held = try holder.run { () -> UncheckedBox<Realm> in
+            let realm = try Realm(configuration: configuration)
+            realm.beginWrite()
+            return UncheckedBox(realm)
+        }
+        let store = DogStore(configuration: configuration)
+        let finished = Locked(false)
+        let task = Task {
+            defer { finished.withLock { $0 = true } }
+            return try await store.add(name: "never", age: 1)
+        }
+        try await Task.sleep(for: .milliseconds(200))  // it waits for its turn by now
+        task.cancel()
+        for _ in 0..<1_000 where !finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(finished.withLock { $0 }, "the cancelled write went on waiting for its turn")
+        try holder.run { held.value.cancelWrite() }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // The queue goes on: the next writer is served, and the cancelled one wrote nothing.
+        #expect(try await store.add(name: "next", age: 2) == 1)
+        #expect(try await store.names() == ["next"])
+    }
+
     @Test func writeAsyncOnAQueueCommitsAndCallsBack() throws {
         let directory = TestDirectory()
         let configuration = directory.configuration()

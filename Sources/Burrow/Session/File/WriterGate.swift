@@ -36,11 +36,14 @@ final class WriterGate: Sendable {
     private struct Waiter {
         let realm: ObjectIdentifier
         let wake: Wake
+        /// What an asynchronous writer withdraws its place with (``withdraw(_:)``).
+        var ticket: UInt64 = 0
     }
 
     private struct State {
         var holder: (realm: ObjectIdentifier, phase: Phase)?
         var waiters: [Waiter] = []
+        var lastTicket: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -87,17 +90,31 @@ final class WriterGate: Sendable {
     }
 
     /// Calls `granted` (on whatever thread hands the turn over) once it is `realm`'s turn; the
-    /// writer then ``claim(for:)``s it where its realm lives.
-    func enter(for realm: ObjectIdentifier, whenGranted granted: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
+    /// writer then ``claim(for:)``s it where its realm lives. Returns the ticket of the writer's
+    /// place in the queue, to ``withdraw(_:)`` it; `nil` when the turn was granted at once.
+    @discardableResult
+    func enter(for realm: ObjectIdentifier, whenGranted granted: @escaping @Sendable () -> Void) -> UInt64? {
+        let ticket = state.withLock { state -> UInt64? in
             guard state.holder == nil else {
-                state.waiters.append(Waiter(realm: realm, wake: .callback(granted)))
-                return false
+                state.lastTicket += 1
+                state.waiters.append(Waiter(realm: realm, wake: .callback(granted), ticket: state.lastTicket))
+                return state.lastTicket
             }
             state.holder = (realm, .granted)
+            return nil
+        }
+        if ticket == nil { grantAfterProcessTurn(granted) }
+        return ticket
+    }
+
+    /// Takes the asynchronous writer with `ticket` out of the queue, unless its turn came
+    /// already; returns whether it did (its `granted` is then never called).
+    func withdraw(_ ticket: UInt64) -> Bool {
+        state.withLock { state in
+            guard let place = state.waiters.firstIndex(where: { $0.ticket == ticket }) else { return false }
+            state.waiters.remove(at: place)
             return true
         }
-        if now { grantAfterProcessTurn(granted) }
     }
 
     /// Takes the process's turn, then calls `granted`: at once when no other process has the
