@@ -17,6 +17,8 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     public let originProperty: String
     let owner: ObjectBase?
     private var cache = GenerationCache<[ObjectKey]>([])
+    /// The one element of a probe's linking objects (``KeyPathProbeCollection``).
+    private var probeElement: Element?
 
     /// An unmanaged, empty value naming the origin property.
     public init(originProperty: String) {
@@ -35,12 +37,13 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of linking objects.
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { count }
     /// The number of linking objects.
-    public var count: Int { keys.count }
+    public var count: Int { probeElement == nil ? keys.count : 1 }
 
     /// The linking object at `position`; traps when out of range.
     public subscript(position: Int) -> Element {
+        if owner == nil, let probeElement { return probeElement }
         let keys = self.keys
         IndexBounds.check(position, count: keys.count)
         guard let management = owner?.management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
@@ -149,5 +152,12 @@ extension LinkingObjects: _Persistable {
     /// Implementation detail of `_Persistable`; do not use.
     public static func _set(_ value: LinkingObjects<Element>, on object: ObjectBase, column: Int) {
         burrowPreconditionFailure("LinkingObjects are read-only: change the links of the objects instead.")
+    }
+}
+
+extension LinkingObjects: KeyPathProbeCollection {
+    func holdProbeElement(recordingInto recorder: KeyPathRecorder) {
+        guard owner == nil, probeElement == nil, !(Element.self is DynamicObject.Type) else { return }
+        probeElement = unsafeDowncast(ClassInfo.of(Element.self).probe(recordingInto: recorder), to: Element.self)
     }
 }

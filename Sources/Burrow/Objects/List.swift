@@ -254,3 +254,10 @@ extension List: _Persistable {
         target.append(contentsOf: replacement)
     }
 }
+
+extension List: KeyPathProbeCollection {
+    func holdProbeElement(recordingInto recorder: KeyPathRecorder) {
+        guard managed == nil, elements.isEmpty, let element = recorder.probeElement(of: Element.self) else { return }
+        elements = [element]
+    }
+}

@@ -46,6 +46,8 @@ extension SingleMapEntry: Hashable where Value: Hashable {}
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _UnmanagedMap {
     private var storage: [Key: Value] = [:]
     private(set) var managed: (any MapStorage)?
+    /// What every key of a probe's map reads (``KeyPathProbeCollection``).
+    private var probeElement: Value?
 
     /// An empty, unmanaged map.
     public init() {
@@ -83,7 +85,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Un
     /// The value under `key`, or `nil`; setting `nil` removes the key (inside a write when managed).
     public subscript(key: Key) -> Value? {
         get {
-            guard let managed else { return storage[key] }
+            guard let managed else { return storage[key] ?? probeElement }
             return managed.value(forKey: key._mapKey, as: Value.self)
         }
         set {
@@ -230,5 +232,12 @@ extension Map: _AdoptableCollection {
     func dropUnmanagedElements() { storage = [:] }
     func becomeManaged(owner: ObjectBase, column: Int) {
         managed = ManagedMap(owner: owner, column: column, targetType: Value._linkedType)
+    }
+}
+
+extension Map: KeyPathProbeCollection {
+    func holdProbeElement(recordingInto recorder: KeyPathRecorder) {
+        guard managed == nil, storage.isEmpty else { return }
+        probeElement = recorder.probeElement(of: Value.self)
     }
 }

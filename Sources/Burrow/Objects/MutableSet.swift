@@ -198,3 +198,10 @@ extension MutableSet: _QueryableCollection {
     /// Implementation detail of `_QueryableCollection`; do not use.
     public var _unmanagedElements: [Element]? { managed == nil ? Array(self) : nil }
 }
+
+extension MutableSet: KeyPathProbeCollection {
+    func holdProbeElement(recordingInto recorder: KeyPathRecorder) {
+        guard managed == nil, elements.isEmpty, let element = recorder.probeElement(of: Element.self) else { return }
+        elements = [element]
+    }
+}

@@ -18,11 +18,26 @@ final class KeyPathRecorder: @unchecked Sendable {
     }
 
     /// What a probe's field of type `Value` answers: a probe of the linked class for an
-    /// optional to-one link, else `value`.
+    /// optional to-one link; for a list, set or linking objects, `value` holding one element to
+    /// read on (a probe, or a value), so that `\.dogs[0].name` names `dogs.name`; else `value`
+    /// (a custom type stored as an object is named as the property itself).
     @usableFromInline
     func probeValue<Value: _Persistable>(_ value: Value) -> Value {
-        guard Value._isOptional, Value._collectionKind == nil, let linked = Value._linkedType, !(linked is DynamicObject.Type) else { return value }
+        if Value._collectionKind != nil {
+            (value as? any KeyPathProbeCollection)?.holdProbeElement(recordingInto: self)
+            return value
+        }
+        guard Value.self is any LinkedObjectValue.Type, let linked = Value._linkedType, !(linked is DynamicObject.Type) else { return value }
         return Value._fromLinkedObject(ClassInfo.of(linked).probe(recordingInto: self))
+    }
+
+    /// An element for a probe's collection of `Element`s: a probe of the linked class for
+    /// objects, the type's default for values; `nil` when there is none.
+    func probeElement<Element: _Persistable>(of type: Element.Type) -> Element? {
+        if Element.self is any LinkedObjectValue.Type, let linked = Element._linkedType {
+            return linked is DynamicObject.Type ? nil : Element._fromLinkedObject(ClassInfo.of(linked).probe(recordingInto: self))
+        }
+        return Element._defaultIfBuildable
     }
 
     /// Notes the names read past a collection of `elements`: `friends.projectTo.firstName`.
@@ -57,4 +72,15 @@ final class KeyPathNameCache: @unchecked Sendable {
             }
         }
     }
+}
+
+/// An object type, or an optional one: what a probe's link field answers with a probe.
+protocol LinkedObjectValue {}
+extension ObjectBase: LinkedObjectValue {}
+extension Optional: LinkedObjectValue where Wrapped: ObjectBase {}
+
+/// A collection property of a probe (``ClassInfo/probe(recordingInto:)``), which holds one
+/// element to read on when a key path reads past it.
+protocol KeyPathProbeCollection: AnyObject {
+    func holdProbeElement(recordingInto recorder: KeyPathRecorder)
 }

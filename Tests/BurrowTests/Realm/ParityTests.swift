@@ -311,6 +311,29 @@ extension Mood: Codable {}
         #expect(_name(for: \Puppy.age) == "age")
         #expect(_name(for: \Owner.puppies) == "puppies")
     }
+
+    @Test func keyPathsThroughCollectionSubscriptsNameTheElementsProperties() {
+        // RealmSwift's KeyPathTests: `[0]` and `[key]` read on into the elements.
+        #expect(_name(for: \Kennel.dogs[0].name) == "dogs.name")
+        #expect(_name(for: \Kennel.dogs[0].owner) == "dogs.owner")
+        #expect(_name(for: \Kennel.dogs[0].owner?.puppies) == "dogs.owner.puppies")
+        #expect(_name(for: \Kennel.dogs[0].owner?.puppies[0].age) == "dogs.owner.puppies.age")
+        #expect(_name(for: \Kennel.tags[0]) == "tags")
+        #expect(_name(for: \Owner.puppies[0].kennels[0].name) == "puppies.kennels.name")
+        #expect(_name(for: \Club.members[0].partner?.name) == "members.partner.name")
+        #expect(_name(for: \Club.languages[0]) == "languages")
+        #expect(_name(for: \Ledger.pets[""]??.name) == "pets.name")
+        #expect(_name(for: \Ledger.pets["any key"]??.owner?.puppies[0].age) == "pets.owner.puppies.age")
+        #expect(_name(for: \Ledger.scores["x"]) == "scores")
+    }
+
+    @Test func aCustomTypeStoredAsAnObjectIsNamedAsItsProperty() {
+        // RealmSwift's testCustomTypes: the object under the custom type is not read on.
+        #expect(_name(for: \ReportCard.final) == "final")
+        #expect(_name(for: \ReportCard.midterm) == "midterm")
+        #expect(_name(for: \ReportCard.quizzes) == "quizzes")
+        #expect(_name(for: \ReportCard.retakes) == "retakes")
+    }
 }
 
 @Suite struct EnumQueryTests {
