@@ -192,8 +192,27 @@ final class ClassInfo: @unchecked Sendable {
         let declared = plain.filter { !baseFieldNames.contains($0) && !ignored.contains($0) }
         guard !declared.isEmpty else { return }
         burrowPreconditionFailure("Class '\(className)' has stored properties (\(declared.joined(separator: ", "))) but none is @Persisted: "
-                                  + "Burrow stores only @Persisted properties, and RealmSwift's legacy '@objc dynamic var' declarations are not "
-                                  + "supported. Declare them as '@Persisted var \(declared[0]) = …', or list them in ignoredProperties().")
+                                  + "Burrow stores only @Persisted properties, and RealmSwift's legacy declarations ('@objc dynamic var', "
+                                  + "and collections declared with 'let', as 'let dogs = List<Dog>()') are not supported. Declare them as "
+                                  + "'@Persisted var \(declared[0]) = …', or list them in ignoredProperties().")
+    }
+
+    /// Whether `type` is a model ``refuseLegacyDeclarations(of:persisted:plain:ignored:)``
+    /// refuses, told from its fields' types alone: the default schema leaves such classes out,
+    /// so that they trap only where they are used.
+    static func hasOnlyLegacyDeclarations(_ type: ObjectBase.Type) -> Bool {
+        var persisted = 0
+        var plain: [String] = []
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, _, fieldType, _ in
+            if fieldType is any PersistedBox.Type || fieldType is any PersistedField.Type {
+                persisted += 1
+            } else {
+                plain.append(String(cString: rawName))
+            }
+            return true
+        }
+        let ignored = Set(type.ignoredProperties())
+        return persisted == 0 && plain.contains { !baseFieldNames.contains($0) && !ignored.contains($0) }
     }
 
     /// The stored fields every model class inherits from Burrow's own base classes.
