@@ -40,6 +40,8 @@ enum SchemaMigration {
         // A read-only realm reads the model's names without writing them.
         if configuration.readOnly { return plan.renamingInMemory(catalog) }
         guard raisesVersion || plan.adjustsAtOpen else { return catalog }
+        Logger.log(.detail, "DB: \(getpid()) Migrate from schema version \(storedVersion) to \(configuration.schemaVersion)"
+                   + " (\(plan.differences.count) change(s)): \(path)")
         let run = try MigrationRun(environment: environment, metadata: metadata, catalog: catalog, plan: plan)
         do {
             try run.prepare()

@@ -114,6 +114,8 @@ public struct Realm: Equatable {
             SyncSessionRegistry.startSession(for: self, sync: sync)
         }
         core.openingDidEnd()
+        Logger.log(.detail, "DB: \(getpid()) Open realm at version \(core.readTransaction.id): \(coordinator.path)")
+        Logger.log(.trace, "DB: \(getpid()) Realm confined to \(confinement), reader slots in use: \(coordinator.environment.activeTransactionCount): \(coordinator.path)")
     }
 
     /// Creates the tables of the declared classes the file does not have yet, so that the

@@ -123,6 +123,7 @@ extension RealmSession {
             throw Realm.Error(.schemaMismatch, "\(error)", fileURL: URL(fileURLWithPath: coordinator.path))
         }
         writeState = WriteState(transaction: transaction, catalogs: coordinator.catalogs, realm: self, group: group)
+        Logger.log(.trace, "DB: \(getpid()) Begin write on version \(transaction.id)\(group == nil ? "" : " in a group of writes"): \(coordinator.path)")
     }
 
     /// Commits the open write: its changes become durable and visible to others, then the
@@ -136,6 +137,7 @@ extension RealmSession {
         let write = try commitTransaction()
         observers?.noteCommit()
         guard let group = write.group else {
+            Logger.log(.debug, "DB: \(getpid()) Commit of version \(write.committedID): \(coordinator.path)")
             end(write, committed: true, as: write.committedID)
             deliverNotifications(silencing: silenced)
             return
@@ -175,6 +177,7 @@ extension RealmSession {
     /// - Throws: the group's commit failure (``Realm/Error``): nothing of the write was kept.
     func finishGroupedWrite(_ outcome: Result<Int, Realm.Error>) throws(Realm.Error) {
         let committedID = try outcome.get()
+        Logger.log(.debug, "DB: \(getpid()) Commit of a group of writes as version \(committedID): \(coordinator.path)")
         resumeReading(after: committedID)
         observers?.noteCommit()
         deliverNotifications()

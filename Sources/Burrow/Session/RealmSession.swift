@@ -214,7 +214,10 @@ class RealmSession {
             burrowPreconditionFailure(snapshotFailure(error, doing: .refresh))
         }
         let moved = readTransaction.id != before
-        if moved { startGeneration() }
+        if moved {
+            startGeneration()
+            Logger.log(.trace, "DB: \(getpid()) Refresh from version \(before) to \(readTransaction.id): \(coordinator.path)")
+        }
         // Pending notifications are delivered whether or not the version moved: an observation
         // registered since the last delivery reports its initial state.
         deliverNotifications()

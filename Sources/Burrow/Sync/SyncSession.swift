@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import PostgreSQL
 
 /// The sync of one file with its server: uploads local writes, downloads the server's changes,
 /// and retries with backoff while the server is out of reach. One per file in a process, from
@@ -184,12 +185,14 @@ public final class SyncSession: @unchecked Sendable {
     func set(connection: ConnectionState) {
         status.withLock { status in
             guard status.connection != connection else { return }
+            Logger.log(.detail, "Sync: \(connection) (\(PostgresConnection.redacted(sync.server))): \(configuration.fileURL?.path ?? "in memory")")
             status.connection = connection
             for continuation in status.connectionContinuations.values { continuation.yield(connection) }
         }
     }
 
     func report(_ error: SyncError) {
+        Logger.log(.error, "Sync: \(error.localizedDescription)")
         status.withLock { $0.lastError = error }
         sync.errorHandler?(error, self)
     }

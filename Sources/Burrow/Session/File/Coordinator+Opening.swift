@@ -59,6 +59,7 @@ extension Coordinator {
             } catch {
                 throw Realm.Error(translating: error, path: path, operation: .open)
             }
+            Logger.log(.detail, "DB: \(getpid()) Open file\(dataExisted ? "" : " (created)")\(file.readOnly ? " read-only" : ""): \(path)")
             return coordinator
         }
         if case .failure = result {

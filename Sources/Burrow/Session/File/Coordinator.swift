@@ -74,6 +74,7 @@ final class Coordinator: @unchecked Sendable {
     }
 
     deinit {
+        Logger.log(.detail, "DB: \(getpid()) Close file: \(path)")
         let path = path, isInMemory = isInMemory
         CoordinatorRegistry.remove(registryKey) {
             if isInMemory {

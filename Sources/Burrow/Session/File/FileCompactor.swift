@@ -16,7 +16,8 @@ enum FileCompactor {
     static func compactIfAsked(_ environment: Environment, path: String, decide: (Int, Int) -> Bool) -> Bool {
         guard let figures = try? figures(of: environment, path: path), decide(figures.total, figures.used) else { return false }
         // Skipped when another process has the file open; the original stays on failure.
-        _ = replaceWithCompactedCopy(environment, path: path)
+        let outcome = replaceWithCompactedCopy(environment, path: path)
+        Logger.log(.detail, "DB: \(getpid()) Compact on launch (\(figures.total) bytes, \(figures.used) used): \(outcome): \(path)")
         return true
     }
 
