@@ -21,7 +21,7 @@ import Musl
 /// thread (LMDB's writer lock is a thread-owned mutex). Read transactions may move between
 /// threads, but must not be used by two threads at once.
 public final class Transaction {
-    // `handle`, `isReset` and `epoch` are read on every lookup and written only by this
+    // `handle`, `resetState` and `epoch` are read on every lookup and written only by this
     // class's begin, renew, reset and end, never during another access: they skip the
     // runtime's exclusivity check, which would cost more than the lookup.
     /// The `MDB_txn` handle, or `nil` once the transaction has ended.
@@ -31,7 +31,10 @@ public final class Transaction {
     /// Whether this is a read-only transaction.
     public let isReadOnly: Bool
     /// Whether a read-only transaction is reset (released its snapshot) and may be renewed.
-    @exclusivity(unchecked) public private(set) var isReset = false
+    ///
+    /// Read through a getter, as ``handleEpoch`` is: it is asked on every read of a realm.
+    public var isReset: Bool { resetState }
+    @exclusivity(unchecked) private var resetState = false
     private let owningThread: pthread_t?
     /// The environment's ``Environment/handleEpoch`` when the transaction began or was renewed.
     ///
@@ -208,7 +211,7 @@ public final class Transaction {
         // Opened values stay: a renewal that finds the same version reads the same pages, and
         // what was read from them before may still be in use.
         mdb_txn_reset(handle)
-        isReset = true
+        resetState = true
         environment.transactionEnded()
     }
 
@@ -231,7 +234,7 @@ public final class Transaction {
         }
         try LMDBError.check(code)
         snapshotID = mdb_txn_id(handle)
-        isReset = false
+        resetState = false
         environment.transactionRenewed()
         try retakeMislabeledSnapshot()
     }
@@ -259,7 +262,7 @@ public final class Transaction {
             let code = mdb_txn_renew(handle)
             guard code == MDB_SUCCESS else {
                 // The transaction is reset now: account for it as `reset()` does.
-                isReset = true
+                resetState = true
                 environment.transactionEnded()
                 throw LMDBError(code: code)
             }

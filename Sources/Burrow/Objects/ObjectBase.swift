@@ -10,12 +10,17 @@ open class ObjectBase {
     // runtime's exclusivity check.
     /// Where a managed object's data lives; `nil` while unmanaged.
     @exclusivity(unchecked) final var management: Management? {
-        didSet { managingRealm = management.map { Unmanaged.passUnretained($0.realm) } }
+        didSet {
+            managingRealm = management.map { Unmanaged.passUnretained($0.realm) }
+            managingLayout = management.map { Unmanaged.passUnretained($0.bound.layout) }
+        }
     }
     /// `management`'s realm, unretained: the property reads of a row already cached borrow the
     /// realm through it rather than copying `management`, whose copy retains and releases the
     /// realm and the class, four atomic operations on every read. `management` keeps the realm.
     @exclusivity(unchecked) private final var managingRealm: Unmanaged<RealmCore>?
+    /// `management`'s table, unretained, for the row lookup of a read, as `managingRealm`.
+    @exclusivity(unchecked) private final var managingLayout: Unmanaged<TableLayout>?
     /// The row as last read, valid while `cachedRowGeneration` is the realm's generation.
     @exclusivity(unchecked) final var cachedRow: UnsafeRawBufferPointer?
     @exclusivity(unchecked) final var cachedRowGeneration: UInt64 = 0
@@ -103,15 +108,17 @@ open class ObjectBase {
     private final func cachedRow(in realm: RealmCore) -> UnsafeRawBufferPointer {
         if cachedRowGeneration == realm.generation, let row = cachedRow { return row }
         if realm.invalidated(since: cachedRowGeneration) { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
-        // Read once per object and generation: only here is `management` copied.
-        guard let management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
+        // The table and key are borrowed, not copied out of `management` (which retains).
+        guard let managingLayout, let key = management?.key else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
         let row: UnsafeRawBufferPointer?
         do {
-            row = try management.bound.layout.row(management.key, in: realm.transaction)
+            row = try managingLayout._withUnsafeGuaranteedRef { try $0.row(key, in: realm.transaction) }
         } catch {
-            burrowPreconditionFailure("Cannot read object of type '\(management.bound.info.className)' from '\(realm.coordinator.path)': \(error)")
+            burrowPreconditionFailure("Cannot read object of type '\(managingLayout.takeUnretainedValue().className)' from '\(realm.coordinator.path)': \(error)")
         }
         guard let row else {
+            // Rare: `management` is copied only here.
+            guard let management else { burrowPreconditionFailure(TrapMessage.objectInvalidated) }
             // Listed in this version (by a table scan, an index or a collection) and gone in the
             // same version: no write removed it, LMDB's pages disagree with themselves.
             if cachedRowGeneration == realm.generation {
