@@ -84,8 +84,13 @@ extension Realm {
         burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         try core.beginWriteInTurn(opensGroup: true)
         let result = try runInWrite(block)
-        // The block may have ended the write itself.
+        // The block may have ended the write itself, or ended it and begun a write of its own,
+        // which commits as any synchronous write does.
         guard core.writeState != nil else { return result }
+        guard core.openWriteIsGrouped else {
+            try commitWrite()
+            return result
+        }
         let outcome = await withCheckedContinuation { (durable: CheckedContinuation<Swift.Result<Int, Realm.Error>, Never>) in
             do throws(Realm.Error) {
                 try core.commitWriteToGroup { durable.resume(returning: $0) }

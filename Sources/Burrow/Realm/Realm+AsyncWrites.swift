@@ -26,6 +26,15 @@ extension Realm {
     /// actor once the group's commit made it durable (or failed).
     private func commitToGroup(_ onComplete: ((Swift.Error?) -> Void)?) {
         let schedule = asyncScheduler
+        guard core.openWriteIsGrouped else {
+            // The block ended its write and began one of its own: it commits as any
+            // synchronous write does, durable before the callback.
+            var failure: Swift.Error?
+            do { try commitWrite() } catch { failure = error }
+            let work = ConfinedWork { onComplete?(failure) }
+            schedule { work.run() }
+            return
+        }
         let id = core.asyncWrites.schedule()
         nonisolated(unsafe) let finish = { (outcome: Swift.Result<Int, Realm.Error>) in
             var failure: Swift.Error?

@@ -154,7 +154,7 @@ extension Realm {
                 return existing
             }
         }
-        let object = T()
+        let object = type.init()  // the class given, which may be a subclass of `T`
         reader.apply(value, to: object, isNew: true)
         core.insert(object, update: update, in: write)
         return object

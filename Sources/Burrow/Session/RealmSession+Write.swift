@@ -152,6 +152,10 @@ extension RealmSession {
         deliverNotifications(silencing: silenced)
     }
 
+    /// Whether the open write belongs to a group of writes: an asynchronous write's block that
+    /// cancels its write and begins another (`beginWrite()`) leaves one that does not.
+    var openWriteIsGrouped: Bool { writeState?.group != nil }
+
     /// Commits the open write, which belongs to a group, into the group's transaction, and
     /// passes the turn on; `durable` is called (on the group's commit thread) once the group
     /// committed or failed, after which the realm calls ``finishGroupedWrite(_:)``. Until then

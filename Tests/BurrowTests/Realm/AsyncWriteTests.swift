@@ -153,6 +153,43 @@ import Testing
         #expect(realm.objects(Dog.self).map(\.name) == ["kept"])
     }
 
+    @MainActor @Test func aBlockThatCancelsItsWriteAndBeginsAnotherCommitsThatOne() async throws {
+        // RealmSwift's testAsyncWriteBeginNewWriteAfterCancel: the write the block began is not
+        // in the group of writes; it commits as any synchronous write does.
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration())
+        try await realm.asyncWrite {
+            realm.create(Dog.self, value: ["name": "foo"])
+            realm.cancelWrite()
+            realm.beginWrite()
+            realm.create(Dog.self, value: ["name": "bar"])
+        }
+        #expect(!realm.isInWriteTransaction)
+        #expect(realm.objects(Dog.self).map(\.name) == ["bar"])
+        // And through writeAsync on a queue.
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "rebegin")
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Locked<String?>("not called")
+        queue.async {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            realm.writeAsync({
+                realm.create(Dog.self, value: ["name": "dropped"])
+                realm.cancelWrite()
+                realm.beginWrite()
+                realm.create(Dog.self, value: ["name": "baz"])
+            }, onComplete: { error in
+                outcome.withLock { $0 = error.map { "\($0)" } }
+                finished.signal()
+            })
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        waitUntilReleased(configuration, on: queue)
+        #expect(outcome.withLock { $0 } == nil)
+        realm.refresh()
+        #expect(realm.objects(Dog.self).map(\.name).sorted() == ["bar", "baz"])
+    }
+
     @Test func writeAsyncOnAThreadConfinedRealmTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()

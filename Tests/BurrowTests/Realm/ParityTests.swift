@@ -215,6 +215,26 @@ extension Mood: Codable {}
     }
 }
 
+@Suite struct CreateThroughABaseMetatypeTests {
+    let directory = TestDirectory()
+
+    @Test func createMakesTheClassGivenNotTheStaticType() throws {
+        // RealmSwift's testCreateOrUpdateWithMismatchedStaticAndDynamicTypes: `T` is `Object`,
+        // the class passed is `Person` (making a `T` wrote Person's fields past an `Object`).
+        let realm = try directory.realm()
+        let model: Object = Person(value: ["id": 3, "name": "Ana"])
+        try realm.write {
+            let created = realm.create(type(of: model), value: model)
+            #expect(created.objectSchema.className == "Person")
+            #expect((created as? Person)?.name == "Ana")
+            let updated = realm.create(type(of: model), value: ["id": 3, "name": "Bo"], update: .all)
+            #expect(updated.objectSchema.className == "Person")
+            #expect((updated as? Person)?.name == "Bo")
+        }
+        #expect(realm.objects(Person.self).map(\.name) == ["Bo"])
+    }
+}
+
 @Suite struct AddingKeepsHandlesTests {
     let directory = TestDirectory()
 
