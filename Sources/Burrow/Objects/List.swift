@@ -44,9 +44,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// The number of elements.
     public var count: Int { managed?.count ?? elements.count }
 
-    /// Walks the elements; inside a write transaction, those the list held when the walk began.
+    /// Walks the elements; inside a write transaction, and while unmanaged, those the list held
+    /// when the walk began.
     public func makeIterator() -> CollectionIterator<List<Element>> {
-        CollectionIterator(self, snapshotting: managed?.realm.writeState != nil)
+        guard let managed else { return CollectionIterator(self, elements: elements) }
+        return CollectionIterator(self, snapshotting: managed.realm.writeState != nil)
     }
 
     /// The element at `position`; setting it replaces the element (inside a write when managed).

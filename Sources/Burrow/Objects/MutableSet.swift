@@ -31,9 +31,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// The realm managing the set's owner, or `nil` while unmanaged.
     public var realm: Realm? { managed.map { Realm(core: $0.realm) } }
 
-    /// Walks the elements; inside a write transaction, those the set held when the walk began.
+    /// Walks the elements; inside a write transaction, and while unmanaged, those the set held
+    /// when the walk began.
     public func makeIterator() -> CollectionIterator<MutableSet<Element>> {
-        CollectionIterator(self, snapshotting: managed?.realm.writeState != nil)
+        guard let managed else { return CollectionIterator(self, elements: elements) }
+        return CollectionIterator(self, snapshotting: managed.realm.writeState != nil)
     }
 
     /// Whether the owner was deleted.

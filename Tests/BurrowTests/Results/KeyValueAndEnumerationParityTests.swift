@@ -43,6 +43,29 @@ final class AddressBook: Object {
         #expect(kennel.tags.map { $0 } == ["x", "y", "x!", "y!"])
     }
 
+    @Test func aLoopOverAnUnmanagedCollectionMeetsWhatItHeldWhenTheWalkBegan() {
+        // RealmSwift's testFastEnumerationWithMutation, on a standalone list: it ended never.
+        let list = List<String>()
+        list.append(objectsIn: ["1", "2", "1", "2"])
+        var met = ""
+        for element in list {
+            met += element
+            list.append("1")
+        }
+        #expect(met == "1212")
+        #expect(list.count == 8)
+        let set = MutableSet<Int>()
+        set.insert(objectsIn: [1, 2, 3])
+        var seen: [Int] = []
+        for element in set {
+            seen.append(element)
+            set.insert(element + 10)
+            set.remove(element)
+        }
+        #expect(seen.sorted() == [1, 2, 3])
+        #expect(Set(set) == [11, 12, 13])
+    }
+
     @Test func aRealmNotificationReportsACommitMadeBeforeItsFirstDelivery() throws {
         let configuration = directory.configuration()
         let realm = try Realm(configuration: configuration)
