@@ -287,8 +287,10 @@ final class ClassInfo: @unchecked Sendable {
                                "Property '\(className).\(field.name)' of type '\(typeName)' must be Optional: to-one links are always optional.")
         }
         if field.isIndexed {
-            burrowPrecondition(field.kind.isIndexable,
-                               "Property '\(className).\(field.name)' of type '\(typeName)' cannot be indexed: only Bool, integers, String, Date, UUID and ObjectId can.")
+            // An AnyRealmValue property may be declared indexed, as in RealmSwift; its queries
+            // scan (an index of one kind per key would miss `5.0` for `== 5`).
+            burrowPrecondition(field.kind.isIndexable || (field.kind == .mixed && field.collection == nil),
+                               "Property '\(className).\(field.name)' of type '\(typeName)' cannot be indexed: only Bool, integers, String, Date, UUID, ObjectId and AnyRealmValue can.")
         }
     }
 

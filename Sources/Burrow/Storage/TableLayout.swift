@@ -78,7 +78,8 @@ final class TableLayout: Sendable {
                     // file each match is checked against the sealed row.
                     primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
                 }
-            } else if property.isIndexed {
+            } else if property.isIndexed && property.kind.isIndexable {
+                // An indexed AnyRealmValue keeps no index: its equality compares across kinds.
                 let name = FileHeader.indexName(classID: id, propertyID: property.id)
                 indexes.append((column, try txn.openDatabase(named: name, create: create, sealed: true)))
             }

@@ -235,6 +235,36 @@ extension Mood: Codable {}
     }
 }
 
+/// `AnyRealmValue`s declared indexed, as RealmSwift's models may through
+/// `indexedProperties()` (`@Persisted(indexed: true)` refuses them there, and here).
+final class IndexedMixed: Object {
+    @Persisted var value: AnyRealmValue
+    @Persisted var other: AnyRealmValue
+    override class func indexedProperties() -> [String] { ["value", "other"] }
+}
+
+@Suite struct IndexedAnyRealmValueTests {
+    let directory = TestDirectory()
+
+    @Test func anAnyRealmValuePropertyMayBeIndexedAndItsEqualityComparesAcrossKinds() throws {
+        // RealmSwift's SwiftIndexedPropertiesObject lists its AnyRealmValue in
+        // indexedProperties(); Burrow trapped at schema discovery.
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [IndexedMixed.self]))
+        let properties = try #require(realm.schema["IndexedMixed"]).properties
+        #expect(properties.map(\.isIndexed) == [true, true])
+        let values: [AnyRealmValue] = [.int(5), .double(5.0), .string("5"), .none]
+        try realm.write {
+            for value in values { realm.add(IndexedMixed(value: ["value": value, "other": value])) }
+        }
+        let objects = realm.objects(IndexedMixed.self)
+        #expect(objects.filter("value == 5").count == 2)
+        #expect(objects.filter("other == 5.0").count == 2)
+        #expect(objects.filter("value == '5'").count == 1)
+        #expect(objects.where { $0.value == .string("5") }.count == 1)
+        #expect(objects.filter("value == nil").count == 1)
+    }
+}
+
 @Suite struct AddingKeepsHandlesTests {
     let directory = TestDirectory()
 
