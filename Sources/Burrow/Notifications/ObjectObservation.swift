@@ -101,9 +101,11 @@ final class ObjectObservation<T: ObjectBase>: Observation {
         linking = nowLinking
         guard !silently, !changed.isEmpty || !backlinks.isEmpty else { return }
         let properties = layout.storedClass.properties
-        // Linking objects report no values, as RealmSwift reports them.
+        // Linking objects report no values, as RealmSwift reports them; nor does the realm's
+        // own write report old values (RealmSwift gives them only for other threads' writes).
+        let ownCommit = session.observers?.isDeliveringOwnCommit ?? false
         block(.change(object, changed.map { column in
-            PropertyChange(name: properties[column].name, oldValue: oldValue(old[column], column: column, in: realm),
+            PropertyChange(name: properties[column].name, oldValue: ownCommit ? nil : oldValue(old[column], column: column, in: realm),
                            newValue: properties[column].collection == nil ? (object as? Object)?[properties[column].name] : nil)
         } + backlinks.map { PropertyChange(name: $0, oldValue: nil, newValue: nil) }))
     }

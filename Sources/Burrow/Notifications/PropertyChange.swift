@@ -9,7 +9,8 @@
 public struct PropertyChange {
     /// The name of the property.
     public let name: String
-    /// Its value before the change, when known.
+    /// Its value before the change, when known: `nil` for a change the observing realm made
+    /// itself (as in RealmSwift, old values come with other threads' and processes' writes).
     public let oldValue: Any?
     /// Its value after the change.
     public let newValue: Any?

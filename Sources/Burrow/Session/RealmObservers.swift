@@ -12,6 +12,10 @@ final class RealmObservers: @unchecked Sendable {
     // The state below is used only on the realm's thread, queue or actor.
     private var isDelivering = false
     private var deliversAgain = false
+    /// Whether the delivery under way follows the realm's own commit, whose old values
+    /// RealmSwift does not report (``ObjectObservation``).
+    private(set) var isDeliveringOwnCommit = false
+    private var ownCommitPending = false
 
     var isEmpty: Bool { observations.withLock { $0.isEmpty } }
 
@@ -30,6 +34,7 @@ final class RealmObservers: @unchecked Sendable {
     /// Notes that the realm committed a write, which the observations reporting writes that
     /// changed nothing are told of at the next delivery even without a new version.
     func noteCommit() {
+        ownCommitPending = true
         for observation in observations.withLock({ $0 }) where observation.reportsWritesWithoutChanges {
             observation.writeWithoutChangesPending = true
         }
@@ -45,10 +50,16 @@ final class RealmObservers: @unchecked Sendable {
             return
         }
         isDelivering = true
-        defer { isDelivering = false }
+        isDeliveringOwnCommit = ownCommitPending
+        ownCommitPending = false
+        defer {
+            isDelivering = false
+            isDeliveringOwnCommit = false
+        }
         repeat {
             deliversAgain = false
             deliverOnce(in: realm, silencing: silenced.map(ObjectIdentifier.init))
+            isDeliveringOwnCommit = false
         } while deliversAgain
     }
 

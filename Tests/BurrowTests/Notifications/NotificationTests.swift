@@ -46,13 +46,24 @@ import Testing
             case .error(let error): seen.append("error \(error)")
             }
         }
-        try realm.write { dog.age = 2 }
+        // Another thread's write reports old values; the realm's own write does not, as in
+        // RealmSwift (its ObjectTests' testModifyObservedObjectLocally).
+        let configuration = realm.configuration
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.objects(Dog.self).first!.age = 2 }
+        }
+        realm.refresh()
         #expect(seen == ["age 1 2 on Rex"])
         try realm.write { dog.name = "Max"; dog.age = 3 }
-        #expect(seen.last == "name Rex Max, age 2 3 on Max")
+        #expect(seen.last == "name nil Max, age nil 3 on Max")
         // Setting the value a property holds is a change, as in RealmSwift; other objects are
         // not this one.
-        try realm.write { dog.age = 3; realm.add(Dog()) }
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.objects(Dog.self).first!.age = 3; other.add(Dog()) }
+        }
+        realm.refresh()
         #expect(seen.last == "age 3 3 on Max")
         try realm.write { realm.add(Dog()) }
         #expect(seen.count == 3)
