@@ -64,6 +64,19 @@ import Testing
         #expect(contact.address?.street == "B" && contact.previous.map(\.street) == ["Q"])
     }
 
+    @Test func settingALinkToTheEmbeddedObjectItHoldsChangesNothing() throws {
+        // RealmSwift's testSetEmbeddedLink: no trap, and the object stays valid; another
+        // owner's embedded object is still refused (MisuseTests).
+        let realm = try directory.realm()
+        let contact = Contact(value: ["id": 1, "address": ["street": "A"]])
+        try realm.write { realm.add(contact) }
+        let address = try #require(contact.address)
+        try realm.write { contact.address = address }
+        #expect(!address.isInvalidated)
+        #expect(contact.address?.street == "A")
+        #expect(try realm.storedCount(of: Address.self) == 1)
+    }
+
     @Test func removingAnEmbeddedObjectFromAMapDeletesIt() throws {
         let realm = try directory.realm()
         let book = AddressBook(value: ["addresses": ["a": ["street": "A"], "b": ["street": "B"], "c": ["street": "C"], "none": NSNull()]])

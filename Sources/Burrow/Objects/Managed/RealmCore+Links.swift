@@ -57,6 +57,10 @@ extension RealmCore {
             refuseModificationOutsideWrite(of: object)
         }
         var value = _PersistedValue.null
+        if let target, let held = target.management, held.realm === self, held.bound.layout.isEmbedded,
+           RowReader(object.currentRow()).value(column, kind: .link) == .link(held.key.rawValue) {
+            return  // the embedded object the link holds already, set again: no change, as in RealmSwift
+        }
         if let target {
             guard perform(in: write, {
                 value = .link(try managedKey(of: target, update: write.nestedUpdatePolicy, in: write).rawValue)
