@@ -64,6 +64,24 @@ import Testing
         #expect(contact.address?.street == "B" && contact.previous.map(\.street) == ["Q"])
     }
 
+    @Test func updateAllReplacesEmbeddedObjectsAndUpdateModifiedUpdatesThemInPlace() throws {
+        // RealmSwift's testAddAndUpdateEmbedded and testAddAndUpdateChangedEmbedded (to-one).
+        let realm = try directory.realm()
+        let first = Contact(value: ["id": 1, "address": ["street": "A", "geo": [1.0]], "previous": [["street": "P"]]])
+        try realm.write { realm.add(first) }
+        let (address, geo, previous) = (try #require(first.address), try #require(first.address?.geo), first.previous[0])
+        try realm.write {
+            realm.add(Contact(value: ["id": 1, "address": ["street": "B", "geo": [2.0]], "previous": [["street": "Q"]]]), update: .all)
+        }
+        #expect(address.isInvalidated && geo.isInvalidated && previous.isInvalidated)
+        #expect(first.address?.street == "B" && first.address?.geo?.latitude == 2 && first.previous.map(\.street) == ["Q"])
+        #expect(try realm.storedCount(of: Address.self) == 2 && realm.storedCount(of: Geo.self) == 1)
+        let current = try #require(first.address)
+        try realm.write { realm.add(Contact(value: ["id": 1, "address": ["street": "C", "geo": [3.0]]]), update: .modified) }
+        #expect(!current.isInvalidated && current.street == "C" && current.geo?.latitude == 3)
+        #expect(try realm.storedCount(of: Address.self) == 1 && realm.storedCount(of: Geo.self) == 1)
+    }
+
     @Test func settingALinkToTheEmbeddedObjectItHoldsChangesNothing() throws {
         // RealmSwift's testSetEmbeddedLink: no trap, and the object stays valid; another
         // owner's embedded object is still refused (MisuseTests).

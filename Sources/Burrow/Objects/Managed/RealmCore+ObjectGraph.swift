@@ -27,8 +27,9 @@ extension RealmCore {
                 burrowPrecondition(update == .error, "'\(layout.className)' does not have a primary key and can not be updated")
             }
             let claim = try existing.map { ($0, true) } ?? claimKey(values, in: layout, write: write)
-            // The row being replaced, whose embedded objects the new ones update in place.
-            let replaced = update == .error || claim.exists == false ? nil : try write.tables.values(of: claim.key, in: layout)
+            // The row being replaced, whose embedded objects the new ones update in place with
+            // `.modified`; with `.all` they are replaced (deleted and made anew), as in RealmSwift.
+            let replaced = update != .modified || claim.exists == false ? nil : try write.tables.values(of: claim.key, in: layout)
             let links = info.linkFields
             if !links.isEmpty || !info.collectionFields.isEmpty {
                 // The key is known before the links are followed, so a cycle back to this object
