@@ -63,8 +63,9 @@ extension Realm {
     /// }
     /// ```
     /// The block should end the transaction (``commitAsyncWrite(allowGrouping:_:)``,
-    /// ``commitWrite()``, ``cancelWrite()``); one it leaves open stays open. Returns an
-    /// identifier for ``cancelAsyncWrite(_:)``. Traps for a thread-confined or read-only realm.
+    /// ``commitWrite()``, ``cancelWrite()``); returning without ending it cancels it, as in
+    /// RealmSwift. Returns an identifier for ``cancelAsyncWrite(_:)``. Traps for a
+    /// thread-confined or read-only realm.
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
         scheduleAsyncWrite(opensGroup: false, asyncWriteBlock)
@@ -110,8 +111,10 @@ extension Realm {
             burrowPreconditionFailure(Realm.Error.message(of: error))
         }
         core.asyncWrites.isRunningBlock = true
-        defer { core.asyncWrites.isRunningBlock = false }
         block()
+        core.asyncWrites.isRunningBlock = false
+        // A block that returns without ending its write cancels it, as in RealmSwift.
+        if core.writeState != nil { cancelWrite() }
     }
 
     /// Commits the write transaction and calls `onComplete` with its error (or `nil`) later, on

@@ -190,6 +190,39 @@ import Testing
         #expect(realm.objects(Dog.self).map(\.name).sorted() == ["bar", "baz"])
     }
 
+    @Test func anAsyncWriteBlockThatReturnsWithoutEndingItsWriteCancelsIt() throws {
+        // RealmSwift's testAsyncTransactionShouldCancelWithoutCommit, SyncAfterAsyncWithoutCommit
+        // and testAsyncTransactionCommit.
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let queue = DispatchQueue(label: "uncommitted")
+        let finished = DispatchSemaphore(value: 0)
+        let seen = Locked<[String]>([])
+        queue.async {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            realm.beginAsyncWrite {
+                realm.add(Dog(value: ["name": "committed"]))
+                realm.commitAsyncWrite()
+            }
+            realm.beginAsyncWrite {
+                realm.add(Dog(value: ["name": "left open"]))
+            }
+            realm.beginAsyncWrite {
+                seen.withLock { $0.append("in write: \(realm.isInWriteTransaction), dogs: \(realm.objects(Dog.self).count)") }
+                realm.cancelWrite()
+                seen.withLock { $0.append("after: \(realm.isInWriteTransaction)") }
+                try! realm.write { realm.add(Dog(value: ["name": "synchronous"])) }
+                finished.signal()
+            }
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        waitUntilReleased(configuration, on: queue)
+        // The third block began after the second's write was cancelled: it saw one dog.
+        #expect(seen.withLock { $0 } == ["in write: true, dogs: 1", "after: false"])
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(Dog.self).map(\.name).sorted() == ["committed", "synchronous"])
+    }
+
     @Test func writeAsyncOnAThreadConfinedRealmTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = MisuseTests.freshRealm()
