@@ -11,6 +11,13 @@ import Foundation
 /// }
 /// ```
 extension List: MutableCollection, RangeReplaceableCollection {
+    /// The elements in `bounds`; setting them replaces them with any number of elements, as
+    /// RealmSwift's `list[1..<4] = other[0..<2]` does.
+    public subscript(bounds: Range<Int>) -> Slice<List<Element>> {
+        get { Slice(base: self, bounds: bounds) }
+        set { replaceSubrange(bounds, with: Array(newValue)) }  // a slice of this very list reads it as it changes
+    }
+
     /// Replaces the elements in `subrange` with `newElements`.
     public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
         burrowPrecondition(subrange.lowerBound >= 0 && subrange.upperBound <= count,

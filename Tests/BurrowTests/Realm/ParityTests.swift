@@ -40,6 +40,17 @@ extension Mood: Codable {}
         #expect(kennel.tags.firstIndex(of: "q") == 1)
         try realm.write { kennel.tags.replaceSubrange(0..., with: ["only"]) }
         #expect(Array(kennel.tags) == ["only"])
+        // A range assigned any number of elements, as RealmSwift's ListRRCMethodsTests do;
+        // a slice of the list itself too.
+        let other = List<String>()
+        other.append(objectsIn: ["p", "q", "r"])
+        try realm.write {
+            kennel.tags.append(objectsIn: ["b", "c", "d"])
+            kennel.tags[1..<4] = other[0..<2]
+        }
+        #expect(Array(kennel.tags) == ["only", "p", "q"])
+        other[0..<1] = other[1...]
+        #expect(Array(other) == ["q", "r", "q", "r"])
     }
 
     @Test func replacingAnOutOfRangeSubrangeTraps() async {
