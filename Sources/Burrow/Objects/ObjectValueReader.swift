@@ -17,12 +17,28 @@ extension Optional: OptionalValue {
 struct ObjectValueReader {
     let info: ClassInfo
     /// For `create(_:value:)`: the realm the values go to. Objects they hold that are
-    /// embedded in another owner, or managed by another realm, are copied, as RealmSwift's
-    /// `create` copies them, instead of being linked.
+    /// unmanaged, embedded in another owner, or managed by another realm are copied, as
+    /// RealmSwift's `create` copies them, instead of being linked (an unmanaged one stays
+    /// unmanaged).
     var copyingInto: RealmCore? = nil
     /// For `create`: the write a value that does not fit fails (it then throws from `write`),
     /// since the data is wrong, not the program. Without it such a value traps.
     var failingWrite: WriteState? = nil
+    /// The copies one `create` made, by the object copied: an object met twice (or in a
+    /// cycle) is copied once.
+    var copies = CopiedObjects()
+
+    /// The copies of one `create`, shared by the readers of the objects it copies. Each
+    /// original is kept with its copy: an accessor made while reading a collection could
+    /// otherwise be freed and its address taken by the next one.
+    final class CopiedObjects {
+        private var byOriginal: [ObjectIdentifier: (original: ObjectBase, copy: ObjectBase)] = [:]
+
+        subscript(original: ObjectBase) -> ObjectBase? {
+            get { byOriginal[ObjectIdentifier(original)]?.copy }
+            set { byOriginal[ObjectIdentifier(original)] = newValue.map { (original, $0) } }
+        }
+    }
 
     /// Sets the stored properties `value` mentions, as RealmSwift does: a dictionary's keys
     /// that name none (or name linking objects) are ignored, and an array lists the stored
@@ -127,16 +143,20 @@ struct ObjectValueReader {
         if value is NSNull { return nil }
         if let optional = value as? any OptionalValue, optional.isNil { return nil }
         if let object = value as? ObjectBase ?? (value as? any _Persistable)?._linkedObject, Self.isKind(object, of: type) {
-            guard let realm = copyingInto, let management = object.management,
-                  management.realm !== realm || management.bound.info.isEmbedded else { return object }
+            guard let realm = copyingInto else { return object }
+            if let management = object.management, management.realm === realm, !management.bound.info.isEmbedded { return object }
+            if let copied = copies[object] { return copied }
             let copyType = Swift.type(of: object)
             let copy = copyType.init()
-            ObjectValueReader(info: ClassInfo.of(copyType), copyingInto: realm, failingWrite: failingWrite).apply(object, to: copy, isNew: true)
+            copies[object] = copy
+            ObjectValueReader(info: ClassInfo.of(copyType), copyingInto: realm, failingWrite: failingWrite, copies: copies)
+                .apply(object, to: copy, isNew: true)
             return copy
         }
         if value is [String: Any] || value is [Any] {
             let created = type.init()
-            ObjectValueReader(info: ClassInfo.of(type), copyingInto: copyingInto, failingWrite: failingWrite).apply(value, to: created, isNew: true)
+            ObjectValueReader(info: ClassInfo.of(type), copyingInto: copyingInto, failingWrite: failingWrite, copies: copies)
+                .apply(value, to: created, isNew: true)
             return created
         }
         refuse(invalidValueMessage(value, field: index))

@@ -254,6 +254,32 @@ final class IndexedMixed: Object {
     override class func indexedProperties() -> [String] { ["value", "other"] }
 }
 
+@Suite struct CreateCopiesTests {
+    let directory = TestDirectory()
+
+    @Test func createCopiesTheUnmanagedObjectsItIsGiven() throws {
+        // RealmSwift's testCreateWithNestedObjects: "standalone object should be copied into
+        // the realm, not added directly".
+        let realm = try directory.realm()
+        let puppy = Puppy(value: ["name": "Rex"])
+        let owner = Owner(value: ["id": 9, "name": "Ola"])
+        let kennel = try realm.write { realm.create(Kennel.self, value: ["id": 1, "dogs": [puppy]]) }
+        let copied = try realm.write { realm.create(Puppy.self, value: ["name": "Lou", "owner": owner]) }
+        #expect(puppy.realm == nil && owner.realm == nil)
+        #expect(kennel.dogs.map(\.name) == ["Rex"] && !kennel.dogs[0].isSameObject(as: puppy))
+        #expect(copied.owner?.name == "Ola" && copied.owner?.realm == realm)
+        // A cycle of unmanaged objects: each is copied once, and the link back leads to the
+        // object made.
+        let ana = Owner(value: ["id": 1, "name": "Ana"]), bo = Owner(value: ["id": 2, "name": "Bo"])
+        ana.partner = bo
+        bo.partner = ana
+        let created = try realm.write { realm.create(Owner.self, value: ana) }
+        #expect(ana.realm == nil && bo.realm == nil)
+        #expect(created.partner?.name == "Bo" && created.partner?.partner?.isSameObject(as: created) == true)
+        #expect(realm.objects(Owner.self).count == 3)
+    }
+}
+
 @Suite struct IndexedAnyRealmValueTests {
     let directory = TestDirectory()
 
