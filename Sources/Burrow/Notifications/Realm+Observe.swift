@@ -5,8 +5,8 @@ extension Realm {
         /// The realm moved to a new version: another thread or process committed and the realm
         /// refreshed, or the realm committed a write itself.
         case didChange = "RLMRealmDidChangeNotification"
-        /// The realm has a newer version to move to and does not refresh on its own. Burrow
-        /// realms move at the points ``Realm/observe(_:)`` lists, so this is never sent.
+        /// The realm has a newer version to move to and does not refresh on its own
+        /// (``Realm/autorefresh`` is off): call ``Realm/refresh()`` to move on.
         case refreshRequired = "RLMRealmRefreshRequiredNotification"
     }
 

@@ -10,6 +10,11 @@ final class RealmObservation: Observation {
     /// Told of every write the realm commits, as RealmSwift's `didChange` is.
     override var reportsWritesWithoutChanges: Bool { true }
 
+    /// A realm that does not refresh on its own hears that a newer version waits.
+    override func reportRefreshRequired(in session: RealmSession) {
+        block(.refreshRequired, Realm(core: session.core))
+    }
+
     /// A realm observation reports nothing until the realm changes.
     override func deliverInitial(in session: RealmSession) {}
 

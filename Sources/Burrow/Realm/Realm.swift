@@ -190,15 +190,14 @@ public struct Realm: Equatable {
     /// ```swift
     /// realm.autorefresh = false
     /// ```
-    /// RealmSwift refreshes a realm from its thread's run loop. On Linux threads have no run
-    /// loop, so Burrow never moves a realm behind the code that uses it, whatever this says:
-    /// a realm reads one version until it calls ``refresh()`` (or `asyncRefresh()`), begins a
-    /// write (which starts from the latest version and leaves the realm there), reads again after
-    /// ``invalidate()``, resolves a ``ThreadSafeReference`` made at a newer version, or is frozen
-    /// while another version is the latest (the frozen realm keeps its version; the live one moves
-    /// on). A realm nothing holds any more is closed, so the next `Realm()` reads the latest
-    /// version. The value is kept so that code written for RealmSwift compiles and reads back
-    /// what it set.
+    /// A realm moves on its own only where it has observations and a place to deliver them: on
+    /// its queue or actor, or from its thread's `RunLoop` while that runs. Elsewhere it reads one
+    /// version until it calls ``refresh()`` (or `asyncRefresh()`), begins a write (which starts
+    /// from the latest version and leaves the realm there), reads again after ``invalidate()``,
+    /// or resolves a ``ThreadSafeReference`` made at a newer version. With `autorefresh` off, as
+    /// in RealmSwift, a realm with observations stays at its version too, and its ``observe(_:)``
+    /// blocks hear `.refreshRequired` when another thread or process commits; ``refresh()``
+    /// moves it on and delivers the changes.
     public var autorefresh: Bool {
         get {
             core.verifyThread()

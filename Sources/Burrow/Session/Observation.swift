@@ -16,6 +16,9 @@ class Observation {
     /// Reports the initial state at the realm's current version.
     func deliverInitial(in realm: RealmSession) {}
 
+    /// Reports that a newer version waits for a realm that does not refresh on its own.
+    func reportRefreshRequired(in realm: RealmSession) {}
+
     /// Reports what changed from ``baseline`` to the realm's current version; `changes` are the
     /// change log's, `nil` when the log cannot tell. `silently`: takes the new version in
     /// without reporting (`commitWrite(withoutNotifying:)`).

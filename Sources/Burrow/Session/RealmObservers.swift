@@ -40,6 +40,14 @@ final class RealmObservers: @unchecked Sendable {
         }
     }
 
+    /// Tells the observations that a newer version waits, for a realm that does not refresh
+    /// on its own (``RealmSession/autorefresh``).
+    func noteRefreshRequired(in realm: RealmSession) {
+        for observation in observations.withLock({ $0 }) where observation.isActive {
+            observation.reportRefreshRequired(in: realm)
+        }
+    }
+
     /// Delivers to every active observation what changed up to the realm's current version.
     /// `silenced`: the tokens of `commitWrite(withoutNotifying:)`, whose observations take the
     /// new version in without reporting it.

@@ -19,7 +19,7 @@ extension RealmSession {
         // The initial state is reported as soon as the realm's turn comes (or at its next
         // refresh, for a thread that does not run its run loop).
         let wake = RealmWakeUp(self)
-        scheduler { wake.deliver() }
+        scheduler { wake.deliver(afterCommit: false) }
         return token
     }
 
@@ -42,9 +42,20 @@ final class RealmWakeUp: @unchecked Sendable {
         self.realm = realm
     }
 
-    /// Runs on the realm's queue or actor: moves it to the latest version and delivers.
-    func deliver() {
+    /// Runs on the realm's queue or actor: moves it to the latest version and delivers. With
+    /// ``RealmSession/autorefresh`` off the realm stays where it is, as RealmSwift's does: it
+    /// delivers what is pending at its version, and after a commit its realm observations hear
+    /// that a newer version waits (`.refreshRequired`).
+    func deliver(afterCommit: Bool = true) {
         guard let realm, realm.hasObservers, realm.writeState == nil else { return }
+        guard realm.autorefresh else {
+            if afterCommit, realm.newerVersionWaits {
+                realm.observers?.noteRefreshRequired(in: realm)
+            } else {
+                realm.deliverNotifications()
+            }
+            return
+        }
         realm.refresh()
     }
 }

@@ -43,8 +43,13 @@ class RealmSession {
     let frozenLock: NSRecursiveLock?
     /// The catalog a frozen realm reads through: the one published when it was frozen.
     private let frozenCatalog: (catalog: Catalog, revision: UInt64)?
-    /// ``Realm/autorefresh``, kept for RealmSwift code.
+    /// ``Realm/autorefresh``: whether the realm's observations move it to each new version.
     @exclusivity(unchecked) var autorefresh = true
+
+    /// Whether the file has a newer version than the one the realm reads.
+    var newerVersionWaits: Bool {
+        !readTransaction.isReset && coordinator.environment.lastTransactionID > readTransaction.id
+    }
     /// Asynchronous writes scheduled on the realm's queue or actor.
     let asyncWrites = AsyncWriteQueue()
     /// The realm's observations, once it has had one.

@@ -192,6 +192,36 @@ import Testing
         withExtendedLifetime((token, dogsToken)) {}
     }
 
+    @Test func aRealmWithoutAutorefreshStaysAndHearsThatANewerVersionWaits() throws {
+        // RealmSwift's testRefresh: with autorefresh off, another thread's commit leaves the
+        // realm at its version and sends `.refreshRequired`; `refresh()` moves it on.
+        let configuration = directory.configuration(objectTypes: [Dog.self])
+        let queue = DispatchQueue(label: "no autorefresh")
+        let heard = DispatchSemaphore(value: 0)
+        let events = Locked<[String]>([])
+        let holder = Locked<(realm: UncheckedBox<Realm>, token: NotificationToken)?>(nil)
+        queue.sync {
+            let realm = try! Realm(configuration: configuration, queue: queue)
+            realm.autorefresh = false
+            let token = realm.observe { notification, realm in
+                events.withLock { $0.append("\(notification == .refreshRequired ? "refresh required" : "did change") \(realm.objects(Dog.self).count)") }
+                heard.signal()
+            }
+            holder.withLock { $0 = (UncheckedBox(realm), token) }
+        }
+        let writer = try Realm(configuration: configuration)
+        try writer.write { writer.add(Dog()) }
+        #expect(heard.wait(timeout: .now() + 60) == .success)
+        queue.sync {
+            let realm = holder.withLock { $0!.realm.value }
+            events.withLock { $0.append("count \(realm.objects(Dog.self).count)") }
+            realm.refresh()
+        }
+        #expect(events.withLock { $0 } == ["refresh required 0", "count 0", "did change 1"])
+        queue.sync { holder.withLock { $0?.token.invalidate(); $0 = nil } }
+        queue.sync {}
+    }
+
     @Test func aQueueObservationHearsCommitsOfOtherThreads() throws {
         let realm = try Realm(configuration: directory.configuration(objectTypes: [Dog.self]))
         let queue = DispatchQueue(label: "observer")
