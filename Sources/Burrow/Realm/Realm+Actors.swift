@@ -74,6 +74,9 @@ extension Realm {
         burrowPrecondition(!configuration.readOnly, TrapMessage.readOnlyWrite)
         burrowPrecondition(core.writeState == nil, TrapMessage.alreadyInWrite)
         let core = self.core
+        // Counted as pending until it returns: `isPerformingAsynchronousWriteOperations`.
+        let pending = core.asyncWrites.schedule()
+        defer { _ = core.asyncWrites.take(pending) }
         // Cancelling the task while it waits for the turn takes it out of the queue.
         guard await core.writerTurnRequest().granted() else { throw CancellationError() }
         core.claimWriterTurn()

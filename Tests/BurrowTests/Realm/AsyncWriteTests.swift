@@ -52,6 +52,23 @@ import Testing
         #expect(added.name == "Rex")
     }
 
+    @MainActor @Test func anAsyncWriteCountsAsPendingUntilItReturns() async throws {
+        // RealmSwift's testAsyncWriteBasics.
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration())
+        #expect(!realm.isPerformingAsynchronousWriteOperations)
+        let seen = try await realm.asyncWrite {
+            realm.add(Dog())
+            return (realm.isInWriteTransaction, realm.isPerformingAsynchronousWriteOperations)
+        }
+        #expect(seen == (true, true))
+        #expect(!realm.isInWriteTransaction && !realm.isPerformingAsynchronousWriteOperations)
+        await #expect(throws: CancellationError.self) {
+            try await realm.asyncWrite { throw CancellationError() }
+        }
+        #expect(!realm.isPerformingAsynchronousWriteOperations)
+    }
+
     @MainActor @Test func aCancelledTaskDoesNotWrite() async throws {
         let directory = TestDirectory()
         let realm = try await Realm.open(configuration: directory.configuration())
