@@ -183,11 +183,15 @@ public final class SyncSession: @unchecked Sendable {
     }
 
     func set(connection: ConnectionState) {
-        status.withLock { status in
-            guard status.connection != connection else { return }
-            Logger.log(.detail, "Sync: \(connection) (\(PostgresConnection.redacted(sync.server))): \(configuration.fileURL?.path ?? "in memory")")
+        let changed = status.withLock { status -> Bool in
+            guard status.connection != connection else { return false }
             status.connection = connection
             for continuation in status.connectionContinuations.values { continuation.yield(connection) }
+            return true
+        }
+        // Outside the lock: the log function may ask the session for its state.
+        if changed {
+            Logger.log(.detail, "Sync: \(connection) (\(PostgresConnection.redacted(sync.server))): \(configuration.fileURL?.path ?? "in memory")")
         }
     }
 

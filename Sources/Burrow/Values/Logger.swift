@@ -37,9 +37,11 @@ public enum LogLevel: UInt, Sendable, CaseIterable {
 /// }
 /// ```
 ///
-/// The shared logger passes on messages up to its ``level`` to its function, on whatever
-/// thread logs them; the default one has level `.info` and writes to standard error. Messages
-/// about files start with `DB:` and the process id; those about sync with `Sync:`.
+/// The shared logger passes on messages up to its ``level`` to its function, at once, on
+/// whatever thread logs them; the default one has level `.info` and writes to standard error.
+/// Messages about files start with `DB:` and the process id; those about sync with `Sync:`.
+/// The function must not use realms: it may be called while Burrow holds a file's writer turn
+/// or one of its locks.
 public final class Logger: Sendable {
     private let threshold: Atomic<UInt>
     private let function: @Sendable (LogLevel, String) -> Void
