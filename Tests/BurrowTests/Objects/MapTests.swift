@@ -15,6 +15,18 @@ import Testing
         #expect(ledger.scores.contains(key: "chess") && !ledger.scores.contains(key: "go"))
     }
 
+    @Test func aMapReadsAsKeyValuePairs() throws {
+        // RealmSwift's testEnumeratingMap reads `asKeyValueSequence()`.
+        let realm = try directory.realm()
+        let ledger = Ledger(value: ["id": 1, "scores": ["b": 2, "a": 1]])
+        var pairs: [String] = []
+        for (key, value) in ledger.scores.asKeyValueSequence() { pairs.append("\(key)=\(value)") }
+        #expect(pairs.sorted() == ["a=1", "b=2"])
+        try realm.write { realm.add(ledger) }
+        #expect(ledger.scores.asKeyValueSequence().map { "\($0.key)=\($0.value)" } == ["a=1", "b=2"])
+        #expect(Array(Ledger().scores.asKeyValueSequence()).isEmpty)
+    }
+
     @Test func managedMapsReadAndWriteByKey() throws {
         let realm = try directory.realm()
         let ledger = Ledger(value: ["id": 1, "scores": ["b": 2, "a": 1], "pets": ["home": ["name": "Rex"]]])
