@@ -62,8 +62,9 @@ extension Realm {
     /// is rethrown. Only a writer of another process can make the begin wait on a thread.
     /// Traps unless the realm is isolated to an actor.
     /// - Throws: what `block` throws, `CancellationError` when the task is cancelled before the
-    ///   write began (a task cancelled while it waits for its turn leaves the queue at once), or ``Realm/Error`` from the commit (the group's commit failing fails every
-    ///   write of the group).
+    ///   write began (a task cancelled while it waits for its turn leaves the queue at once),
+    ///   or ``Realm/Error`` from the commit (the group's commit failing fails every write of
+    ///   the group).
     @discardableResult
     public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation,
                                    _ block: () throws -> Result) async throws -> Result {

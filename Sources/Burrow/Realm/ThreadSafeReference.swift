@@ -20,7 +20,7 @@ import LMDB
 /// Keeping a version keeps its pages from reuse, as a frozen realm does: resolve references
 /// soon, or let them go. A reference made inside a write, or while its realm reads an older
 /// version than the latest, keeps none (a realm behind it then moves to the latest version);
-/// so does one made while \(Handover.pinLimit) others of the file keep theirs.
+/// so does one made while 64 others of this process keep theirs for the file.
 public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let handover: Handover
 
