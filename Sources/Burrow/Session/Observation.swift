@@ -10,8 +10,6 @@ class Observation {
     /// Whether the realm's own commit of a write that changed nothing, which makes no new
     /// version, is reported too (a whole realm's observation, as RealmSwift's `didChange`).
     var reportsWritesWithoutChanges: Bool { false }
-    /// Set by such a commit until the next delivery.
-    var writeWithoutChangesPending = false
 
     /// Reports the initial state at the realm's current version.
     func deliverInitial(in realm: RealmSession) {}

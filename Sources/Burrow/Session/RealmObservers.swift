@@ -12,8 +12,9 @@ final class RealmObservers: @unchecked Sendable {
     // The state below is used only on the realm's thread, queue or actor.
     private var isDelivering = false
     private var deliversAgain = false
-    /// Whether the delivery under way follows the realm's own commit, whose old values
-    /// RealmSwift does not report (``ObjectObservation``).
+    /// Whether the delivery under way follows the realm's own commit: RealmSwift reports no
+    /// old values for it (``ObjectObservation``), and its realm observations hear it even when
+    /// the write changed nothing and made no new version.
     private(set) var isDeliveringOwnCommit = false
     private var ownCommitPending = false
 
@@ -31,13 +32,9 @@ final class RealmObservers: @unchecked Sendable {
         return token
     }
 
-    /// Notes that the realm committed a write, which the observations reporting writes that
-    /// changed nothing are told of at the next delivery even without a new version.
+    /// Notes that the realm committed a write: the next delivery follows its own commit.
     func noteCommit() {
         ownCommitPending = true
-        for observation in observations.withLock({ $0 }) where observation.reportsWritesWithoutChanges {
-            observation.writeWithoutChangesPending = true
-        }
     }
 
     /// Tells the observations that a newer version waits, for a realm that does not refresh
@@ -80,9 +77,8 @@ final class RealmObservers: @unchecked Sendable {
                 observation.baseline = current
                 continue
             }
-            let wroteWithoutChanges = observation.writeWithoutChangesPending
-            observation.writeWithoutChangesPending = false
-            guard baseline < current || wroteWithoutChanges else { continue }
+            let hearsOwnCommit = isDeliveringOwnCommit && observation.reportsWritesWithoutChanges
+            guard baseline < current || hearsOwnCommit else { continue }
             let changes: [UInt32: ObjectChanges]?
             if baseline >= current {
                 changes = [:]
