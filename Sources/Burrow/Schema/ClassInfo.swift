@@ -188,13 +188,19 @@ final class ClassInfo: @unchecked Sendable {
     /// `@objc dynamic var` declarations): none would be stored, and every value written to
     /// such an object would be lost without a word.
     private static func refuseLegacyDeclarations(of className: String, persisted: Int, plain: [String], ignored: Set<String>) {
-        guard persisted == 0 else { return }
-        let declared = plain.filter { !baseFieldNames.contains($0) && !ignored.contains($0) }
+        let declared = legacyDeclarations(persisted: persisted, plain: plain, ignored: ignored)
         guard !declared.isEmpty else { return }
         burrowPreconditionFailure("Class '\(className)' has stored properties (\(declared.joined(separator: ", "))) but none is @Persisted: "
                                   + "Burrow stores only @Persisted properties, and RealmSwift's legacy declarations ('@objc dynamic var', "
                                   + "and collections declared with 'let', as 'let dogs = List<Dog>()') are not supported. Declare them as "
                                   + "'@Persisted var \(declared[0]) = …', or list them in ignoredProperties().")
+    }
+
+    /// The plain stored properties a model declares when none is `@Persisted` (RealmSwift's
+    /// legacy declarations), leaving out Burrow's own fields and `ignored`; empty otherwise.
+    private static func legacyDeclarations(persisted: Int, plain: [String], ignored: Set<String>) -> [String] {
+        guard persisted == 0 else { return [] }
+        return plain.filter { !baseFieldNames.contains($0) && !ignored.contains($0) }
     }
 
     /// Whether `type` is a model ``refuseLegacyDeclarations(of:persisted:plain:ignored:)``
@@ -211,8 +217,7 @@ final class ClassInfo: @unchecked Sendable {
             }
             return true
         }
-        let ignored = Set(type.ignoredProperties())
-        return persisted == 0 && plain.contains { !baseFieldNames.contains($0) && !ignored.contains($0) }
+        return !legacyDeclarations(persisted: persisted, plain: plain, ignored: Set(type.ignoredProperties())).isEmpty
     }
 
     /// The stored fields every model class inherits from Burrow's own base classes.
