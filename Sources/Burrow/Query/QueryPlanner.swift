@@ -217,13 +217,7 @@ struct QueryPlanner {
     /// hashed key with the value asked for), or the index entry is damaged.
     func verifyRejected(_ key: ObjectKey, row: UnsafeRawBufferPointer, of path: AccessPath) throws {
         guard case .indexPoints(let access, let points, _) = path else { return }
-        let value = try RowReader(row, key: key).checkedValue(access.column, kind: layout.kinds[access.column])
-        guard points.contains(IndexKeyEncoder.key(for: value, hashingWith: layout.cipher)) else {
-            let index = access.column == layout.primaryKeyColumn ? "the primary-key index"
-                : "the index of '\(layout.storedClass.properties[access.column].name)'"
-            throw StorageError.damaged("\(index) of '\(layout.className)' holds a damaged entry for object \(key.rawValue): "
-                                       + "its key is not the one of the object's value")
-        }
+        try layout.verifyRejectedCandidate(key, row: row, column: access.column, points: points)
     }
 
     /// Whether the table holds a row for `key`; when it does not, checks the rows beside its

@@ -9,7 +9,8 @@ import LMDB
 /// compares, LMDB's search ends beside that entry: at the first entry past the place of the
 /// lost key, or at the one before it. So when a lookup finds nothing, those two are checked
 /// against what they name: a row's seal or checksum covers its key, and an index entry must be
-/// the entry of the row it leads to. Damage elsewhere in LMDB's pages (a branch page, a page
+/// the entry of the row it leads to (as must an index entry whose row a query's test rejects,
+/// ``verifyRejectedCandidate(_:row:column:points:)``). Damage elsewhere in LMDB's pages (a branch page, a page
 /// header), and a damaged entry among others that still match, are not seen here;
 /// `verifyFile` reports them.
 extension TableLayout {
@@ -70,11 +71,23 @@ extension TableLayout {
                 expected = IndexKeyEncoder.key(for: value, hashingWith: cipher)
                 object.append(to: &expected)
             }
-            guard expected == entry.key else {
-                throw StorageError.damaged("\(indexName(column)) of '\(className)' holds a damaged entry for object \(object.rawValue): "
-                                           + "its key is not the one of the object's value")
-            }
+            guard expected == entry.key else { throw damagedEntry(in: column, of: object) }
         }
+    }
+
+    /// Checks a candidate that an index of `column` led to under one of `points` and whose row
+    /// the query's test rejected: the row's own value must have one of those keys (it shares a
+    /// truncated or hashed key with the value asked for), or the index entry is damaged.
+    func verifyRejectedCandidate(_ key: ObjectKey, row: UnsafeRawBufferPointer, column: Int, points: [[UInt8]]) throws {
+        let value = try RowReader(row, key: key).checkedValue(column, kind: kinds[column])
+        guard points.contains(IndexKeyEncoder.key(for: value, hashingWith: cipher)) else { throw damagedEntry(in: column, of: key) }
+    }
+
+    /// The damage of an entry of the index of `column` that leads to `object` under a key not
+    /// its value's.
+    private func damagedEntry(in column: Int, of object: ObjectKey) -> StorageError {
+        .damaged("\(indexName(column)) of '\(className)' holds a damaged entry for object \(object.rawValue): "
+                 + "its key is not the one of the object's value")
     }
 
     private func indexName(_ column: Int) -> String {
