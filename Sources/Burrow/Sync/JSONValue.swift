@@ -134,6 +134,9 @@ enum JSONValue: Equatable, Sendable {
     }
 
     private struct Parser {
+        /// Up to this many members, an object's member names are checked for repeats one by one.
+        static let membersComparedOneByOne = 16
+
         let bytes: [UInt8]
         let maximumDepth: Int
         var position = 0
@@ -141,15 +144,22 @@ enum JSONValue: Equatable, Sendable {
         func error(_ reason: String) -> ParseError { ParseError(offset: position, reason: reason) }
 
         mutating func skipSpace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
         }
 
-        mutating func expect(_ literal: String) throws(ParseError) {
-            let expected = Array(literal.utf8)
-            guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected else {
+        /// Steps over `literal` (ASCII), or throws.
+        mutating func expect(_ literal: StaticString) throws(ParseError) {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count - position >= count else { throw error("expected \(literal)") }
+            for offset in 0..<count where bytes[position + offset] != literal.utf8Start[offset] {
                 throw error("expected \(literal)")
             }
-            position += expected.count
+            position += count
         }
 
         mutating func value(depth: Int) throws(ParseError) -> JSONValue {
@@ -177,15 +187,23 @@ enum JSONValue: Equatable, Sendable {
             case UInt8(ascii: "{"):
                 position += 1
                 var members: [(String, JSONValue)] = []
-                // By their bytes: two spellings of one string are two member names.
-                var keys = Set<[UInt8]>()
+                // By their bytes: two spellings of one string are two member names. A few
+                // members are compared one by one; a set takes over for many.
+                var keys: Set<[UInt8]>?
                 skipSpace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
                 while true {
                     skipSpace()
                     guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
                     let key = try string()
-                    guard keys.insert(Array(key.utf8)).inserted else { throw error("the member \"\(key)\" appears twice") }
+                    if members.count < Self.membersComparedOneByOne {
+                        guard !members.contains(where: { $0.0.utf8.elementsEqual(key.utf8) }) else {
+                            throw error("the member \"\(key)\" appears twice")
+                        }
+                    } else {
+                        if keys == nil { keys = Set(members.map { Array($0.0.utf8) }) }
+                        guard keys!.insert(Array(key.utf8)).inserted else { throw error("the member \"\(key)\" appears twice") }
+                    }
                     skipSpace()
                     try expect(":")
                     skipSpace()
@@ -224,56 +242,78 @@ enum JSONValue: Equatable, Sendable {
 
         mutating func string() throws(ParseError) -> String {
             position += 1
-            var scalars = String.UnicodeScalarView()
-            var run = position
-            func flush(_ end: Int) { scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars) }
+            let start = position
+            // Most strings hold no escape: decoded from the bytes in one piece.
             while position < bytes.count {
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") {
-                    flush(position)
                     position += 1
-                    return String(scalars)
+                    return String(decoding: bytes[start..<position - 1], as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 { throw error("a control character in a string") }
+                position += 1
+            }
+            guard position < bytes.count else { throw error("unterminated string") }
+            return try escapedString(from: start)
+        }
+
+        /// The rest of a string that holds an escape, its text from `start` to `position`
+        /// (the first backslash) having no escape; the bytes are decoded once, at the end.
+        mutating func escapedString(from start: Int) throws(ParseError) -> String {
+            var decoded = Array(bytes[start..<position])
+            func append(_ scalar: Unicode.Scalar) { decoded.append(contentsOf: UTF8.encode(scalar)!) }
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    position += 1
+                    return String(decoding: decoded, as: UTF8.self)
                 }
                 if byte < 0x20 { throw error("a control character in a string") }
-                if byte == UInt8(ascii: "\\") {
-                    flush(position)
+                guard byte == UInt8(ascii: "\\") else {
+                    decoded.append(byte)
                     position += 1
-                    guard position < bytes.count else { break }
-                    let escape = bytes[position]
-                    position += 1
-                    switch escape {
-                    case UInt8(ascii: "\""): scalars.append("\"")
-                    case UInt8(ascii: "\\"): scalars.append("\\")
-                    case UInt8(ascii: "/"): scalars.append("/")
-                    case UInt8(ascii: "b"): scalars.append("\u{8}")
-                    case UInt8(ascii: "f"): scalars.append("\u{C}")
-                    case UInt8(ascii: "n"): scalars.append("\n")
-                    case UInt8(ascii: "r"): scalars.append("\r")
-                    case UInt8(ascii: "t"): scalars.append("\t")
-                    case UInt8(ascii: "u"):
-                        var code = try hex4()
-                        if (0xD800...0xDBFF).contains(code) {
-                            try expect("\\u")
-                            let low = try hex4()
-                            guard (0xDC00...0xDFFF).contains(low) else { throw error("an unpaired surrogate") }
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        guard let scalar = Unicode.Scalar(code) else { throw error("an unpaired surrogate") }
-                        scalars.append(scalar)
-                    default: throw error("an unknown escape")
-                    }
-                    run = position
                     continue
                 }
                 position += 1
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        try expect("\\u")
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("an unpaired surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("an unpaired surrogate") }
+                    append(scalar)
+                default: throw error("an unknown escape")
+                }
             }
             throw error("unterminated string")
         }
 
         mutating func hex4() throws(ParseError) -> UInt32 {
-            guard bytes.count - position >= 4,
-                  let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
-                throw error("expected four hex digits")
+            guard bytes.count - position >= 4 else { throw error("expected four hex digits") }
+            var code: UInt32 = 0
+            for byte in bytes[position..<position + 4] {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw error("expected four hex digits")
+                }
+                code = code << 4 | UInt32(digit)
             }
             position += 4
             return code

@@ -19,6 +19,15 @@ enum Internals {
     /// Whether a realm of `configuration`'s file is open anywhere in this process (so that the
     /// file has a coordinator).
     static func isOpen(_ configuration: Realm.Configuration) -> Bool { CoordinatorRegistry.isOpen(configuration) }
+
+    /// `text` read as sync's JSON: written back compactly, in ASCII, and the string it holds
+    /// when it is one.
+    ///
+    /// - Throws: the parser's error, whose description gives the byte and the reason.
+    static func parsedSyncJSON(_ text: String, maximumDepth: Int = 64) throws -> (text: String, ascii: String, string: String?) {
+        let value = try JSONValue(parsing: text, maximumDepth: maximumDepth)
+        return (value.text, value.asciiText, value.stringValue)
+    }
 }
 
 // MARK: - Realms
