@@ -121,12 +121,20 @@ struct DynamicValueWriter {
     ///   values than properties, or a value of another shape.
     static func givenValues(_ value: Any, of storedClass: StoredClass) throws(Realm.Error) -> [String: Any?] {
         let names = storedClass.properties.map(\.name)
-        switch value {
-        case let entries as [String: Any?]:
+        func named(_ entries: [String: Any?]) throws(Realm.Error) -> [String: Any?] {
             for name in entries.keys where !names.contains(name) {
                 throw Realm.Error(.invalidValue, "Invalid property name '\(name)' for class '\(storedClass.name)'.")
             }
             return entries
+        }
+        // A dictionary of `Any`, what most callers pass: its cast to `[String: Any?]` below
+        // would convert it value by value.
+        if Swift.type(of: value) == [String: Any].self, let entries = value as? [String: Any] {
+            return try named(entries.mapValues { $0 })
+        }
+        switch value {
+        case let entries as [String: Any?]:
+            return try named(entries)
         case let items as [Any?]:
             guard items.count <= names.count else {
                 throw Realm.Error(.invalidValue, "Invalid array input: more values (\(items.count)) than properties (\(names.count)) of '\(storedClass.name)'.")

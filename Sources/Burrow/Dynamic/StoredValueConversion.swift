@@ -60,7 +60,9 @@ enum StoredValueConversion {
     }
 
     /// Whether values of `type` are an `Optional` or `NSNull`, remembered by type.
-    private static func mayWrapNil(_ type: Any.Type) -> Bool {
+    static func mayWrapNil(_ type: Any.Type) -> Bool {
+        // The types of most values, compared without the lock.
+        if type == Int.self || type == String.self || type == Double.self || type == Bool.self { return false }
         let key = ObjectIdentifier(type)
         if let known = nilWrappingTypes.withLock({ $0[key] }) { return known }
         let answer = type is any OptionalValue.Type || type is NSNull.Type
@@ -82,10 +84,23 @@ enum StoredValueConversion {
             }
             return .null
         }
+        if let exact = exactScalar(value, kind: property.kind) { return exact }
         guard let type = swiftType(of: property.kind), let stored = type._fromAny(value)?._persistedValue else {
             throw Realm.Error(.invalidValue, "Invalid value '\(value)' of type '\(Swift.type(of: value))' for '\(property.kind.propertyType)' property '\(className).\(property.name)'.")
         }
         return stored
+    }
+
+    /// The stored form of `value` when it is exactly the type most properties of `kind` are
+    /// given: the conversion through ``swiftType(of:)`` looks up generic metadata on each call.
+    private static func exactScalar(_ value: Any, kind: _StorageKind) -> _PersistedValue? {
+        switch kind {
+        case .int: (value as? Int).map { .int(Int64($0)) }
+        case .string: (value as? String).map(_PersistedValue.string)
+        case .double: (value as? Double).map(_PersistedValue.double)
+        case .bool: (value as? Bool).map(_PersistedValue.bool)
+        default: nil
+        }
     }
 
     /// `body`'s result, trapping with its message for a value that does not fit: for the

@@ -85,7 +85,7 @@ struct ObjectValueReader {
     func set(_ value: Any, field index: Int, on object: ObjectBase) {
         // An optional inside `Any` (a dictionary of `[String: Any?]`, another object's
         // optional property) stands for its value, or for nil.
-        if let optional = value as? any OptionalValue {
+        if StoredValueConversion.mayWrapNil(Swift.type(of: value)), let optional = value as? any OptionalValue {
             return set(optional.wrappedAny ?? NSNull(), field: index, on: object)
         }
         let field = info.fields[index]

@@ -157,7 +157,8 @@ extension Realm {
         let object = type.init()  // the class given, which may be a subclass of `T`
         // An object given as the value is this one's original: a link back to it (a cycle of
         // unmanaged objects) leads to this object, not to a second copy.
-        if let original = value as? ObjectBase { reader.copies[original] = object }
+        // (Asked of the value's type first: a dictionary's cast to a class costs more.)
+        if Swift.type(of: value) is ObjectBase.Type, let original = value as? ObjectBase { reader.copies[original] = object }
         reader.apply(value, to: object, isNew: true)
         core.insert(object, update: update, in: write)
         return object
