@@ -44,9 +44,10 @@ extension LocalReplica {
             let client = try journal.ensureClientID(in: txn)
             let schemas = schemasByName
             try loadDeferredLinks(journal: journal, txn: txn)
+            var propertyIDs: [UInt32: [String: UInt32]] = [:]
             for (sequence, operation) in changes where !skippingPulled || sequence > pulled {
                 do {
-                    try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn)
+                    try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn, propertyIDs: &propertyIDs)
                 } catch let error as SyncError where error.code == .malformedServerData {
                     // A change that does not decode is checked before it touches anything:
                     // it is skipped and reported, and the changes after it still apply.
@@ -60,8 +61,10 @@ extension LocalReplica {
         }
     }
 
+    /// Applies one change. `propertyIDs` keeps each class's property ids by name for the
+    /// changes after it.
     private func applyOne(_ operation: SyncOperation, schemas: [String: ObjectSchema], journal: SyncJournal, client: UUID,
-                          txn: Transaction) throws {
+                          txn: Transaction, propertyIDs: inout [UInt32: [String: UInt32]]) throws {
         guard let schema = schemas[operation.className], let keyProperty = schema.primaryKeyProperty,
               let (layout, key, storedKey) = try address(of: operation.className, primaryKey: operation.primaryKey, schemas: schemas) else { return }
         var pending = try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn)
@@ -87,7 +90,9 @@ extension LocalReplica {
         case .create, .update:
             if operation.kind == .create, let deleted = local(pending?.deleted), let clock = operation.clock, deleted > clock,
                !(pending?.existsLocally ?? false) { return }
-            let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+            let ids = propertyIDs[layout.classID] ?? Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) },
+                                                                uniquingKeysWith: { a, _ in a })
+            propertyIDs[layout.classID] = ids
             var values: [String: Any] = [:]
             var shadows: [ShadowUpdate] = []
             var deferredToStore: [String] = []
@@ -113,11 +118,13 @@ extension LocalReplica {
                 let shadow = elements.flatMap { elements in
                     ids[name].map { ShadowUpdate(classID: layout.classID, primaryKey: storedKey, property: $0, elements: elements) }
                 }
-                let deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
+                lazy var deferredName = DeferredLink.name(className: operation.className, primaryKey: operation.primaryKey, property: name)
+                // Most often no link waits: its name is not made.
+                let waits = !deferredLinks.isEmpty && deferredLinks[deferredName] != nil
                 // A value the object holds already (most often this file's own upload coming
                 // back) needs no decoding and no write.
                 if let existing, Self.holds(existing, field.value, property: property) {
-                    if deferredLinks[deferredName] != nil { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
+                    if waits { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
                     if let shadow { shadows.append(shadow) }
                     continue
                 }
@@ -135,7 +142,7 @@ extension LocalReplica {
                     deferredToStore.append(deferredName)
                     continue
                 }
-                if deferredLinks[deferredName] != nil { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
+                if waits { try setDeferredLink(nil, name: deferredName, journal: journal, txn: txn) }
                 if let shadow { shadows.append(shadow) }
                 values[name] = decoded.value
             }
