@@ -41,75 +41,97 @@ enum JSONValue: Equatable, Sendable {
     // MARK: Writing
 
     /// The value as compact JSON text.
-    var text: String {
-        var output = ""
-        write(to: &output, ascii: false)
-        return output
-    }
+    var text: String { written(ascii: false) }
 
     /// The value as compact JSON text in ASCII, every other character escaped (`\u00e9`):
     /// two texts are equal as Swift strings exactly when their values are equal byte for byte,
     /// so that they can name elements in sets and dictionaries.
-    var asciiText: String {
-        var output = ""
-        write(to: &output, ascii: true)
-        return output
+    var asciiText: String { written(ascii: true) }
+
+    /// The text, written as UTF-8 bytes and made a string once.
+    private func written(ascii: Bool) -> String {
+        switch self {
+        // A scalar's text is at hand (a primary key's, most often).
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let text): return text
+        default: break
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        write(to: &output, ascii: ascii)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, ascii: Bool) {
+    private func write(to output: inout [UInt8], ascii: Bool) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(let text): output += text
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        case .number(let text): output.append(contentsOf: text.utf8)
         case .string(let text): Self.writeString(text, to: &output, ascii: ascii)
         case .array(let items):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 item.write(to: &output, ascii: ascii)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(key, to: &output, ascii: ascii)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 value.write(to: &output, ascii: ascii)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ text: String, to output: inout String, ascii: Bool) {
-        output += "\""
-        // Most strings need no escape: appended whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (ascii && $0 > 0x7E) }) {
-            output += text
-            output += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                output += escaped(UInt16(control.value))
-            case let other where ascii && other.value > 0x7E:
-                for unit in String(other).utf16 { output += escaped(unit) }
-            default: output.unicodeScalars.append(scalar)
+    /// `text` as a JSON string: the runs of bytes that need no escape are copied whole.
+    private static func writeString(_ text: String, to output: inout [UInt8], ascii: Bool) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0, index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (ascii && byte > 0x7E) else {
+                    index += 1
+                    continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+                case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+                case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+                case 0x09: output.append(contentsOf: #"\t"#.utf8)
+                case ..<0x80: writeEscaped(UInt16(byte), to: &output)  // a control character, or DEL
+                default:
+                    // The first byte of a character past ASCII (a Swift string's UTF-8 is
+                    // valid): its scalar, as one or two UTF-16 escapes.
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    var scalar = UInt32(byte & (0xFF >> (length + 1)))
+                    for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                    for unit in UTF16.encode(Unicode.Scalar(scalar)!)! { writeEscaped(unit, to: &output) }
+                    index += length - 1
+                }
+                index += 1
+                run = index
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
-    /// `\u` and the four hex digits of `unit`.
-    private static func escaped(_ unit: UInt16) -> String {
-        let hex = String(unit, radix: 16)
-        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    /// `\u` and the four lowercase hex digits of `unit`.
+    private static func writeEscaped(_ unit: UInt16, to output: inout [UInt8]) {
+        output.append(contentsOf: #"\u"#.utf8)
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8(unit >> UInt16(shift) & 0xF)
+            output.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     // MARK: Reading

@@ -43,6 +43,30 @@ import Testing
         #expect(try parsed(#""日本\u0041""#).string == "日本A")
     }
 
+    /// Strings of every kind of character, encoded by Foundation, read, written back plainly
+    /// and in ASCII, and read again: the same string each time, byte for byte.
+    @Test func stringsSurviveWritingAndReadingAgain() throws {
+        var random = SplitMix64(seed: 0x15_0A)
+        let pool: [Unicode.Scalar] = (0..<0x80).compactMap(Unicode.Scalar.init) + ["é", "\u{301}", "ß", "日", "本", "€", "\u{FFFF}", "🦫", "\u{1FAAB}", "\u{10FFFF}"]
+        for _ in 0..<500 {
+            var string = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...24, using: &random) { string.append(pool.randomElement(using: &random)!) }
+            let original = String(string)
+            let encoded = String(decoding: try JSONEncoder().encode(original), as: UTF8.self)
+            let value = try parsed(encoded)
+            #expect(value.string.map { Array($0.utf8) } == Array(original.utf8))
+            #expect(value.ascii.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "\(value.ascii)")
+            for text in [value.text, value.ascii] {
+                #expect(try parsed(text).string.map { Array($0.utf8) } == Array(original.utf8), "\(text)")
+            }
+        }
+        // Each control character has an escape; DEL is escaped in ASCII only.
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init))) + "\u{7F}"
+        let written = try parsed(String(decoding: try JSONEncoder().encode(controls), as: UTF8.self))
+        #expect(written.text == #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\u0008\t\n\u000b\u000c\r\u000e\u000f\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f\#u{7F}""#)
+        #expect(written.ascii.hasSuffix(#"\u001f\u007f""#))
+    }
+
     @Test func membersAreDistinctByTheirBytes() throws {
         #expect(failure(#"{"a":1,"a":2}"#)?.contains("the member \"a\" appears twice") == true)
         // Composed and decomposed é are one Swift string but two member names.
