@@ -136,8 +136,11 @@ final class LocalReplica {
             guard !pending.isEmpty else { return nil }
             let number = try journal.number(.nextBatch, in: txn) ?? 1
             var shadows: [ShadowUpdate] = []
+            let schemas = self.schemasByName
+            var clocks = ClockTexts(client: client)
             let uploads = try pending.flatMap { entry in
-                try self.operations(for: entry.object, classID: entry.classID, client: client, journal: journal, txn: txn, shadows: &shadows)
+                try self.operations(for: entry.object, classID: entry.classID, schemas: schemas, clocks: &clocks, journal: journal,
+                                    txn: txn, shadows: &shadows)
             }
             var batch = Batch(number: number, operations: uploads, sent: pending, shadows: shadows)
             let stored = Self.encode(batch)
@@ -162,16 +165,33 @@ final class LocalReplica {
         }
     }
 
-    /// The operations that upload `pending`, a pending record of class `classID`; adds to
-    /// `shadows` what the file's collection shadows become once the server has them.
-    private func operations(for pending: PendingObject, classID: UInt32, client: UUID, journal: SyncJournal, txn: Transaction,
-                            shadows: inout [ShadowUpdate]) throws -> [SyncOperation] {
+    /// The clock texts of one client's changes, each written once: the properties of one
+    /// write share its time.
+    struct ClockTexts {
+        let client: UUID
+        private var texts: [HybridTimestamp: String] = [:]
+
+        init(client: UUID) { self.client = client }
+
+        mutating func text(_ time: HybridTimestamp) -> String {
+            if let known = texts[time] { return known }
+            let text = ChangeClock(timestamp: time, client: client).text
+            texts[time] = text
+            return text
+        }
+    }
+
+    /// The operations that upload `pending`, a pending record of class `classID` (whose schema
+    /// `schemas` holds); adds to `shadows` what the file's collection shadows become once the
+    /// server has them.
+    private func operations(for pending: PendingObject, classID: UInt32, schemas: [String: ObjectSchema], clocks: inout ClockTexts,
+                            journal: SyncJournal, txn: Transaction, shadows: inout [ShadowUpdate]) throws -> [SyncOperation] {
         guard let layout = core.catalog.layouts.values.first(where: { $0.classID == classID }),
-              let keyProperty = layout.storedClass.objectSchema.primaryKeyProperty,
+              case let schema = schemas[layout.className] ?? layout.storedClass.objectSchema, let keyProperty = schema.primaryKeyProperty,
               let swiftKey = pending.primaryKey.anyValue ?? (pending.primaryKey.isNull ? NSNull() : nil) else { return [] }
         let className = layout.className
         let primaryKey = SyncValueCodec.encode(swiftKey, of: keyProperty)
-        func clock(_ time: HybridTimestamp) -> String { ChangeClock(timestamp: time, client: client).text }
+        func clock(_ time: HybridTimestamp) -> String { clocks.text(time) }
         var result: [SyncOperation] = []
         let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey)
         if let deleted = pending.deleted {
@@ -181,7 +201,6 @@ final class LocalReplica {
             if object == nil { shadows.append(ShadowUpdate(classID: classID, primaryKey: pending.primaryKey, property: nil, elements: nil)) }
         }
         guard pending.existsLocally, let object else { return result }
-        let schema = object.objectSchema
         let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         let names = Dictionary(layout.storedClass.properties.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         func field(_ property: Property, at time: HybridTimestamp) throws -> SyncOperation.Field {
