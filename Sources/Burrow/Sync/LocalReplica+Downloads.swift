@@ -45,9 +45,12 @@ extension LocalReplica {
             let schemas = schemasByName
             try loadDeferredLinks(journal: journal, txn: txn)
             var propertyIDs: [UInt32: [String: UInt32]] = [:]
+            // The latest clock the changes carry, witnessed once for them all.
+            var latest: HybridTimestamp?
             for (sequence, operation) in changes where !skippingPulled || sequence > pulled {
                 do {
-                    try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn, propertyIDs: &propertyIDs)
+                    try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn, propertyIDs: &propertyIDs,
+                                 latest: &latest)
                 } catch let error as SyncError where error.code == .malformedServerData {
                     // A change that does not decode is checked before it touches anything:
                     // it is skipped and reported, and the changes after it still apply.
@@ -55,6 +58,7 @@ extension LocalReplica {
                     rejected.append(SyncError(.malformedServerData, "\(what) was not applied: \(error.message)"))
                 }
             }
+            if let latest { try journal.witness(latest, in: txn) }
             try resolveDeferredLinks(settling: false, schemas: schemas, journal: journal, txn: txn)
             try journal.setNumber(.pulled, to: max(pulled, last), in: txn)
             return rejected
@@ -62,16 +66,16 @@ extension LocalReplica {
     }
 
     /// Applies one change. `propertyIDs` keeps each class's property ids by name for the
-    /// changes after it.
+    /// changes after it; `latest` becomes the change's clock when that is later.
     private func applyOne(_ operation: SyncOperation, schemas: [String: ObjectSchema], journal: SyncJournal, client: UUID,
-                          txn: Transaction, propertyIDs: inout [UInt32: [String: UInt32]]) throws {
+                          txn: Transaction, propertyIDs: inout [UInt32: [String: UInt32]], latest: inout HybridTimestamp?) throws {
         guard let schema = schemas[operation.className], let keyProperty = schema.primaryKeyProperty,
               let (layout, key, storedKey) = try address(of: operation.className, primaryKey: operation.primaryKey, schemas: schemas) else { return }
         var pending = try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn)
         func local(_ time: HybridTimestamp?) -> String? { time.map { ChangeClock(timestamp: $0, client: client).text } }
         // Clock texts compare as the clocks do: the latest is the one to witness.
-        let latest = operation.fields.lazy.map(\.1.clock).reduce(operation.clock ?? "") { max($0, $1) }
-        if let seen = ChangeClock(text: latest) { try journal.witness(seen.timestamp, in: txn) }
+        let newest = operation.fields.lazy.map(\.1.clock).reduce(operation.clock ?? "") { max($0, $1) }
+        if let seen = ChangeClock(text: newest)?.timestamp, latest.map({ seen > $0 }) ?? true { latest = seen }
         let existing = realm.dynamicObject(ofType: operation.className, forPrimaryKey: key)
         switch operation.kind {
         case .delete:
@@ -92,8 +96,9 @@ extension LocalReplica {
                !(pending?.existsLocally ?? false) { return }
             let ids = propertyIDs[layout.classID] ?? Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) },
                                                                 uniquingKeysWith: { a, _ in a })
-            propertyIDs[layout.classID] = ids
+            if propertyIDs[layout.classID] == nil { propertyIDs[layout.classID] = ids }
             var values: [String: Any] = [:]
+            values.reserveCapacity(operation.fields.count + 1)
             var shadows: [ShadowUpdate] = []
             var deferredToStore: [String] = []
             for (name, field) in operation.fields {

@@ -246,16 +246,16 @@ final class SyncWorker: @unchecked Sendable {
 
     /// Applies the current rows of `classes` that `conditions` select, a page at a time;
     /// returns the sequence number they are current at, and the primary keys (wire form, as ASCII
-    /// text) of the rows of each class.
+    /// text) of the rows of each class of `keysOf` (those the file held before: what it keeps).
     /// Rows older than `minimum` (a replica behind what the file holds) are not read.
-    private func download(_ classes: Set<String>, conditions: [String: String], atLeast minimum: UInt64, from store: ServerStore,
-                          into replica: LocalReplica) throws -> (through: UInt64, keys: [String: Set<String>]) {
+    private func download(_ classes: Set<String>, conditions: [String: String], atLeast minimum: UInt64, keysOf: Set<String>,
+                          from store: ServerStore, into replica: LocalReplica) throws -> (through: UInt64, keys: [String: Set<String>]) {
         var keys: [String: Set<String>] = [:]
         let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize,
                                          atLeast: minimum) { operations, bytes, rowsLeft in
             try replica.apply(rows: operations).forEach(session.report)
             for operation in operations {
-                keys[operation.className, default: []].insert(operation.primaryKey.asciiText)
+                if keysOf.contains(operation.className) { keys[operation.className, default: []].insert(operation.primaryKey.asciiText) }
                 heldDigests.note(operation.className, operation.primaryKey)
             }
             session.progress.report(.download, units: UInt64(operations.count), bytes: bytes, remaining: rowsLeft)
@@ -284,7 +284,8 @@ final class SyncWorker: @unchecked Sendable {
         }
         var through: UInt64?
         if !changed.isEmpty {
-            let downloaded = try download(changed, conditions: wanted.compactMapValues { $0 }, atLeast: pulled, from: store, into: replica)
+            let downloaded = try download(changed, conditions: wanted.compactMapValues { $0 }, atLeast: pulled,
+                                          keysOf: changed.filter { held[$0] != nil }, from: store, into: replica)
             through = downloaded.through
             // Objects the file held that the new views leave out go (those with local changes stay).
             for className in changed.sorted() where held[className] != nil {
@@ -389,7 +390,7 @@ final class SyncWorker: @unchecked Sendable {
         var held: Set<String> = []
         for (className, entries) in Dictionary(grouping: objects, by: \.className) {
             let downloaded = try download([className], conditions: [className: store.rows(className, keyedBy: entries.map(\.primaryKey))],
-                                          atLeast: latest, from: store, into: replica)
+                                          atLeast: latest, keysOf: [className], from: store, into: replica)
             held.formUnion((downloaded.keys[className] ?? []).map { className + "\u{0}" + $0 })
         }
         try replica.removeObjects(objects.filter { !held.contains($0.className + "\u{0}" + $0.primaryKey.asciiText) })
@@ -411,7 +412,7 @@ final class SyncWorker: @unchecked Sendable {
         let held = try replica.heldViews() ?? [:]
         let wanted = Self.views(of: entries)
         let downloaded = try download(Set(wanted.keys), conditions: wanted.compactMapValues { $0 }, atLeast: position.trimmed,
-                                      from: store, into: replica)
+                                      keysOf: Set(wanted.keys), from: store, into: replica)
         for className in wanted.keys.sorted() {
             try replica.removeObjects(of: className, keeping: downloaded.keys[className] ?? [])
         }
@@ -466,7 +467,7 @@ final class SyncWorker: @unchecked Sendable {
             let conditions = Dictionary(uniqueKeysWithValues: entering.map { className, keys in
                 (className, "(\(store.rows(className, keyedBy: keys))) AND (\(filtered[className]!))")
             })
-            _ = try download(Set(entering.keys), conditions: conditions, atLeast: last, from: store, into: replica)
+            _ = try download(Set(entering.keys), conditions: conditions, atLeast: last, keysOf: [], from: store, into: replica)
         }
         let applied = changes.filter { $0.inView || $0.operation.kind == .delete }
         let rejected = try replica.apply(applied.map { ($0.sequence, $0.operation) }, through: last)
