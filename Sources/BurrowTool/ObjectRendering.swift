@@ -110,6 +110,9 @@ enum ObjectRendering {
         switch value {
         case let object as DynamicObject: return link(to: object)
         case let mixed as AnyRealmValue: return self.mixed(mixed)
+        // What an AnyRealmValue holds, as the dynamic API reads it.
+        case let list as List<AnyRealmValue>: return mixed(.list(list))
+        case let map as Map<String, AnyRealmValue>: return mixed(.dictionary(map))
         case let flag as Bool: return .bool(flag)
         case let number as any BinaryInteger: return .integer(Int64(truncatingIfNeeded: number))
         // A Float prints as its own shortest text (0.1, not 0.10000000149011612).

@@ -14,7 +14,9 @@
 /// migration, lists and sets read as arrays of their elements and maps as dictionaries.
 /// Collections are written from an array (a dictionary for a map) or another collection;
 /// links from a dynamic or model object of the linked class, or the values of a new one. An
-/// `AnyRealmValue` property reads as an ``AnyRealmValue``. Other properties read as their
+/// `AnyRealmValue` property reads as the value it holds (`nil` for `.none`), as RealmSwift's
+/// dynamic accessors read it, and is written from an ``AnyRealmValue`` or a value that fits
+/// one. Other properties read as their
 /// Swift values, integers of every width as `Int`. An unknown name or a value of the wrong
 /// type traps.
 @dynamicMemberLookup
@@ -50,7 +52,10 @@ public final class DynamicObject: Object {
     public override subscript(key: String) -> Any? {
         get {
             if let management { return managedValue(named: key, management) }
-            return migrationStore.value(of: key, in: self)
+            let value = migrationStore.value(of: key, in: self)
+            // An AnyRealmValue reads as the value it holds, as a managed one does.
+            if let value, Swift.type(of: value) == AnyRealmValue.self, let mixed = value as? AnyRealmValue { return mixed.unboxed }
+            return value
         }
         set {
             if let management { return setManagedValue(newValue, named: key, management) }

@@ -68,16 +68,20 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
     /// dog["age"] = 3
     /// let name = dog["name"] as? String
     /// ```
-    /// Traps on an unknown name or a value of the wrong type.
+    /// An `AnyRealmValue` property reads as the value it holds (`nil` for `.none`), as in
+    /// RealmSwift. Traps on an unknown name or a value of the wrong type.
     public subscript(key: String) -> Any? {
         get {
             let info = ClassInfo.of(Swift.type(of: self))
             let index = info.field(named: key)
             let field = info.fields[index]
-            if let management {
-                return field.accessor.read(from: self, column: management.bound.fieldColumns[index])
+            let value = if let management {
+                field.accessor.read(from: self, column: management.bound.fieldColumns[index])
+            } else {
+                field.accessor.read(at: info.pointer(to: index, in: self) + field.valueOffset)
             }
-            return field.accessor.read(at: info.pointer(to: index, in: self) + field.valueOffset)
+            if field.kind == .mixed, field.collection == nil, let mixed = value as? AnyRealmValue { return mixed.unboxed }
+            return value
         }
         set {
             let info = ClassInfo.of(Swift.type(of: self))

@@ -50,7 +50,8 @@ enum SyncValueCodec {
             guard let key = schema.primaryKeyProperty else { return .null }
             return encodeElement(object[key.name], of: key)
         case .any:
-            return encodeMixed(value as? AnyRealmValue ?? .none)
+            // Read through a dynamic object, the value comes unboxed.
+            return encodeMixed(AnyRealmValue._fromAny(value) ?? .none)
         default:
             return scalar(value)
         }
@@ -102,9 +103,11 @@ enum SyncValueCodec {
         case .decimal128(let v): (type, wire) = ("decimal128", scalar(v))
         case .uuid(let v): (type, wire) = ("uuid", scalar(v))
         case .object(let object):
-            guard let dynamic = object as? DynamicObject, let key = dynamic.objectSchema.primaryKeyProperty else { return .null }
-            return .object([("type", .string("link")), ("class", .string(dynamic.objectSchema.className)),
-                            ("value", encodeElement(dynamic[key.name], of: key))])
+            // An object of a model class, when the realm has one for it, else a dynamic one.
+            let schema = object.objectSchema
+            guard let key = schema.primaryKeyProperty else { return .null }
+            return .object([("type", .string("link")), ("class", .string(schema.className)),
+                            ("value", encodeElement(object[key.name], of: key))])
         case .list(let list): (type, wire) = ("list", .array(list.map(encodeMixed)))
         case .dictionary(let map): (type, wire) = ("dictionary", .object(map.keys.sorted().map { ($0, encodeMixed(map[$0] ?? .none)) }))
         }

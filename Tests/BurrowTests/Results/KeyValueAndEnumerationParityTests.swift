@@ -1,5 +1,6 @@
 import Burrow
 import Foundation
+import LMDB
 import Testing
 
 /// A map of embedded objects.
@@ -104,6 +105,64 @@ final class AddressBook: Object {
         #expect(bag.slots.value(forKey: "n") is NSNull)
         #expect(bag.slots.value(forKey: "d") as? Double == 2.5)
         #expect(bag.slots.value(forKey: "missing") == nil)
+    }
+
+    /// A mixed property read by name is what it holds, as RealmSwift reads it: through a
+    /// model's subscript and `value(forKey:)` (managed or not), a dynamic object's subscript
+    /// and member, a migration's objects, and the values of an object notification.
+    @Test func anAnyRealmValuePropertyReadsAsWhatItHolds() throws {
+        let configuration = directory.configuration(objectTypes: [Setting.self, Owner.self], schemaVersion: 1)
+        try readEveryWay(configuration)
+        // A migration's old and new objects (the realm above is closed).
+        var migrated = configuration
+        migrated.schemaVersion = 2
+        let seen = Locked<[String]>([])
+        migrated.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "Setting") { old, new in
+                seen.withLock { $0.append("\(old!["name"]!)=\(old!["value"] ?? "nil")/\(new!["value"] ?? "nil")") }
+            }
+        }
+        _ = try Realm(configuration: migrated)
+        let lines = seen.withLock { $0 }
+        #expect(lines.contains("int=six/six") && lines.contains("none=nil/nil") && lines.count == 4, "\(lines)")
+    }
+
+    private func readEveryWay(_ configuration: Realm.Configuration) throws {
+        let realm = try Realm(configuration: configuration)
+        let unmanaged = Setting(value: ["name": "u", "value": AnyRealmValue.string("loose")])
+        #expect(unmanaged["value"] as? String == "loose" && unmanaged.value(forKey: "value") as? String == "loose")
+        unmanaged.value = .none
+        #expect(unmanaged["value"] == nil)
+        try realm.write {
+            let owner = realm.create(Owner.self, value: ["id": 3, "name": "Ann"])
+            realm.create(Setting.self, value: ["name": "int", "value": AnyRealmValue.int(5)])
+            realm.create(Setting.self, value: ["name": "none", "value": AnyRealmValue.none])
+            realm.create(Setting.self, value: ["name": "owner", "value": AnyRealmValue.object(owner)])
+            realm.create(Setting.self, value: ["name": "list", "value": AnyRealmValue.fromArray([.int(1), .string("a")])])
+        }
+        let int = try #require(realm.object(ofType: Setting.self, forPrimaryKey: "int"))
+        #expect(int["value"] as? Int == 5 && int.value(forKey: "value") as? Int == 5)
+        #expect(realm.object(ofType: Setting.self, forPrimaryKey: "none")?["value"] == nil)
+        #expect((realm.object(ofType: Setting.self, forPrimaryKey: "owner")?["value"] as? Owner)?.name == "Ann")
+        let list = try #require(realm.object(ofType: Setting.self, forPrimaryKey: "list")?["value"] as? List<AnyRealmValue>)
+        #expect(Array(list) == [.int(1), .string("a")])
+        let dynamic = try #require(realm.dynamicObject(ofType: "Setting", forPrimaryKey: "int"))
+        #expect(dynamic["value"] as? Int == 5 && dynamic[dynamicMember: "value"] as? Int == 5)
+        #expect((realm.dynamicObject(ofType: "Setting", forPrimaryKey: "owner")?["value"] as? Object)?["name"] as? String == "Ann")
+        // Setting what was read stores it again unchanged.
+        try realm.write { int["value"] = int["value"] }
+        #expect(int.value == .int(5))
+
+        // An object notification's values, from a change made on another thread.
+        var changes: [PropertyChange] = []
+        let token = int.observe { change in if case .change(_, let properties) = change { changes += properties } }
+        onAnotherThread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.object(ofType: Setting.self, forPrimaryKey: "int")!.value = .string("six") }
+        }
+        realm.refresh()
+        token.invalidate()
+        #expect(changes.count == 1 && changes.first?.oldValue as? Int == 5 && changes.first?.newValue as? String == "six")
     }
 
     @Test func aSetCountsThroughItsKeyPathOperators() throws {

@@ -228,6 +228,48 @@ final class SyncSubscriptionTests {
         }
     }
 
+    /// Every kind of value an `AnyRealmValue` holds goes up from one file and down into
+    /// another, and a change of it comes back the other way.
+    @Test func everyKindOfMixedValueTravelsBothWays() throws {
+        let everything: @Sendable (SyncSubscriptionSet) -> Void = { subs in
+            subs.append(QuerySubscription<SubscribedItem>())
+            subs.append(QuerySubscription<SubscribedOwner>())
+        }
+        let writer = try Realm(configuration: configuration("mixed-writer", subscriptions: everything))
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let uuid = try #require(UUID(uuidString: "137DECC8-B300-4954-A233-F89909F4FD89"))
+        let objectId = try ObjectId(string: "1234567890ab1234567890ab")
+        let values: [AnyRealmValue] = [
+            .none, .int(-42), .bool(true), .float(2.5), .double(-0.125), .string("日本 é"), .data(Data([0, 1, 255])), .date(date),
+            .objectId(objectId), .decimal128("12.345"), .uuid(uuid),
+        ]
+        try writer.write {
+            let owner = writer.create(SubscribedOwner.self, value: ["id": 1, "name": "Ann"])
+            for (id, value) in values.enumerated() { writer.create(SubscribedItem.self, value: ["id": id, "mixed": value]) }
+            writer.create(SubscribedItem.self, value: ["id": 100, "mixed": AnyRealmValue.object(owner)])
+        }
+        try writer.syncSession!.waitUntilSynced()
+        let reader = try Realm(configuration: configuration("mixed-reader", subscriptions: everything))
+        try reader.syncSession!.waitUntilSynced()
+        reader.refresh()
+        for (id, value) in values.enumerated() {
+            #expect(reader.object(ofType: SubscribedItem.self, forPrimaryKey: id)?.mixed == value, "\(value)")
+        }
+        let linked = reader.object(ofType: SubscribedItem.self, forPrimaryKey: 100)?.mixed.object(SubscribedOwner.self)
+        #expect(linked?.name == "Ann" && linked?.realm == reader)
+        // Back the other way: a change made in the reader reaches the writer.
+        try reader.write {
+            reader.object(ofType: SubscribedItem.self, forPrimaryKey: 1)!.mixed = .string("changed")
+            reader.object(ofType: SubscribedItem.self, forPrimaryKey: 0)!.mixed = .int(7)
+        }
+        try reader.syncSession!.waitUntilSynced()
+        try writer.syncSession!.waitUntilSynced()
+        writer.refresh()
+        #expect(writer.object(ofType: SubscribedItem.self, forPrimaryKey: 1)?.mixed == .string("changed"))
+        #expect(writer.object(ofType: SubscribedItem.self, forPrimaryKey: 0)?.mixed == .int(7))
+        #expect(writer.object(ofType: SubscribedItem.self, forPrimaryKey: 2)?.mixed == .bool(true))
+    }
+
     @Test func theSetIsKeptInTheFile() throws {
         var configuration = configuration("kept") { subs in
             subs.append(QuerySubscription<SubscribedItem>(name: "open") { $0.done == false })
