@@ -432,25 +432,27 @@ struct ServerStore {
     /// `conditions` holds, all of them without one) and the sequence number they are current
     /// at, from one consistent snapshot (`REPEATABLE READ`), handing them to `page` a page at a
     /// time as creations; returns that sequence number. What a new client starts from, instead
-    /// of replaying every change ever made.
+    /// of replaying every change ever made. Pages start at the lower bound of `pageSizes` and
+    /// double up to its upper one: a download killed early has applied some pages, and a large
+    /// one commits (and syncs to disk) fewer times.
     ///
     /// A replica whose snapshot is older than `minimum` (what the file already pulled) is not
     /// read: the primary is, so that the file never goes back in time.
     ///
     /// - Throws: ``PostgresError``; ``SyncError/Code/malformedServerData`` for a row that does
     ///   not read; what `page` throws.
-    func snapshot(of classes: [String], conditions: [String: String] = [:], pageSize: Int, atLeast minimum: UInt64 = 0,
+    func snapshot(of classes: [String], conditions: [String: String] = [:], pageSizes: ClosedRange<Int>, atLeast minimum: UInt64 = 0,
                   _ page: (_ operations: [SyncOperation], _ bytes: Int, _ rowsLeft: UInt64) throws -> Void) throws -> UInt64 {
         if readConnection != nil, try Self.holdsChangeLog(reader),
-           let sequence = try snapshot(on: reader, of: classes, conditions: conditions, pageSize: pageSize, atLeast: minimum, page) {
+           let sequence = try snapshot(on: reader, of: classes, conditions: conditions, pageSizes: pageSizes, atLeast: minimum, page) {
             return sequence
         }
-        return try snapshot(on: connection, of: classes, conditions: conditions, pageSize: pageSize, atLeast: 0, page) ?? 0
+        return try snapshot(on: connection, of: classes, conditions: conditions, pageSizes: pageSizes, atLeast: 0, page) ?? 0
     }
 
-    /// ``snapshot(of:conditions:pageSize:atLeast:_:)`` read from `source`; `nil`, having read
+    /// ``snapshot(of:conditions:pageSizes:atLeast:_:)`` read from `source`; `nil`, having read
     /// nothing, when its latest sequence number is below `minimum`.
-    private func snapshot(on source: PostgresConnection, of classes: [String], conditions: [String: String], pageSize: Int,
+    private func snapshot(on source: PostgresConnection, of classes: [String], conditions: [String: String], pageSizes: ClosedRange<Int>,
                           atLeast minimum: UInt64,
                           _ page: (_ operations: [SyncOperation], _ bytes: Int, _ rowsLeft: UInt64) throws -> Void) throws -> UInt64? {
         let origin = ChangeClock(timestamp: .zero, client: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))).text
@@ -460,6 +462,7 @@ struct ServerStore {
             guard sequence >= minimum else { return nil }
             guard sequence > 0 else { return 0 }
             var rowsLeft: UInt64 = 0
+            var pageSize = pageSizes.lowerBound
             for className in classes where primaryKeys[className] != nil {
                 let condition = conditions[className].map { " WHERE \($0)" } ?? ""
                 rowsLeft += try connection.execute("SELECT count(*) FROM \(ServerSchema.table(className)) t\(condition)")[0, 0].flatMap(UInt64.init) ?? 0
@@ -478,6 +481,7 @@ struct ServerStore {
                       """)
                 while true {
                     let rows = try connection.execute("FETCH \(pageSize) FROM burrow_snapshot")
+                    pageSize = min(pageSize * 2, pageSizes.upperBound)
                     if rows.rowCount == 0 { break }
                     var bytes = 0
                     let operations = try (0..<rows.rowCount).map { row throws -> SyncOperation in

@@ -31,8 +31,9 @@ final class SyncWorker: @unchecked Sendable {
     static let trimInterval: TimeInterval = 60
     /// How many objects an upload batch carries at most.
     static let batchLimit = 5000
-    /// How many rows a first download applies in one write.
-    static let snapshotPageSize = 5000
+    /// How many rows a first download applies in one write: the first page, and the largest
+    /// the pages double to.
+    static let snapshotPageSizes = 5000...40_000
 
     init(session: SyncSession) {
         self.session = session
@@ -251,7 +252,7 @@ final class SyncWorker: @unchecked Sendable {
     private func download(_ classes: Set<String>, conditions: [String: String], atLeast minimum: UInt64, keysOf: Set<String>,
                           from store: ServerStore, into replica: LocalReplica) throws -> (through: UInt64, keys: [String: Set<String>]) {
         var keys: [String: Set<String>] = [:]
-        let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSize: Self.snapshotPageSize,
+        let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSizes: Self.snapshotPageSizes,
                                          atLeast: minimum) { operations, bytes, rowsLeft in
             try replica.apply(rows: operations).forEach(session.report)
             for operation in operations {
