@@ -19,7 +19,7 @@ extension DynamicObject {
             guard case .link(let key) = managedValue(column: column, kind: .link) else { return nil }
             return management.realm.dynamicObject(ObjectKey(key), of: property.objectClassName!)
         case .mixed:
-            return AnyRealmValue._get(from: self, column: column).unboxed
+            return AnyRealmValue._get(from: self, column: column).heldValue
         default:
             return managedValue(column: column, kind: property.kind).anyValue
         }

@@ -164,7 +164,7 @@ final class ObjectObservation<T: ObjectBase>: Observation {
             }
             return realm.dynamicObject(ObjectKey(key), of: property.objectClassName ?? "")
         case .mixed:
-            return AnyRealmValue(scalar: value).unboxed
+            return AnyRealmValue(scalar: value).heldValue
         default:
             let info = management.bound.info
             guard !info.isDynamic, let field = info.fieldIndex[property.name] else { return value.anyValue }

@@ -6,7 +6,8 @@
 /// let value = try JSONDecoder().decode(AnyRealmValue.self, from: Data("[1, \"two\", null]".utf8))
 /// ```
 extension AnyRealmValue: Codable {
-    /// The value held, as a plain Swift value.
+    /// The value held, as a plain Swift value: what encoding writes, and what key-value coding
+    /// and the dynamic accessors read of a mixed property (RealmSwift's): `nil` for `.none`.
     var heldValue: Any? {
         switch self {
         case .none: nil

@@ -187,27 +187,6 @@ extension AnyRealmValue: RealmCollectionValue {
         return AnyRealmValue(scalar: value)
     }
 
-    /// The value held, as key-value coding and the dynamic accessors read a mixed property
-    /// (RealmSwift's): `nil` for `.none`, the object, the nested list or map, or the scalar.
-    var unboxed: Any? {
-        switch self {
-        case .none: nil
-        case .int(let value): value
-        case .bool(let value): value
-        case .float(let value): value
-        case .double(let value): value
-        case .string(let value): value
-        case .data(let value): value
-        case .date(let value): value
-        case .objectId(let value): value
-        case .decimal128(let value): value
-        case .uuid(let value): value
-        case .object(let value): value
-        case .dictionary(let value): value
-        case .list(let value): value
-        }
-    }
-
     /// Implementation detail of `_Persistable`; do not use.
     public static func _fromAny(_ value: Any) -> AnyRealmValue? {
         switch value {

@@ -80,7 +80,7 @@ open class Object: ObjectBase, RealmCollectionValue, Hashable, CustomStringConve
             } else {
                 field.accessor.read(at: info.pointer(to: index, in: self) + field.valueOffset)
             }
-            if field.kind == .mixed, field.collection == nil, let mixed = value as? AnyRealmValue { return mixed.unboxed }
+            if field.kind == .mixed, field.collection == nil, let mixed = value as? AnyRealmValue { return mixed.heldValue }
             return value
         }
         set {
