@@ -54,7 +54,7 @@ public final class DynamicObject: Object {
             if let management { return managedValue(named: key, management) }
             let value = migrationStore.value(of: key, in: self)
             // An AnyRealmValue reads as the value it holds, as a managed one does.
-            if let value, Swift.type(of: value) == AnyRealmValue.self, let mixed = value as? AnyRealmValue { return mixed.heldValue }
+            if let mixed = value as? AnyRealmValue { return mixed.heldValue }
             return value
         }
         set {

@@ -20,13 +20,23 @@ struct ObjectValueReader {
     /// unmanaged, embedded in another owner, or managed by another realm are copied, as
     /// RealmSwift's `create` copies them, instead of being linked (an unmanaged one stays
     /// unmanaged).
-    var copyingInto: RealmCore? = nil
+    let copyingInto: RealmCore?
     /// For `create`: the write a value that does not fit fails (it then throws from `write`),
     /// since the data is wrong, not the program. Without it such a value traps.
-    var failingWrite: WriteState? = nil
+    let failingWrite: WriteState?
     /// The copies one `create` made, by the object copied: an object met twice (or in a
-    /// cycle) is copied once.
-    var copies = CopiedObjects()
+    /// cycle) is copied once. Only a reader that copies has them (a setter or a primary-key
+    /// lookup makes none).
+    let copies: CopiedObjects?
+
+    /// A reader of values for `info`'s class; with `copyingInto`, one `create`'s, sharing
+    /// `copies` with the readers of the objects it copies (new ones when `nil`).
+    init(info: ClassInfo, copyingInto: RealmCore? = nil, failingWrite: WriteState? = nil, copies: CopiedObjects? = nil) {
+        self.info = info
+        self.copyingInto = copyingInto
+        self.failingWrite = failingWrite
+        self.copies = copies ?? (copyingInto == nil ? nil : CopiedObjects())
+    }
 
     /// The copies of one `create`, shared by the readers of the objects it copies. Each
     /// original is kept with its copy: an accessor made while reading a collection could
@@ -145,10 +155,10 @@ struct ObjectValueReader {
         if let object = value as? ObjectBase ?? (value as? any _Persistable)?._linkedObject, Self.isKind(object, of: type) {
             guard let realm = copyingInto else { return object }
             if let management = object.management, management.realm === realm, !management.bound.info.isEmbedded { return object }
-            if let copied = copies[object] { return copied }
+            if let copied = copies?[object] { return copied }
             let copyType = Swift.type(of: object)
             let copy = copyType.init()
-            copies[object] = copy
+            copies?[object] = copy
             ObjectValueReader(info: ClassInfo.of(copyType), copyingInto: realm, failingWrite: failingWrite, copies: copies)
                 .apply(object, to: copy, isNew: true)
             return copy

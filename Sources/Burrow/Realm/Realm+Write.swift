@@ -158,7 +158,7 @@ extension Realm {
         // An object given as the value is this one's original: a link back to it (a cycle of
         // unmanaged objects) leads to this object, not to a second copy.
         // (Asked of the value's type first: a dictionary's cast to a class costs more.)
-        if Swift.type(of: value) is ObjectBase.Type, let original = value as? ObjectBase { reader.copies[original] = object }
+        if Swift.type(of: value) is ObjectBase.Type, let original = value as? ObjectBase { reader.copies?[original] = object }
         reader.apply(value, to: object, isNew: true)
         core.insert(object, update: update, in: write)
         return object

@@ -83,9 +83,4 @@ public final class Logger: Sendable {
         guard level != .off, level.rawValue <= logger.threshold.load(ordering: .relaxed) else { return }
         logger.function(level, message())
     }
-
-    /// Whether the shared logger passes `level` on: for messages costly to make.
-    static func logs(_ level: LogLevel) -> Bool {
-        level.rawValue <= shared.threshold.load(ordering: .relaxed)
-    }
 }
