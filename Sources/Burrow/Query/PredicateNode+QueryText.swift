@@ -53,7 +53,9 @@ extension _PersistedValue {
         case .date(let value): Self.dateText(value)
         case .uuid(let value): "uuid(\(value.uuidString))"
         case .objectId(let value): "oid(\(value.stringValue))"
-        case .decimal(let value): value.stringValue
+        // The description, but a wide coefficient without its signed form, which the query
+        // language does not read.
+        case .decimal(let value): value.stringValue.hasPrefix("+") || value.stringValue.contains("E+") ? value.coefficientAndExponentText : value.stringValue
         case .link(let key): "O\(key)"
         case .typedLink(_, let key): "O\(key)"
         case .mixed(let inner): inner.queryText

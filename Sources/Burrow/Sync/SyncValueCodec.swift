@@ -75,8 +75,10 @@ enum SyncValueCodec {
         case let value as UUID: return .string(value.uuidString.lowercased())
         case let value as Decimal128:
             if value.isNaN { return .string("NaN") }
-            let text = value.stringValue
-            if text.lowercased().contains("inf") { return .string(text.hasPrefix("-") ? "-Infinity" : "Infinity") }
+            if value.isInfinite { return .string(value.isNegative ? "-Infinity" : "Infinity") }
+            // Coefficient and exponent, a JSON number whatever the value (the description
+            // writes some values in a form JSON has no number for).
+            let text = value.coefficientAndExponentText
             return (try? JSONValue(parsing: text)).flatMap { if case .number = $0 { $0 } else { nil } } ?? .string(text)
         default: return .null
         }

@@ -2,32 +2,51 @@ import Foundation
 
 /// Decimal text: parsing, the description, literals and `Codable` (as the text).
 extension Decimal128: CustomStringConvertible, ExpressibleByFloatLiteral, ExpressibleByStringLiteral, Codable {
-    /// The value as text: plain digits (`"1234.5"`, `"0.000123"`), or `d.dddEn` when the
-    /// exponent is far from zero (`"1.5E40"`, `"1E-9"`); `"NaN"`, `"Inf"`, `"-Inf"`.
+    /// The value as text, as RealmSwift writes it: the coefficient's digits with the decimal
+    /// point moved left until the exponent is used up or one digit is left before the point,
+    /// the exponent that remains as `En`, and trailing zeros after the point dropped
+    /// (`"2.50"` is `"2.5"`, `"0.00123"` is `"1.23E-3"`, `"123e4"` is `"1.23E6"`, `"1000"` is
+    /// `"1000"`); `"NaN"`, `"Inf"` and `"-Inf"`. Zero is `"0"` (or `"-0"`) whatever its exponent, which
+    /// Burrow does not keep (RealmSwift writes `"0.000"` as `"0E-3"`). A coefficient of more than 64 bits (20 digits
+    /// and up, such as `1 / 3`) is written whole, signed, with a signed exponent:
+    /// `"+3333333333333333333333333333333333E-34"`.
+    ///
+    /// ```swift
+    /// Decimal128("19.99").stringValue      // "19.99"
+    /// Decimal128("123e4").stringValue      // "1.23E6"
+    /// ```
     public var stringValue: String {
+        let sign = isNegative ? "-" : ""
         switch kind {
-        case .nan: return "NaN"
-        case .infinity: return isNegative ? "-Inf" : "Inf"
+        case .nan: return sign + "NaN"
+        case .infinity: return sign + "Inf"
         case .finite: break
         }
-        let sign = isNegative && coefficient != 0 ? "-" : ""
+        let coefficient = self.coefficient
+        guard coefficient <= UInt128(UInt64.max) else {
+            return (isNegative ? "-" : "+") + String(coefficient) + "E" + (exponent < 0 ? "-" : "+") + String(exponent.magnitude)
+        }
         let digits = String(coefficient)
-        let place = digits.count + exponent  // digits before the decimal point
-        if exponent >= 0 && place <= Self.maximumDigits {
-            return sign + digits + String(repeating: "0", count: coefficient == 0 ? 0 : exponent)
+        var digitsBeforePoint = digits.count, exponent = self.exponent
+        while digitsBeforePoint > 1 && exponent != 0 {
+            digitsBeforePoint -= 1
+            exponent += 1
         }
-        if exponent < 0 && place > 0 {
-            return sign + digits.prefix(place) + "." + digits.dropFirst(place)
-        }
-        if exponent < 0 && place > -6 {
-            return sign + "0." + String(repeating: "0", count: -place) + digits
-        }
-        // Scientific: the digits without their trailing zeros, which the exponent carries.
-        let significant = String(digits.reversed().drop { $0 == "0" }.reversed())
-        let mantissa = significant.count == 1 ? significant : significant.prefix(1) + "." + significant.dropFirst()
-        return sign + mantissa + "E" + String(place - 1)
+        var fraction = digits.dropFirst(digitsBeforePoint)
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        var text = sign + digits.prefix(digitsBeforePoint)
+        if !fraction.isEmpty { text += "." + fraction }
+        if exponent != 0 { text += "E" + String(exponent) }
+        return text
     }
 
+    /// The value as its coefficient and exponent (`"-12345E-2"`), which `Double` and
+    /// `Decimal` read.
+    var coefficientAndExponentText: String {
+        (isNegative ? "-" : "") + String(coefficient) + "E" + String(exponent)
+    }
+
+    /// The value as text: ``stringValue``.
     public var description: String { stringValue }
 
     public init(floatLiteral value: Double) {

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Arithmetic rounds half to even to 34 digits. Values compare and hash by what they are worth
-/// (`1.0 == 1.00`); a description drops trailing zeros after the decimal point. A `Double`
+/// (`1.0 == 1.00`); a description is RealmSwift's (``stringValue``). A `Double`
 /// converts through its shortest 15-significant-digit form, so `Decimal128(number: 0.1)` is
 /// exactly 0.1.
 public struct Decimal128: Sendable {
@@ -204,7 +204,7 @@ public struct Decimal128: Sendable {
         switch kind {
         case .nan: .nan
         case .infinity: isNegative ? -.infinity : .infinity
-        case .finite: Double(stringValue) ?? .nan
+        case .finite: Double(coefficientAndExponentText) ?? .nan
         }
     }
 
@@ -215,7 +215,7 @@ public struct Decimal128: Sendable {
         let reduced = normalized
         let digits = Self.digitCount(reduced.coefficient)
         guard reduced.exponent >= -128, reduced.exponent + digits <= 127 + 38 else { return nil }
-        return Decimal(string: stringValue, locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(string: reduced.coefficientAndExponentText, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// The value with every trailing zero of its coefficient taken into its exponent.
