@@ -42,11 +42,25 @@ extension TableWriter {
     }
 
     /// Removes every element of `owner`'s list in `column` (its owner is being deleted or
-    /// overwritten), deleting the embedded objects it holds.
-    func removeList(of owner: ObjectKey, column: Int, in layout: TableLayout) throws {
+    /// overwritten), deleting the embedded objects it holds but those in `kept` (which the
+    /// caller stores again, updated in place).
+    func removeList(of owner: ObjectKey, column: Int, in layout: TableLayout, keeping kept: Set<ObjectKey> = []) throws {
         guard let database = layout.collectionDatabase(of: column) else { return }
         for position in try ListEntries.positions(of: owner, in: database, txn: transaction) {
-            try discardListElement(owner: owner, position: position, column: column, in: layout)
+            if !kept.isEmpty, let target = try linkedKey(at: position, owner: owner, column: column, in: layout), kept.contains(target) {
+                try removeListElement(owner: owner, position: position, column: column, in: layout)
+            } else {
+                try discardListElement(owner: owner, position: position, column: column, in: layout)
+            }
+        }
+    }
+
+    /// The embedded objects `owner`'s list in `column` holds, in order; empty when the list
+    /// holds no embedded objects.
+    func embeddedListElements(of owner: ObjectKey, column: Int, in layout: TableLayout) throws -> [ObjectKey] {
+        guard embeddedLayout(of: column, in: layout) != nil, let database = layout.collectionDatabase(of: column) else { return [] }
+        return try ListEntries.positions(of: owner, in: database, txn: transaction).compactMap { position in
+            try linkedKey(at: position, owner: owner, column: column, in: layout)
         }
     }
 

@@ -160,13 +160,14 @@ final class TableWriter {
         storage.deletedPrimaryKeys![layout.classID] = captured
     }
 
-    /// Empties every list, set and map of the object `key`.
-    func removeCollections(of key: ObjectKey, in layout: TableLayout) throws {
+    /// Empties every list, set and map of the object `key`; `kept` names, by column, embedded
+    /// objects of a list that stay stored (the update of their owner reuses them).
+    func removeCollections(of key: ObjectKey, in layout: TableLayout, keepingEmbedded kept: [Int: Set<ObjectKey>] = [:]) throws {
         for collection in layout.lists {
             switch layout.storedClass.properties[collection.column].collection {
             case .map?: try removeMap(of: key, column: collection.column, in: layout)
             case .set?: try removeSet(of: key, column: collection.column, in: layout)
-            default: try removeList(of: key, column: collection.column, in: layout)
+            default: try removeList(of: key, column: collection.column, in: layout, keeping: kept[collection.column] ?? [])
             }
         }
     }

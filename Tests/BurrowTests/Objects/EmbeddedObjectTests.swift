@@ -82,6 +82,57 @@ import Testing
         #expect(try realm.storedCount(of: Address.self) == 1 && realm.storedCount(of: Geo.self) == 1)
     }
 
+    @Test func updateModifiedUpdatesTheEmbeddedObjectsOfAListInPlace() throws {
+        // RealmSwift's testAddAndUpdateChangedEmbedded (lists): element by element, the stored
+        // embedded objects take the new values and stay valid; a longer list adds, a shorter
+        // one deletes what is left over.
+        let realm = try directory.realm()
+        let first = Contact(value: ["id": 1, "previous": [["street": "A", "geo": [1.0]], ["street": "B"], ["street": "C"]]])
+        try realm.write { realm.add(first) }
+        let (a, aGeo, b, c) = (first.previous[0], try #require(first.previous[0].geo), first.previous[1], first.previous[2])
+        let second = Contact(value: ["id": 1, "previous": [["street": "A2", "geo": [2.0]], ["street": "B2", "city": "X"]]])
+        try realm.write { realm.add(second, update: .modified) }
+        #expect(!a.isInvalidated && !aGeo.isInvalidated && !b.isInvalidated && c.isInvalidated)
+        #expect(a.street == "A2" && aGeo.latitude == 2 && b.street == "B2" && b.city == "X")
+        #expect(second.previous[0].isSameObject(as: a) && second.previous[1].isSameObject(as: b))
+        #expect(first.previous.map(\.street) == ["A2", "B2"])
+        #expect(try realm.storedCount(of: Address.self) == 2 && realm.storedCount(of: Geo.self) == 1)
+
+        // Longer: the first two are updated, the third is new.
+        try realm.write {
+            realm.add(Contact(value: ["id": 1, "previous": [["street": "A3"], ["street": "B3"], ["street": "D"]]]), update: .modified)
+        }
+        #expect(!a.isInvalidated && !b.isInvalidated && aGeo.isInvalidated)
+        #expect(first.previous.map(\.street) == ["A3", "B3", "D"] && a.street == "A3" && a.geo == nil)
+        #expect(try realm.storedCount(of: Address.self) == 3 && realm.storedCount(of: Geo.self) == 0)
+
+        // `.all` still replaces them, and an empty list deletes them all.
+        try realm.write { realm.add(Contact(value: ["id": 1, "previous": [["street": "E"]]]), update: .all) }
+        #expect(a.isInvalidated && b.isInvalidated && first.previous.map(\.street) == ["E"])
+        let e = first.previous[0]
+        try realm.write { realm.add(Contact(value: ["id": 1]), update: .modified) }
+        #expect(e.isInvalidated && first.previous.isEmpty)
+        #expect(try realm.storedCount(of: Address.self) == 0)
+    }
+
+    @Test func anUpdateInPlaceOfAListIsReportedAsModifications() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Contact(value: ["id": 1, "previous": [["street": "A"], ["street": "B"]]])) }
+        let contact = try #require(realm.object(ofType: Contact.self, forPrimaryKey: 1))
+        var changes: [(deletions: [Int], insertions: [Int], modifications: [Int])] = []
+        let token = contact.previous.observe { change in
+            if case .update(_, let deletions, let insertions, let modifications) = change {
+                changes.append((deletions, insertions, modifications))
+            }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        try realm.write { realm.add(Contact(value: ["id": 1, "previous": [["street": "A"], ["street": "B2"]]]), update: .modified) }
+        realm.refresh()
+        #expect(changes.count == 1)
+        #expect(changes.first?.deletions == [] && changes.first?.insertions == [] && changes.first?.modifications == [1])
+    }
+
     @Test func settingALinkToTheEmbeddedObjectItHoldsChangesNothing() throws {
         // RealmSwift's testSetEmbeddedLink: no trap, and the object stays valid; another
         // owner's embedded object is still refused (MisuseTests).

@@ -30,6 +30,7 @@ extension RealmCore {
             // The row being replaced, whose embedded objects the new ones update in place with
             // `.modified`; with `.all` they are replaced (deleted and made anew), as in RealmSwift.
             let replaced = update != .modified || claim.exists == false ? nil : try write.tables.values(of: claim.key, in: layout)
+            let reusedElements = replaced == nil ? [:] : try reusableEmbeddedElements(of: object, info: info, bound: bound, owner: claim.key, in: write)
             let links = info.linkFields
             if !links.isEmpty || !info.collectionFields.isEmpty {
                 // The key is known before the links are followed, so a cycle back to this object
@@ -55,7 +56,8 @@ extension RealmCore {
                 let held = field.accessor.read(at: info.pointer(to: index, in: object) + field.valueOffset) as? AnyRealmValue ?? .none
                 values[bound.fieldColumns[index]] = try storedMixed(held, update: update, in: write)
             }
-            try store(values, claim: claim, in: layout, update: update, write: write)
+            try store(values, claim: claim, in: layout, update: update, write: write,
+                      keepingEmbedded: reusedElements.mapValues { Set($0.compactMap { $0 }) })
             if !info.collectionFields.isEmpty {
                 write.pendingKeys[ObjectIdentifier(object)] = claim.key
                 defer { write.pendingKeys[ObjectIdentifier(object)] = nil }
@@ -67,12 +69,53 @@ extension RealmCore {
                         try ManagedMap.store(entries, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
                     } else if field.collection == .set {
                         try ManagedSet.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
+                    } else if let reused = reusedElements[bound.fieldColumns[index]] {
+                        try storeEmbeddedList(elements, reusing: reused, owner: claim.key, column: bound.fieldColumns[index], in: layout,
+                                              update: update, write: write)
                     } else {
                         try ManagedList.store(elements, owner: claim.key, column: bound.fieldColumns[index], in: layout, realm: self, write: write)
                     }
                 }
             }
             object.becomeManaged(by: self, bound: bound, key: claim.key)
+        }
+    }
+
+    /// For each list of embedded objects of the stored object `owner`, the stored embedded
+    /// object each unmanaged element of `object`'s list takes the place of, by index (`nil`
+    /// where the stored list is shorter): with `.modified`, RealmSwift updates the embedded
+    /// objects of a list in place, index by index, as it does a to-one embedded object.
+    private func reusableEmbeddedElements(of object: ObjectBase, info: ClassInfo, bound: BoundClass, owner: ObjectKey,
+                                          in write: WriteState) throws -> [Int: [ObjectKey?]] {
+        var reused: [Int: [ObjectKey?]] = [:]
+        for index in info.collectionFields where info.fields[index].collection == .list && info.fields[index].kind == .link {
+            let column = bound.fieldColumns[index]
+            let stored = try write.tables.embeddedListElements(of: owner, column: column, in: bound.layout)
+            guard !stored.isEmpty else { continue }
+            let field = info.fields[index]
+            let elements = field.accessor.collectionElements(at: info.pointer(to: index, in: object) + field.valueOffset)
+            reused[column] = elements.indices.map { position in
+                position < stored.count && (elements[position] as? ObjectBase)?.management == nil ? stored[position] : nil
+            }
+        }
+        return reused
+    }
+
+    /// Stores a list of embedded objects where `reused` names the stored object each element
+    /// updates in place (see ``reusableEmbeddedElements(of:info:bound:owner:in:)``); the
+    /// others are added.
+    private func storeEmbeddedList(_ elements: [any _Persistable], reusing reused: [ObjectKey?], owner: ObjectKey, column: Int,
+                                   in layout: TableLayout, update: UpdatePolicy, write: WriteState) throws {
+        for (index, element) in elements.enumerated() {
+            let value: _PersistedValue
+            if let old = reused[index], let object = element as? ObjectBase {
+                storeGraph(of: object, update: update, in: write, reusing: old)
+                if let failure = write.failure { throw failure }
+                value = .link(old.rawValue)
+            } else {
+                value = try ManagedCollection.storedValue(of: element, kind: layout.kinds[column], realm: self, in: write, destination: .list)
+            }
+            try write.tables.putListElement(value, owner: owner, position: ListEntries.gap * UInt64(index + 1), column: column, in: layout)
         }
     }
 
@@ -89,10 +132,10 @@ extension RealmCore {
 
     /// Writes a claimed row: new, or (with `.all` or `.modified`) over the row with its primary key.
     private func store(_ values: [_PersistedValue], claim: (key: ObjectKey, exists: Bool?), in layout: TableLayout,
-                       update: UpdatePolicy, write: WriteState) throws {
+                       update: UpdatePolicy, write: WriteState, keepingEmbedded kept: [Int: Set<ObjectKey>] = [:]) throws {
         switch claim.exists {
         case true?:
-            try overwrite(claim.key, with: values, in: layout, update: update, write: write)
+            try overwrite(claim.key, with: values, in: layout, update: update, write: write, keepingEmbedded: kept)
         case false?:
             try write.tables.insert(values, key: claim.key, in: layout)
         case nil:
@@ -101,13 +144,13 @@ extension RealmCore {
             do {
                 try write.tables.insert(values, key: claim.key, in: layout)
             } catch LMDBError.keyExists {
-                try overwrite(claim.key, with: values, in: layout, update: update, write: write)
+                try overwrite(claim.key, with: values, in: layout, update: update, write: write, keepingEmbedded: kept)
             }
         }
     }
 
     private func overwrite(_ key: ObjectKey, with values: [_PersistedValue], in layout: TableLayout,
-                           update: UpdatePolicy, write: WriteState) throws {
+                           update: UpdatePolicy, write: WriteState, keepingEmbedded kept: [Int: Set<ObjectKey>]) throws {
         guard update != .error else {
             // The data, not the program, is wrong: the write fails as a whole and throws.
             let primaryKey = layout.primaryKeyColumn.map { values[$0] } ?? .null
@@ -119,7 +162,7 @@ extension RealmCore {
         }
         try write.tables.replace(key, old: old, new: values, in: layout)
         // The added object's lists and sets replace the stored ones.
-        try write.tables.removeCollections(of: key, in: layout)
+        try write.tables.removeCollections(of: key, in: layout, keepingEmbedded: kept)
     }
 
     /// Where an object is being stored, for RealmSwift's message refusing an embedded object
