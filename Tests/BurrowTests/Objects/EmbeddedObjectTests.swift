@@ -115,6 +115,34 @@ import Testing
         #expect(try realm.storedCount(of: Address.self) == 0)
     }
 
+    @Test func createUpdateModifiedUpdatesEmbeddedObjectsInPlace() throws {
+        let realm = try directory.realm()
+        try realm.write {
+            realm.create(Contact.self, value: ["id": 1, "address": ["street": "A", "city": "X", "geo": [1.0]],
+                                               "previous": [["street": "P"], ["street": "Q"]]])
+        }
+        let contact = try #require(realm.object(ofType: Contact.self, forPrimaryKey: 1))
+        let (address, geo, p, q) = (try #require(contact.address), try #require(contact.address?.geo), contact.previous[0], contact.previous[1])
+        try realm.write {
+            realm.create(Contact.self, value: ["id": 1, "address": ["street": "B", "geo": [2.0]], "previous": [["street": "P2"]]],
+                         update: .modified)
+        }
+        // Properties the value does not name keep theirs, as for the object itself.
+        #expect(!address.isInvalidated && address.street == "B" && address.city == "X")
+        #expect(!geo.isInvalidated && geo.latitude == 2)
+        #expect(!p.isInvalidated && p.street == "P2" && q.isInvalidated && contact.previous.count == 1)
+        #expect(try realm.storedCount(of: Address.self) == 2 && realm.storedCount(of: Geo.self) == 1)
+
+        try realm.write {
+            realm.create(Contact.self, value: ["id": 1, "previous": [["street": "P3"], Address(value: ["street": "R"])]], update: .modified)
+        }
+        #expect(!p.isInvalidated && contact.previous.map(\.street) == ["P3", "R"])
+        // `.all` replaces them.
+        try realm.write { realm.create(Contact.self, value: ["id": 1, "address": ["street": "C"], "previous": []], update: .all) }
+        #expect(address.isInvalidated && geo.isInvalidated && p.isInvalidated && contact.address?.street == "C")
+        #expect(try realm.storedCount(of: Address.self) == 1 && realm.storedCount(of: Geo.self) == 0)
+    }
+
     @Test func anUpdateInPlaceOfAListIsReportedAsModifications() throws {
         let realm = try directory.realm()
         try realm.write { realm.add(Contact(value: ["id": 1, "previous": [["street": "A"], ["street": "B"]]])) }
