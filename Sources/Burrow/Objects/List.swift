@@ -257,6 +257,14 @@ extension List: _Persistable {
     }
 }
 
+extension List {
+    /// For two unmanaged lists, whether they hold equal elements in the same order (RealmSwift
+    /// compares unmanaged lists so); `nil` when either is managed.
+    func unmanagedElementsEqual(_ other: List<Element>) -> Bool? {
+        managed == nil && other.managed == nil ? elements == other.elements : nil
+    }
+}
+
 extension List: KeyPathProbeCollection {
     func holdProbeElement(recordingInto recorder: KeyPathRecorder) {
         guard managed == nil, elements.isEmpty, let element = recorder.probeElement(of: Element.self) else { return }

@@ -241,3 +241,11 @@ extension Map: KeyPathProbeCollection {
         probeElement = recorder.probeElement(of: Value.self)
     }
 }
+
+extension Map {
+    /// For two unmanaged maps, whether they hold equal values under the same keys (RealmSwift
+    /// compares unmanaged maps so); `nil` when either is managed.
+    func unmanagedEntriesEqual(_ other: Map<Key, Value>) -> Bool? {
+        managed == nil && other.managed == nil ? storage == other.storage : nil
+    }
+}

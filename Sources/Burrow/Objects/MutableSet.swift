@@ -134,6 +134,13 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     }
 
     var unmanagedElements: [any _Persistable] { managed == nil ? elements : [] }
+
+    /// For two unmanaged sets, whether they hold the same elements in any order (RealmSwift
+    /// compares unmanaged sets so); `nil` when either is managed.
+    func unmanagedElementsEqual(_ other: MutableSet<Element>) -> Bool? {
+        guard managed == nil && other.managed == nil else { return nil }
+        return elements.count == other.elements.count && elements.allSatisfy { element in other.elements.contains { Self.same($0, element) } }
+    }
 }
 
 extension MutableSet: _AdoptableCollection {

@@ -1,7 +1,7 @@
 /// ``Results``, ``List``, ``MutableSet`` and ``LinkingObjects`` as ``RealmCollection``s. Their
 /// queries come from ``_QueryableCollection``; equality follows RealmSwift: results are equal
 /// to their own copies, managed collections when they are the same property of the same
-/// object, unmanaged ones only to themselves.
+/// object, unmanaged lists and sets when they hold equal elements.
 extension Results: RealmCollection, Hashable {
     public static func == (lhs: Results<Element>, rhs: Results<Element>) -> Bool {
         lhs.identity == rhs.identity
@@ -21,14 +21,29 @@ extension Results: RealmCollection, Hashable {
 }
 
 extension List: RealmCollection {
+    /// Whether both are the same property of the same stored object, or unmanaged lists with
+    /// equal elements in the same order.
     public static func == (lhs: List<Element>, rhs: List<Element>) -> Bool {
-        lhs === rhs || ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
+        lhs === rhs || lhs.unmanagedElementsEqual(rhs) ?? ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
+    }
+
+    /// Whether `object` is a list equal to this one (``==(_:_:)``), as RealmSwift's
+    /// `isEqual(_:)` compares them.
+    ///
+    /// ```swift
+    /// let a = List<Int>(), b = List<Int>()
+    /// a.append(1); b.append(1)
+    /// a.isEqual(b)   // true
+    /// ```
+    public func isEqual(_ object: Any?) -> Bool {
+        (object as? List<Element>).map { self == $0 } ?? false
     }
 }
 
 extension List: Hashable {
+    /// Hashes what ``==(_:_:)`` compares: the stored property, or an unmanaged list's count.
     public func hash(into hasher: inout Hasher) {
-        ManagedCollection.hash(managed as? ManagedCollection, orIdentityOf: self, into: &hasher)
+        ManagedCollection.hash(managed as? ManagedCollection, orCount: count, into: &hasher)
     }
 }
 
@@ -39,14 +54,29 @@ extension MutableSet: RealmCollection {
         return indices.first { MutableSet.same(self[$0], object) }
     }
 
+    /// Whether both are the same property of the same stored object, or unmanaged sets with
+    /// the same elements.
     public static func == (lhs: MutableSet<Element>, rhs: MutableSet<Element>) -> Bool {
-        lhs === rhs || ManagedCollection.same(lhs.managed, rhs.managed)
+        lhs === rhs || lhs.unmanagedElementsEqual(rhs) ?? ManagedCollection.same(lhs.managed, rhs.managed)
+    }
+
+    /// Whether `object` is a set equal to this one (``==(_:_:)``), as RealmSwift's
+    /// `isEqual(_:)` compares them.
+    ///
+    /// ```swift
+    /// let a = MutableSet<Int>(), b = MutableSet<Int>()
+    /// a.insert(1); b.insert(1)
+    /// a.isEqual(b)   // true
+    /// ```
+    public func isEqual(_ object: Any?) -> Bool {
+        (object as? MutableSet<Element>).map { self == $0 } ?? false
     }
 }
 
 extension MutableSet: Hashable {
+    /// Hashes what ``==(_:_:)`` compares: the stored property, or an unmanaged set's count.
     public func hash(into hasher: inout Hasher) {
-        ManagedCollection.hash(managed, orIdentityOf: self, into: &hasher)
+        ManagedCollection.hash(managed, orCount: count, into: &hasher)
     }
 }
 
@@ -74,10 +104,11 @@ extension LinkingObjects: RealmCollection where Element: Object {
 }
 
 extension ManagedCollection {
-    /// Hashes what ``same(_:_:)`` compares, or the collection's identity while unmanaged.
-    static func hash(_ managed: ManagedCollection?, orIdentityOf collection: AnyObject, into hasher: inout Hasher) {
+    /// Hashes what ``same(_:_:)`` compares, or the number of elements of an unmanaged
+    /// collection (which compares by its elements).
+    static func hash(_ managed: ManagedCollection?, orCount count: Int, into hasher: inout Hasher) {
         guard let managed else {
-            hasher.combine(ObjectIdentifier(collection))
+            hasher.combine(count)
             return
         }
         hasher.combine(ObjectIdentifier(managed.realm.coordinator))

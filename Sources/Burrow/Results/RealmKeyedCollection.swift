@@ -116,14 +116,27 @@ extension Map: RealmKeyedCollection {
 }
 
 extension Map: Hashable {
-    /// Whether both are the same property of the same stored object, or the same unmanaged map.
+    /// Whether both are the same property of the same stored object, or unmanaged maps with
+    /// equal values under the same keys.
     public static func == (lhs: Map, rhs: Map) -> Bool {
-        lhs === rhs || ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
+        lhs === rhs || lhs.unmanagedEntriesEqual(rhs) ?? ManagedCollection.same(lhs.managed as? ManagedCollection, rhs.managed as? ManagedCollection)
     }
 
-    /// Hashes what ``==`` compares.
+    /// Whether `object` is a map equal to this one (``==(_:_:)``), as RealmSwift's
+    /// `isEqual(_:)` compares them.
+    ///
+    /// ```swift
+    /// let a = Map<String, Int>(), b = Map<String, Int>()
+    /// a["x"] = 1; b["x"] = 1
+    /// a.isEqual(b)   // true
+    /// ```
+    public func isEqual(_ object: Any?) -> Bool {
+        (object as? Map<Key, Value>).map { self == $0 } ?? false
+    }
+
+    /// Hashes what ``==`` compares: the stored property, or an unmanaged map's count.
     public func hash(into hasher: inout Hasher) {
-        ManagedCollection.hash(managed as? ManagedCollection, orIdentityOf: self, into: &hasher)
+        ManagedCollection.hash(managed as? ManagedCollection, orCount: count, into: &hasher)
     }
 }
 
