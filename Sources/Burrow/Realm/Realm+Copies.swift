@@ -47,6 +47,49 @@ extension Realm {
     }
 }
 
+extension Realm {
+    /// Writes a compacted copy of the realm's latest committed version to the file
+    /// `configuration` names, encrypted with its key (or not, without one); the file must not
+    /// exist. As RealmSwift's, this converts between local and synced files: with a
+    /// `syncConfiguration`, the copy records every object it holds for upload, so that
+    /// opening it with that configuration uploads them all (under a client id of its own); without
+    /// one, the copy is a local file, leaving out a synced file's sync state.
+    ///
+    /// ```swift
+    /// var synced = Realm.Configuration(fileURL: syncedURL, objectTypes: [Task.self])
+    /// synced.syncConfiguration = SyncConfiguration(server: "postgresql://ana@db.internal/tasks")
+    /// try local.writeCopy(configuration: synced)       // a local file's objects will upload
+    /// let realm = try Realm(configuration: synced)
+    /// ```
+    ///
+    /// The copy is written record by record, with its indexes rebuilt and no change log. Traps
+    /// inside a write transaction, and for a configuration without a `fileURL` (an
+    /// `inMemoryIdentifier`).
+    ///
+    /// - Throws: ``Realm/Error`` `fileExists` when the file exists, `fileNotFound` when its
+    ///   folder does not, `outOfDiskSpace`, `fileAccess`; `invalidDatabase` for a key that is
+    ///   not 64 bytes long, or damage met in this file; ``SyncError`` `missingPrimaryKey` with a
+    ///   `syncConfiguration` when a class has no primary key.
+    public func writeCopy(configuration: Realm.Configuration) throws {
+        core.verifyThread()
+        burrowPrecondition(core.writeState == nil, "Cannot write a copy of a Realm in a write transaction: commit or cancel it first.")
+        guard let fileURL = configuration.fileURL, configuration.inMemoryIdentifier == nil else {
+            burrowPreconditionFailure("writeCopy(configuration:) writes a file: give the configuration a fileURL, not an inMemoryIdentifier.")
+        }
+        let forSync = configuration.syncConfiguration != nil
+        if forSync { try SyncSessionRegistry.checkSyncable(schema) }
+        let path = fileURL.standardizedFileURL.path
+        do {
+            let cipher = try configuration.encryptionKey.map { try FileCipher(key: $0, path: path) }
+            let coordinator = core.coordinator
+            try RekeyedCopy(source: coordinator.environment, catalog: coordinator.catalogs.catalog, metadata: coordinator.metadata)
+                .write(to: path, cipher: cipher, mode: configuration.filePermissions, forSync: forSync)
+        } catch {
+            throw Error(translating: error, path: path, operation: .writeCopy)
+        }
+    }
+}
+
 extension Realm.Configuration {
     /// What the engine needs of the configuration to open its file, with the schema check
     /// and migration it asks for.

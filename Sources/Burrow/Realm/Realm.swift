@@ -96,6 +96,11 @@ public struct Realm: Equatable {
                 throw Realm.openedAtAnotherVersion(cached.coordinator.path, version: cached.configuration.schemaVersion,
                                                    asked: configuration.schemaVersion)
             }
+            if cached.configuration.syncConfiguration == nil && configuration.syncConfiguration != nil {
+                // The instance this thread holds has no session: handing it out would not sync.
+                throw Realm.Error(.fail, "Realm at path '\(cached.coordinator.path)' already opened without a sync configuration on this thread: "
+                                  + "close it before opening the file for sync.", fileURL: URL(fileURLWithPath: cached.coordinator.path))
+            }
             handle = RealmHandle(use)
             return
         }
@@ -110,6 +115,7 @@ public struct Realm: Equatable {
         try createTables(for: declared)
         if let sync = configuration.syncConfiguration {
             try SyncSessionRegistry.checkSyncable(schema)
+            if !coordinator.isJournaling { try SyncSessionRegistry.refuseObjectsWrittenWithoutSync(in: core) }
             coordinator.startJournaling()
             SyncSessionRegistry.startSession(for: self, sync: sync)
         }

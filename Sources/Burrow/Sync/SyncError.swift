@@ -39,6 +39,11 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The connection's role may not do what was asked (for instance, read the writes other
         /// programs made, which row-level security keeps from roles it binds).
         case permissionDenied
+        /// The file holds objects written while it was not synced, which would never upload:
+        /// open it without a sync configuration, or write a copy for sync with
+        /// ``Realm/writeCopy(configuration:)`` (RealmSwift refuses to open a local file as a
+        /// synced one too).
+        case localFile
     }
 
     /// One object whose write the server refused, undone in the file (a compensating write).

@@ -16,6 +16,19 @@ enum SyncSessionRegistry {
         }
     }
 
+    /// Throws when the file `core` reads holds objects although it never synced: they were
+    /// written without a journal, so nothing would ever upload them, and a stale local file
+    /// opened by mistake must not be taken for this server's data.
+    static func refuseObjectsWrittenWithoutSync(in core: RealmCore) throws {
+        let txn = core.readTransaction
+        for layout in core.catalog.layouts.values.sorted(by: { $0.className < $1.className }) where layout.storedClass.isEmbedded != true {
+            let count = try layout.count(in: txn)
+            guard count > 0 else { continue }
+            throw SyncError(.localFile, "'\(core.coordinator.path)' holds objects written while it was not synced (\(count) of '\(layout.className)'), "
+                            + "which would never upload: open it without a sync configuration, or write a copy for sync with writeCopy(configuration:)")
+        }
+    }
+
     /// Starts the session of the file `realm` opened, unless it runs.
     static func startSession(for realm: Realm, sync: SyncConfiguration) {
         let configuration = realm.configuration

@@ -21,6 +21,35 @@ import Testing
         #expect(realm.objects(Person.self).count == 10)
     }
 
+    @Test func aCopyForAConfigurationIsWrittenWhereItSaysWithItsKey() throws {
+        // RealmSwift's testWriteCopyForConfiguration, and an encrypted destination.
+        let realm = try directory.realm()
+        try realm.write { for id in 0..<50 { realm.add(Person(value: ["id": id, "name": "p\(id)"])) } }
+        var destination = directory.configuration("destination.realm")
+        destination.encryptionKey = Data((0..<64).map { UInt8($0) })
+        try realm.writeCopy(configuration: destination)
+        let copy = try Realm(configuration: destination)
+        #expect(copy.objects(Person.self).count == 50 && copy.object(ofType: Person.self, forPrimaryKey: 7)?.name == "p7")
+        #expect(copy.objects(Person.self).filter("name == 'p9'").count == 1)  // indexes rebuilt
+        try copy.write { copy.add(Person(value: ["id": 50])) }
+        #expect(copy.objects(Person.self).count == 51 && realm.objects(Person.self).count == 50)
+        let frozen = copy.freeze()
+        #expect(frozen.isFrozen && frozen.objects(Person.self).isFrozen)
+        var withoutKey = destination
+        withoutKey.encryptionKey = nil
+        #expect(throws: Realm.Error.self) { try Realm(configuration: withoutKey) }
+        #expect(try Realm.syncStatus(ofFileAt: destination.fileURL!, encryptionKey: destination.encryptionKey) == nil)
+        expectError(.fileExists) { try realm.writeCopy(configuration: destination) }
+    }
+
+    @Test func aCopyForAConfigurationWithoutAFileTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
+            try? realm.writeCopy(configuration: Realm.Configuration(inMemoryIdentifier: "copy"))
+        }
+    }
+
     @Test func anExistingFileIsNeverOverwritten() throws {
         let realm = try directory.realm()
         let existing = directory.file("existing.realm")

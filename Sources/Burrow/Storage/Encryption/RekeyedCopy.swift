@@ -15,11 +15,12 @@ struct RekeyedCopy {
     let metadata: MetadataStore
 
     /// Writes the copy to `path`, which must not exist, with `cipher` (`nil`: not encrypted) and
-    /// file mode `mode`; a failed copy leaves no file.
+    /// file mode `mode`; a failed copy leaves no file. The source's sync journal is left out;
+    /// with `forSync`, the copy's journal records every object for upload instead.
     ///
     /// - Throws: ``LMDBError`` (`fileExists` when `path` exists, `noSpace`, …), ``StorageError``
     ///   for damage met in the source.
-    func write(to path: String, cipher: FileCipher?, mode: mode_t) throws {
+    func write(to path: String, cipher: FileCipher?, mode: mode_t, forSync: Bool = false) throws {
         if access(path, F_OK) == 0 { throw LMDBError.fileExists }
         let staging = CopyStaging.rekeyingPath(for: path)
         unlink(staging)
@@ -28,11 +29,11 @@ struct RekeyedCopy {
             unlink(staging)
             unlink(staging + "-lock")
         }
-        try writeStaged(to: staging, cipher: cipher, mode: mode)
+        try writeStaged(to: staging, cipher: cipher, mode: mode, forSync: forSync)
         guard link(staging, path) == 0 else { throw LMDBError(code: errno) }
     }
 
-    private func writeStaged(to staging: String, cipher: FileCipher?, mode: mode_t) throws {
+    private func writeStaged(to staging: String, cipher: FileCipher?, mode: mode_t, forSync: Bool) throws {
         var options = Environment.Options()
         // Unencrypted, the copy's values carry checksums, whatever the source's format.
         options.sealer = cipher ?? RecordChecksums(active: true)
@@ -50,6 +51,10 @@ struct RekeyedCopy {
             if let links = catalog.links(visibleTo: reader) {
                 let copied = try writer.openDatabase(named: FileHeader.linksName, create: true, sealed: true)
                 try copyEntries(of: links, from: reader) { key, value in try writer.put(key, value, in: copied, flags: .append) }
+            }
+            if forSync, let journal = try SyncJournal.open(in: writer, create: true) {
+                let layouts = try catalog.layouts.values.map { try TableLayout.open($0.storedClass, in: writer, create: false) }
+                try journal.recordEveryObject(of: layouts, in: writer)
             }
             try writer.commit()
         } catch {

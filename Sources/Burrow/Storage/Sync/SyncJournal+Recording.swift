@@ -55,6 +55,32 @@ extension SyncJournal {
         try edits.store()
     }
 
+    /// Records every object of `layouts`' tables as created, at one clock reading, so that all
+    /// of them upload: for a file that did not sync until now (a copy written for sync by
+    /// ``Realm/writeCopy(configuration:)``). Embedded objects travel with their owners.
+    ///
+    /// - Throws: ``StorageError`` for a row that does not read; LMDB's errors.
+    func recordEveryObject(of layouts: [TableLayout], in txn: Transaction) throws {
+        _ = try ensureClientID(in: txn)
+        let createdAt = try tick(in: txn)
+        var edits = PendingEdits(journal: self, txn: txn)
+        for layout in layouts.sorted(by: { $0.classID < $1.classID }) where layout.storedClass.isEmbedded != true {
+            guard let column = layout.primaryKeyColumn else { continue }
+            let cursor = try txn.openCursor(layout.rows)
+            var entry = try cursor.first()
+            while let (keyBytes, row) = entry {
+                let key = try ObjectKey(checking: keyBytes, in: layout.className)
+                let primaryKey = try RowReader(row, key: key).checkedValue(column, kind: layout.kinds[column])
+                try edits.update(classID: layout.classID, primaryKey: primaryKey, at: createdAt) { object in
+                    object.created = createdAt
+                    object.properties = [:]
+                }
+                entry = try cursor.next()
+            }
+        }
+        try edits.store()
+    }
+
     /// Marks the property of the top-level object that holds the embedded object `key` as
     /// changed, following owners up through embedded objects held by embedded objects.
     private func markOwner(of key: ObjectKey, in layout: TableLayout, layouts: [UInt32: TableLayout],
