@@ -84,7 +84,7 @@ extension RealmCore {
         guard perform(in: write, {
             stored = try StoredValueConversion.trappingInvalidValues { try writer.storedValue(value, for: property, of: management.bound.layout.className) }
         }) else { return }
-        update(object, management: management, column: column, to: stored)
+        update(object, key: management.key, layout: management.bound.layout, column: column, to: stored)
     }
 
     /// Creates an object of class `className` from `value` (a dictionary, an array in property

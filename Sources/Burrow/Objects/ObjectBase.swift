@@ -153,10 +153,13 @@ open class ObjectBase {
     /// Writes column `column` of a managed object (inside a write transaction).
     @usableFromInline
     final func setManagedValue(_ value: _PersistedValue, column: Int) {
-        guard let management else {
+        // The realm and table are borrowed, not copied out of `management` (which retains).
+        guard let managingRealm, let managingLayout, let key = management?.key else {
             burrowPreconditionFailure(TrapMessage.objectInvalidated)
         }
-        management.realm.update(self, management: management, column: column, to: value)
+        managingRealm._withUnsafeGuaranteedRef { realm in
+            managingLayout._withUnsafeGuaranteedRef { layout in realm.update(self, key: key, layout: layout, column: column, to: value) }
+        }
     }
 
     /// The target of the to-one link in `column` of a managed object, or `nil`.
@@ -219,8 +222,14 @@ open class ObjectBase {
         // The generation it became managed in, which ``RealmCore/invalidate()`` compares.
         cachedRow = nil
         cachedRowGeneration = realm.generation
+        // The column words of the fields inside the object, stored straight (the first word of
+        // each wrapper, as ClassInfo.manage stores it); boxed fields through their boxes.
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        bound.inlineColumnWords.withUnsafeBufferPointer { words in
+            for word in words { (base + word.offset).storeBytes(of: word.column, as: Int.self) }
+        }
         let info = bound.info
-        for index in info.fields.indices { info.manage(index, column: bound.fieldColumns[index], in: self) }
+        for index in bound.boxedFields { info.manage(index, column: bound.fieldColumns[index], in: self) }
         // A managed link reads its row; dropping the unmanaged target breaks reference cycles
         // between objects that were added together.
         for index in info.linkFields {

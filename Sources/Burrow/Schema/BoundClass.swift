@@ -13,6 +13,12 @@ final class BoundClass {
     /// at once do not all count references to the process-wide `ClassInfo`.
     let type: ObjectBase.Type
     let primaryKey: (field: Int, kind: _StorageKind, isOptional: Bool)?
+    /// For each field kept inside the object (not in a box), where its wrapper's column word
+    /// sits in an instance and the column it reads: an object made for a row stores these
+    /// words and nothing else for such fields (see ``ClassInfo/manage(_:column:in:)``).
+    let inlineColumnWords: ContiguousArray<(offset: Int, column: Int)>
+    /// The fields held in a box (``RealmProperty``), which become managed one by one.
+    let boxedFields: [Int]
 
     init(info: ClassInfo, layout: TableLayout, fieldColumns: [Int]) {
         self.info = info
@@ -20,6 +26,10 @@ final class BoundClass {
         self.fieldColumns = fieldColumns
         type = info.type
         primaryKey = info.primaryKeyField.map { (field: $0, kind: info.fields[$0].kind, isOptional: info.fields[$0].isOptional) }
+        inlineColumnWords = ContiguousArray(info.fields.indices.filter { info.fields[$0].boxOffset == 0 }.map {
+            (offset: info.fields[$0].offset, column: fieldColumns[$0])
+        })
+        boxedFields = info.fields.indices.filter { info.fields[$0].boxOffset != 0 }
     }
 
     /// The object whose primary key is `value`, with its row, if it exists.

@@ -66,6 +66,6 @@ extension RealmCore {
                 value = .link(try managedKey(of: target, update: write.nestedUpdatePolicy, in: write).rawValue)
             }) else { return }
         }
-        update(object, management: management, column: column, to: value)
+        update(object, key: management.key, layout: management.bound.layout, column: column, to: value)
     }
 }

@@ -50,6 +50,6 @@ extension RealmCore {
         }
         var stored = _PersistedValue.null
         guard perform(in: write, { stored = try storedMixed(value, update: write.nestedUpdatePolicy, in: write) }) else { return }
-        update(object, management: management, column: column, to: stored)
+        update(object, key: management.key, layout: management.bound.layout, column: column, to: stored)
     }
 }

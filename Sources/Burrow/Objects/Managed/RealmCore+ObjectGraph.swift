@@ -212,12 +212,11 @@ extension RealmCore {
     }
 
     /// Writes one column of a managed object.
-    func update(_ object: ObjectBase, management: ObjectBase.Management, column: Int, to value: _PersistedValue) {
+    func update(_ object: ObjectBase, key: ObjectKey, layout: TableLayout, column: Int, to value: _PersistedValue) {
         verifyThread()
         guard let write = writeState else {
             refuseModificationOutsideWrite(of: object)
         }
-        let layout = management.bound.layout
         let row = object.currentRow()
         if column == layout.primaryKeyColumn {
             burrowPrecondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
@@ -225,7 +224,7 @@ extension RealmCore {
             return
         }
         perform(in: write) {
-            try write.tables.update(management.key, column: column, to: value, row: row, in: layout)
+            try write.tables.update(key, column: column, to: value, row: row, in: layout)
         }
     }
 
