@@ -52,11 +52,12 @@ struct ObjectValueReader {
 
     /// Sets the stored properties `value` mentions, as RealmSwift does: a dictionary's keys
     /// that name none (or name linking objects) are ignored, and an array lists the stored
-    /// properties in order. With `isNew`, an array must not be longer than that list.
+    /// properties in order. With `isNew`, an array must not be longer than that list; without
+    /// it (an update of a stored object), the primary key is left as it is.
     func apply(_ value: Any, to object: ObjectBase, isNew: Bool) {
         switch value {
         case let dictionary as [String: Any]:
-            for index in info.storedFields {
+            for index in info.storedFields where isNew || index != info.primaryKeyField {
                 guard let propertyValue = dictionary[info.fields[index].name] else { continue }
                 set(propertyValue, field: index, on: object)
             }
@@ -64,11 +65,11 @@ struct ObjectValueReader {
             guard array.count <= info.storedFields.count else {
                 return refuse("Invalid array input: \(array.count) values for \(info.storedFields.count) properties of '\(info.className)'.")
             }
-            for (position, propertyValue) in array.enumerated() {
+            for (position, propertyValue) in array.enumerated() where isNew || info.storedFields[position] != info.primaryKeyField {
                 set(propertyValue, field: info.storedFields[position], on: object)
             }
         case let other as Object:
-            for index in info.storedFields {
+            for index in info.storedFields where isNew || index != info.primaryKeyField {
                 let name = info.fields[index].name
                 guard other.objectSchema[name] != nil else { continue }
                 set(other[name] as Any, field: index, on: object)

@@ -52,6 +52,40 @@ import Testing
         expectMessage(result, "Primary key can't be changed after an object is inserted.")
     }
 
+    /// Changes a managed primary key one of nine ways (for the exit tests below, which cannot
+    /// capture): the property, the subscript and key-value coding, on an integer, a string and
+    /// an optional key.
+    static func changePrimaryKey(way: Int) {
+        let realm = MisuseTests.freshRealm()
+        realm.beginWrite()
+        let person = Person(value: ["id": 1]), pet = CampaignPet(value: ["code": "a"]), keyed = OptionalIntKeyed(value: ["key": 1])
+        realm.add(person); realm.add(pet); realm.add(keyed)
+        switch way {
+        case 0: person.id = 2
+        case 1: person["id"] = 2
+        case 2: person.setValue(2, forKey: "id")
+        case 3: pet.code = "b"
+        case 4: pet["code"] = "b"
+        case 5: pet.setValue("b", forKey: "code")
+        case 6: keyed.key = nil
+        case 7: keyed["key"] = nil
+        default: keyed.setValue(nil, forKey: "key")
+        }
+    }
+
+    /// RealmSwift's testCannotUpdatePrimaryKey, every way.
+    @Test func changingAManagedPrimaryKeyTrapsEveryWay() async {
+        let message = "Primary key can't be changed after an object is inserted."
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 1) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 2) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 3) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 4) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 5) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 6) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 7) }, message)
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 8) }, message)
+    }
+
     @Test func usingARealmFromAnotherThreadTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let box = UncheckedBox(MisuseTests.freshRealm())

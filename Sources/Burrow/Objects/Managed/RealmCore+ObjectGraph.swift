@@ -217,12 +217,9 @@ extension RealmCore {
         guard let write = writeState else {
             refuseModificationOutsideWrite(of: object)
         }
+        // Any assignment, even of the value it holds, as RealmSwift's accessors refuse it.
+        burrowPrecondition(column != layout.primaryKeyColumn, "Primary key can't be changed after an object is inserted.")
         let row = object.currentRow()
-        if column == layout.primaryKeyColumn {
-            burrowPrecondition(RowReader(row).value(column, kind: layout.kinds[column]) == value,
-                               "Primary key can't be changed after an object is inserted.")
-            return
-        }
         perform(in: write) {
             try write.tables.update(key, column: column, to: value, row: row, in: layout)
         }
