@@ -59,7 +59,9 @@ public struct Realm: Equatable {
     /// }
     /// ```
     /// Opening a queue-confined realm anywhere but on that queue traps ("Realm opened from
-    /// incorrect dispatch queue.").
+    /// incorrect dispatch queue."), as do settings that exclude each other, with RealmSwift's
+    /// messages: `readOnly` with `deleteRealmIfMigrationNeeded` or `shouldCompactOnLaunch`, and
+    /// `deleteRealmIfMigrationNeeded` with a `syncConfiguration`.
     /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing, or missing folder),
     ///   `filePermissionDenied`, `invalidDatabase` (not a Burrow file; the file is left as it
     ///   was), `schemaMismatch` (stored schema differs from the model classes, or a lower
@@ -71,6 +73,16 @@ public struct Realm: Equatable {
         try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .thread(pthread_self()))
     }
 
+    /// Traps for settings that exclude each other, with RealmSwift's messages.
+    private static func refuseExclusiveSettings(of configuration: Configuration) {
+        if configuration.readOnly {
+            burrowPrecondition(!configuration.deleteRealmIfMigrationNeeded, "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
+            burrowPrecondition(configuration.shouldCompactOnLaunch == nil, "Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        }
+        burrowPrecondition(configuration.syncConfiguration == nil || !configuration.deleteRealmIfMigrationNeeded,
+                           "Cannot set 'deleteRealmIfMigrationNeeded' when sync is enabled ('syncConfig' is set).")
+    }
+
     /// What tells the `objectTypes` of configurations apart (empty without a list).
     private static func listedTypesIdentity(_ configuration: Configuration) -> String {
         guard let listed = configuration.objectTypes, !listed.isEmpty else { return "" }
@@ -80,6 +92,7 @@ public struct Realm: Equatable {
     /// The realm for `configuration` confined to `confinement` (not frozen): its cached
     /// instance, or a new one over `coordinator` (opened here when not given).
     init(configuration: Configuration, confinement: Confinement, coordinator opened: Coordinator? = nil) throws {
+        Self.refuseExclusiveSettings(of: configuration)
         // Configurations of one file that list different classes are different realms: each
         // refuses the classes its own list leaves out.
         let identity = configuration.identity + (configuration.readOnly ? "#readOnly" : "") + Self.listedTypesIdentity(configuration)

@@ -86,6 +86,28 @@ import Testing
         expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { MisuseTests.changePrimaryKey(way: 8) }, message)
     }
 
+    /// RealmSwift's testCannotSetMutuallyExclusiveProperties, and its other exclusive settings.
+    @Test func settingsThatExcludeEachOtherTrap() async {
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var configuration = MisuseTests.freshConfiguration()
+            configuration.readOnly = true
+            configuration.deleteRealmIfMigrationNeeded = true
+            _ = try? Realm(configuration: configuration)
+        }, "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var configuration = MisuseTests.freshConfiguration()
+            configuration.readOnly = true
+            configuration.shouldCompactOnLaunch = { _, _ in true }
+            _ = try? Realm(configuration: configuration)
+        }, "Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        expectMessage(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var configuration = MisuseTests.freshConfiguration()
+            configuration.deleteRealmIfMigrationNeeded = true
+            configuration.syncConfiguration = SyncConfiguration(server: "postgresql://nobody@127.0.0.1:1/none")
+            _ = try? Realm(configuration: configuration)
+        }, "Cannot set 'deleteRealmIfMigrationNeeded' when sync is enabled ('syncConfig' is set).")
+    }
+
     @Test func usingARealmFromAnotherThreadTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let box = UncheckedBox(MisuseTests.freshRealm())
