@@ -29,14 +29,26 @@ open class Projection<Root: ObjectBase & RealmCollectionValue & ThreadConfined>:
 
     var schema: ProjectionSchema { ProjectionSchema.of(self, root: Root.self) }
 
-    /// Whether both project the same object (the same stored object, for managed ones) read
-    /// alike: a live projection is not its frozen snapshot, as in RealmSwift.
+    /// Whether both project the same object: the same instance, or the same stored object read
+    /// through the same realm instance, whatever its class's primary key (a live projection is
+    /// not its frozen snapshot), as RealmSwift compares projections.
     public static func == (lhs: Projection, rhs: Projection) -> Bool {
-        lhs.rootObject == rhs.rootObject && lhs.rootObject.isFrozen == rhs.rootObject.isFrozen
+        let (left, right) = (lhs.rootObject, rhs.rootObject)
+        if left === right { return true }
+        guard let l = left.management, let r = right.management, l.realm === r.realm else { return false }
+        return l.bound.layout.classID == r.bound.layout.classID && l.key == r.key
     }
 
+    /// Hashes what ``==(_:_:)`` compares: the stored object of a managed root, the instance of
+    /// an unmanaged one.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(rootObject)
+        guard let management = rootObject.management else {
+            hasher.combine(ObjectIdentifier(rootObject))
+            return
+        }
+        hasher.combine(ObjectIdentifier(management.realm))
+        hasher.combine(management.bound.layout.classID)
+        hasher.combine(management.key.rawValue)
     }
 
     /// The projection's properties, the stored paths they read and their values, in RealmSwift's

@@ -1,7 +1,8 @@
 /// ``Results``, ``List``, ``MutableSet`` and ``LinkingObjects`` as ``RealmCollection``s. Their
 /// queries come from ``_QueryableCollection``; equality follows RealmSwift: results are equal
 /// to their own copies, managed collections when they are the same property of the same
-/// object, unmanaged lists and sets when they hold equal elements.
+/// object, unmanaged lists and sets when they hold equal elements, linking objects only to
+/// themselves.
 extension Results: RealmCollection, Hashable {
     public static func == (lhs: Results<Element>, rhs: Results<Element>) -> Bool {
         lhs.identity == rhs.identity
@@ -81,13 +82,10 @@ extension MutableSet: Hashable {
 }
 
 extension LinkingObjects: Equatable, CustomStringConvertible {
+    /// Whether both are the same instance: as in RealmSwift, whose linking objects are results,
+    /// each read of the property is a collection of its own (`person.owners != person.owners`).
     public static func == (lhs: LinkingObjects<Element>, rhs: LinkingObjects<Element>) -> Bool {
-        if lhs === rhs { return true }
-        guard lhs.originProperty == rhs.originProperty, let left = lhs.owner?.management, let right = rhs.owner?.management else {
-            return false
-        }
-        return left.realm.coordinator === right.realm.coordinator && left.bound.layout.classID == right.bound.layout.classID
-            && left.key == right.key
+        lhs === rhs
     }
 
     /// `LinkingObjects<Element> <0x…> (` then each object on its own line, then `)`.

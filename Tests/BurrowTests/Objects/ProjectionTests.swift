@@ -310,6 +310,23 @@ final class BrokenView: Projection<Citizen> {
             jonName(realm.objects(CitizenView.self).first!)
         }.map { expectMessage($0, "Attempting to modify object outside of a write transaction") }
     }
+
+    /// RealmSwift's testProjectionEquality: projections of one stored object are equal, even of
+    /// a class without a primary key, whose objects are not.
+    @Test func projectionsOfOneObjectAreEqualWithoutAPrimaryKey() throws {
+        let realm = try directory.realm()
+        try realm.write { realm.add(Dog(value: ["name": "rex"])); realm.add(Dog(value: ["name": "bo"])) }
+        let rex = DogView(projecting: realm.objects(Dog.self).filter("name == 'rex'").first!)
+        let rexAgain = realm.objects(DogView.self).filter("name == 'rex'").first!
+        #expect(rex.rootObject != rexAgain.rootObject)
+        #expect(rex == rexAgain && rex.hashValue == rexAgain.hashValue && Set([rex, rexAgain]).count == 1)
+        #expect(rex != realm.objects(DogView.self).filter("name == 'bo'").first!)
+        #expect(rex != rex.freeze() && DogView(projecting: Dog()) != DogView(projecting: Dog()))
+    }
 }
 
 private func jonName(_ view: CitizenView) { view.name = "x" }
+
+final class DogView: Projection<Dog> {
+    @Projected(\Dog.name) var name
+}
