@@ -82,6 +82,15 @@ open class ObjectBase {
     /// ```
     open class func propertiesMapping() -> [String: String] { [:] }
 
+    /// Whether the class is left out of the default schema (a configuration without
+    /// `objectTypes`), as RealmSwift's class method of the same name says: for classes that exist
+    /// for tests or as bases of others, never stored themselves.
+    ///
+    /// ```swift
+    /// override class func _realmIgnoreClass() -> Bool { true }
+    /// ```
+    open class func _realmIgnoreClass() -> Bool { false }
+
     /// The schema of the class, as RealmSwift's class method reads it.
     ///
     /// ```swift

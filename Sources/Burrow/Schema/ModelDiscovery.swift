@@ -14,6 +14,7 @@
 /// - classes declared inside a function or closure: they have no place in the program that
 ///   outlives the function, and such classes are often a test's deliberate misuse;
 /// - classes in libraries loaded (`dlopen`) after the first discovery, which runs once;
+/// - classes whose `_realmIgnoreClass()` is true, as RealmSwift leaves them out;
 /// - classes whose stored properties are all plain (RealmSwift's legacy declarations, which
 ///   Burrow cannot store): they trap where they are used, naming their properties.
 enum ModelDiscovery {
@@ -33,7 +34,7 @@ enum ModelDiscovery {
         }
         return candidates.compactMap { descriptor in
             guard let type = descriptor.metadata() as? ObjectBase.Type, type != Object.self,
-                  type != EmbeddedObject.self, type != DynamicObject.self else { return nil }
+                  type != EmbeddedObject.self, type != DynamicObject.self, !type._realmIgnoreClass() else { return nil }
             // A class Burrow cannot store (RealmSwift's legacy declarations) traps where it is
             // used, not in every realm's schema.
             return ClassInfo.hasOnlyLegacyDeclarations(type) ? nil : type
