@@ -34,6 +34,12 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
     /// The realm of the object holding the property, or `nil` while unmanaged.
     public var realm: Realm? { owner?.management.map { Realm(core: $0.realm) } }
 
+    /// Walks the linking objects; inside a write, those there when the walk began, so that a
+    /// loop deleting what it walks meets every one (RealmSwift snapshots them so too).
+    public func makeIterator() -> CollectionIterator<LinkingObjects<Element>> {
+        CollectionIterator(self, snapshotting: owner?.management?.realm.writeState != nil)
+    }
+
     /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of linking objects.

@@ -23,6 +23,16 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         self.box = box
     }
 
+    /// Walks the wrapped collection; inside a write, the elements there when the walk began, so
+    /// that a loop deleting what it walks meets every one, as the wrapped collection's own walk does.
+    ///
+    /// ```swift
+    /// try realm.write { for dog in AnyRealmCollection(person.dogs) { realm.delete(dog) } }
+    /// ```
+    public func makeIterator() -> CollectionIterator<AnyRealmCollection<Element>> {
+        CollectionIterator(self, snapshotting: realm?.isInWriteTransaction ?? false)
+    }
+
     /// A frozen snapshot of the wrapped collection.
     public func freeze() -> AnyRealmCollection<Element> { AnyRealmCollection(box: box.freeze()) }
 

@@ -34,6 +34,19 @@ final class AddressBook: Object {
         #expect(met == ["a", "b", "c"])
         #expect(kennel.dogs.isEmpty && realm.objects(Puppy.self).isEmpty)
         #expect(club.members.isEmpty && realm.objects(Owner.self).isEmpty)
+        // Linking objects, and any collection wrapped in AnyRealmCollection (RealmSwift's
+        // testFastEnumerationWithMutation of both).
+        let owner = Owner(value: ["id": 7])
+        let second = Kennel(value: ["id": 2, "dogs": [["name": "d"], ["name": "e"], ["name": "f"]]])
+        try realm.write {
+            realm.add(second)
+            for dog in second.dogs { dog.owner = owner }
+        }
+        try realm.write { for puppy in owner.puppies { realm.delete(puppy) } }
+        #expect(owner.puppies.isEmpty && second.dogs.isEmpty)
+        try realm.write { second.dogs.append(objectsIn: [Puppy(), Puppy(), Puppy()]) }
+        try realm.write { for puppy in AnyRealmCollection(second.dogs) { realm.delete(puppy) } }
+        #expect(second.dogs.isEmpty && realm.objects(Puppy.self).isEmpty)
         // Appending while walking meets only what was there when the walk began.
         try realm.write {
             kennel.tags.append(objectsIn: ["x", "y"])
