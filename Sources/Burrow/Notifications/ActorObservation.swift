@@ -19,7 +19,7 @@ enum ActorObservation {
             // a lack of reader slots, which leaves the observation without notifications.
             guard !Task.isCancelled,
                   let realm = try? await Realm.open(configuration: configuration),
-                  let resolved = realm.resolve(reference) else { return NotificationToken {} }
+                  let resolved = realm.resolve(reference) else { return NotificationToken.neverStarted() }
             return register(actor, resolved)
         }
     }

@@ -17,6 +17,8 @@ final class RealmObservers: @unchecked Sendable {
     /// the write changed nothing and made no new version.
     private(set) var isDeliveringOwnCommit = false
     private var ownCommitPending = false
+    /// The latest version the realm observations last heard `.refreshRequired` for.
+    private var refreshRequiredReported = 0
 
     var isEmpty: Bool { observations.withLock { $0.isEmpty } }
 
@@ -38,8 +40,12 @@ final class RealmObservers: @unchecked Sendable {
     }
 
     /// Tells the observations that a newer version waits, for a realm that does not refresh
-    /// on its own (``RealmSession/autorefresh``).
+    /// on its own (``RealmSession/autorefresh``): once for each latest version, however many
+    /// wake-ups a commit causes.
     func noteRefreshRequired(in realm: RealmSession) {
+        let latest = realm.coordinator.environment.lastTransactionID
+        guard latest != refreshRequiredReported else { return }
+        refreshRequiredReported = latest
         for observation in observations.withLock({ $0 }) where observation.isActive {
             observation.reportRefreshRequired(in: realm)
         }

@@ -47,10 +47,29 @@ actor ChangeLog {
         #expect(await log.waitFor(2).last == "update [\"Rex\", \"Bobo\"] -[] +[] ~[1]")
         try realm.write { realm.add(Puppy(value: ["name": "Ace", "age": 0])) }
         #expect(await log.waitFor(3).last == "update [\"Ace\", \"Rex\", \"Bobo\"] -[] +[0] ~[]")
-        token.invalidate()
+        #expect(token.invalidate())
+        #expect(!token.invalidate())  // RealmSwift's: whether it was valid until this call
         try realm.write { realm.add(Puppy(value: ["name": "Late", "age": 9])) }
         try await Task.sleep(for: .milliseconds(100))
         #expect(await log.entries.count == 3)
+    }
+
+    /// RealmSwift's testObserveOnAlreadyCancelledTask: observing from a cancelled task gives a
+    /// token already invalidated, and the block never runs.
+    @MainActor @Test func observingFromACancelledTaskGivesAnInvalidatedToken() async throws {
+        let realm = try await Realm.open(configuration: directory.configuration())
+        try realm.write { realm.add(Puppy(value: ["name": "Rex"])) }
+        let rex = try #require(realm.objects(Puppy.self).first)
+        let log = ChangeLog()
+        let wasValid = await Task { @MainActor in
+            withUnsafeCurrentTask { $0?.cancel() }
+            let token = await rex.observe(on: log) { log, _ in log.append("called") }
+            return token.invalidate()
+        }.value
+        #expect(!wasValid)
+        try realm.write { rex.name = "Rex II" }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await log.entries.isEmpty)
     }
 
     @MainActor @Test func keyPathsLimitWhatCountsAsAModification() async throws {
