@@ -16,25 +16,36 @@ extension Realm {
     /// Opening the file (and compacting it, or copying a seed file) happens on a thread of
     /// Burrow's, never on the caller's executor. The actor's cached instance is returned when it
     /// has one.
+    /// A synced realm first downloads the server's changes as `downloadBeforeOpen` asks
+    /// (``OpenBehavior``; by default it opens at once).
     /// - Throws: ``Realm/Error`` as ``init(configuration:queue:)`` does, or `CancellationError`
-    ///   when the task is cancelled.
+    ///   when the task is cancelled; ``SyncError`` when a download asked for cannot finish.
     public static func open(configuration: Configuration = .defaultConfiguration,
-                            _isolation actor: isolated any Actor = #isolation) async throws -> Realm {
+                            _isolation actor: isolated any Actor = #isolation,
+                            downloadBeforeOpen: OpenBehavior = .never) async throws -> Realm {
+        let isNew = isNewFile(configuration)
         let coordinator = try await openFileInBackground(configuration)
         try Task.checkCancellation()
-        return try Realm(configuration: configuration, confinement: .actor(ActorIsolation(actor)), coordinator: coordinator)
+        let realm = try Realm(configuration: configuration, confinement: .actor(ActorIsolation(actor)), coordinator: coordinator)
+        try await realm.download(as: downloadBeforeOpen, fileWasNew: isNew)
+        return realm
     }
 
-    /// Opens the realm for `configuration` isolated to `actor` (see ``open(configuration:_isolation:)``).
+    /// Opens the realm for `configuration` isolated to `actor` (see
+    /// ``open(configuration:_isolation:downloadBeforeOpen:)``).
     ///
     /// ```swift
     /// let realm = try await Realm(configuration: config, actor: MainActor.shared)
     /// ```
-    /// - Throws: ``Realm/Error``, or `CancellationError` when the task is cancelled.
-    public init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A) async throws {
+    /// - Throws: ``Realm/Error``, or `CancellationError` when the task is cancelled;
+    ///   ``SyncError`` when a download asked for cannot finish.
+    public init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A,
+                          downloadBeforeOpen: OpenBehavior = .never) async throws {
+        let isNew = Realm.isNewFile(configuration)
         let coordinator = try await Realm.openFileInBackground(configuration)
         try Task.checkCancellation()
         try self.init(configuration: configuration, confinement: .actor(ActorIsolation(actor)), coordinator: coordinator)
+        try await download(as: downloadBeforeOpen, fileWasNew: isNew)
     }
 
     /// Opens (or finds open) the file of `configuration` on a Dispatch thread.

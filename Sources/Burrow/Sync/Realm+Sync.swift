@@ -43,12 +43,21 @@ extension Realm {
     ///   cannot finish (the session stopped).
     @MainActor
     public init(configuration: Configuration, downloadBeforeOpen: OpenBehavior) async throws {
-        let isNew = configuration.fileURL.map { !FileManager.default.fileExists(atPath: $0.path) } ?? true
+        let isNew = Self.isNewFile(configuration)
         try self.init(configuration: configuration)
-        let waits = downloadBeforeOpen == .always || (downloadBeforeOpen == .once && isNew)
-        if waits, let session = syncSession {
-            try await session.wait(for: .download)
-            refresh()
-        }
+        try await download(as: downloadBeforeOpen, fileWasNew: isNew)
+    }
+
+    /// Whether `configuration`'s file does not exist yet (``OpenBehavior/once`` waits then).
+    static func isNewFile(_ configuration: Configuration) -> Bool {
+        configuration.fileURL.map { !FileManager.default.fileExists(atPath: $0.path) } ?? true
+    }
+
+    /// Waits for the server's changes and reads them, as `behavior` asks of a file that was new
+    /// when it opened, or not.
+    func download(as behavior: OpenBehavior, fileWasNew isNew: Bool, isolation: isolated (any Actor)? = #isolation) async throws {
+        guard behavior == .always || (behavior == .once && isNew), let session = syncSession else { return }
+        try await session.wait(for: .download)
+        refresh()
     }
 }

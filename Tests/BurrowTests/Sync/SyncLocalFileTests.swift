@@ -68,6 +68,19 @@ final class SyncLocalFileTests {
         #expect(restored.objects(SyncedTask.self).count == 301 && statusAfterWrite == nil)
     }
 
+    /// RealmSwift's `Realm.open(configuration:downloadBeforeOpen:)` and the actor initializer's.
+    @MainActor @Test func anActorRealmOpensAfterItsDownload() async throws {
+        let writer = try await Realm.open(configuration: synced("writer"))
+        try writer.write {
+            for index in 0..<50 { writer.create(SyncedTask.self, value: ["id": "a\(index)", "priority": index]) }
+        }
+        try await writer.syncSession!.wait(for: .upload)
+        let reader = try await Realm.open(configuration: synced("reader"), downloadBeforeOpen: .always)
+        #expect(reader.objects(SyncedTask.self).count == 50)
+        let other = try await Realm(configuration: synced("other"), actor: MainActor.shared, downloadBeforeOpen: .once)
+        #expect(other.object(ofType: SyncedTask.self, forPrimaryKey: "a49")?.priority == 49)
+    }
+
     @Test func anEmptyLocalFileMaySync() throws {
         let configuration = synced("empty")
         // Made without sync first, with its tables and no object.
