@@ -6,27 +6,28 @@
 extension ObjectValueReader {
     /// Whether values for field `index` of the managed `object` update its embedded objects in
     /// place rather than replace them.
-    func updatesEmbeddedInPlace(field index: Int, of object: ObjectBase) -> Bool {
+    private func updatesEmbeddedInPlace(field index: Int, of object: ObjectBase) -> Bool {
         guard object.management != nil, failingWrite?.nestedUpdatePolicy == .modified,
               let linkedType = info.fields[index].linkedType, info.fields[index].collection != .map else { return false }
         return ClassInfo.of(linkedType).isEmbedded
     }
 
-    /// Applies `value` to the embedded object field `index` of the managed `object` links to;
-    /// `false` when there is none, or `value` does not describe one.
+    /// Applies `value` to the embedded object field `index` of the managed `object` links to,
+    /// when the update is one that does so; `false` otherwise, when there is none, or when
+    /// `value` does not describe one.
     func updateLinkedEmbeddedObject(_ value: Any, field index: Int, of object: ObjectBase) -> Bool {
-        guard let management = object.management, let linkedType = info.fields[index].linkedType, Self.describesNewObject(value),
+        guard updatesEmbeddedInPlace(field: index, of: object), let management = object.management, let linkedType = info.fields[index].linkedType, Self.describesNewObject(value),
               let existing = object.linkedObject(column: management.bound.fieldColumns[index], of: linkedType) else { return false }
         reader(of: linkedType).apply(value, to: existing, isNew: false)
         return true
     }
 
     /// Applies `items` to the embedded objects of the list in field `index` of the managed
-    /// `object`, index by index; `false` when an item does not describe an object (the list is
-    /// then assigned as a whole, which refuses it).
+    /// `object`, index by index, when the update is one that does so; `false` otherwise, or when
+    /// an item does not describe an object (the list is then assigned as a whole, which refuses it).
     func updateEmbeddedList(_ items: [Any], field index: Int, of object: ObjectBase) -> Bool {
-        guard let management = object.management, let linkedType = info.fields[index].linkedType,
-              items.allSatisfy(Self.describesNewObject) else { return false }
+        guard updatesEmbeddedInPlace(field: index, of: object), let management = object.management,
+              let linkedType = info.fields[index].linkedType, items.allSatisfy(Self.describesNewObject) else { return false }
         let list = ManagedList(owner: object, column: management.bound.fieldColumns[index], targetType: linkedType)
         let elementReader = reader(of: linkedType)
         let stored = list.count

@@ -102,10 +102,7 @@ struct ObjectValueReader {
         let field = info.fields[index]
         burrowPrecondition(!field.isComputed,
                            "LinkingObjects are read-only: change the links of the objects instead ('\(info.className).\(field.name)').")
-        if field.collection == .list, updatesEmbeddedInPlace(field: index, of: object), let items = value as? [Any],
-           updateEmbeddedList(items, field: index, of: object) {
-            return
-        }
+        if field.collection == .list, let items = value as? [Any], updateEmbeddedList(items, field: index, of: object) { return }
         if field.collection != nil {
             // `nil` for a collection is an empty one, as RealmSwift reads it.
             var input: Any = value
@@ -136,7 +133,7 @@ struct ObjectValueReader {
             return
         }
         if let linkedType = field.linkedType {
-            if updatesEmbeddedInPlace(field: index, of: object), updateLinkedEmbeddedObject(value, field: index, of: object) { return }
+            if updateLinkedEmbeddedObject(value, field: index, of: object) { return }
             let target = linkedObject(value, of: linkedType, field: index)
             if object.management != nil {
                 object.setLinkedObject(target, column: object.management!.bound.fieldColumns[index])

@@ -55,7 +55,7 @@ extension _PersistedValue {
         case .objectId(let value): "oid(\(value.stringValue))"
         // The description, but a wide coefficient without its signed form, which the query
         // language does not read.
-        case .decimal(let value): value.stringValue.hasPrefix("+") || value.stringValue.contains("E+") ? value.coefficientAndExponentText : value.stringValue
+        case .decimal(let value): value.hasWideCoefficient ? value.coefficientAndExponentText : value.stringValue
         case .link(let key): "O\(key)"
         case .typedLink(_, let key): "O\(key)"
         case .mixed(let inner): inner.queryText

@@ -78,8 +78,7 @@ enum SyncValueCodec {
             if value.isInfinite { return .string(value.isNegative ? "-Infinity" : "Infinity") }
             // Coefficient and exponent, a JSON number whatever the value (the description
             // writes some values in a form JSON has no number for).
-            let text = value.coefficientAndExponentText
-            return (try? JSONValue(parsing: text)).flatMap { if case .number = $0 { $0 } else { nil } } ?? .string(text)
+            return .number(value.coefficientAndExponentText)
         default: return .null
         }
     }

@@ -6,10 +6,10 @@ extension Decimal128: CustomStringConvertible, ExpressibleByFloatLiteral, Expres
     /// point moved left until the exponent is used up or one digit is left before the point,
     /// the exponent that remains as `En`, and trailing zeros after the point dropped
     /// (`"2.50"` is `"2.5"`, `"0.00123"` is `"1.23E-3"`, `"123e4"` is `"1.23E6"`, `"1000"` is
-    /// `"1000"`); `"NaN"`, `"Inf"` and `"-Inf"`. Zero is `"0"` (or `"-0"`) whatever its exponent, which
-    /// Burrow does not keep (RealmSwift writes `"0.000"` as `"0E-3"`). A coefficient of more than 64 bits (20 digits
-    /// and up, such as `1 / 3`) is written whole, signed, with a signed exponent:
-    /// `"+3333333333333333333333333333333333E-34"`.
+    /// `"1000"`); `"NaN"`, `"Inf"` and `"-Inf"`. Zero is `"0"` (or `"-0"`) whatever its
+    /// exponent, which Burrow does not keep (RealmSwift writes `"0.000"` as `"0E-3"`). A
+    /// coefficient of more than 64 bits (20 digits and up, such as `1 / 3`) is written whole,
+    /// signed, with a signed exponent: `"+3333333333333333333333333333333333E-34"`.
     ///
     /// ```swift
     /// Decimal128("19.99").stringValue      // "19.99"
@@ -22,8 +22,7 @@ extension Decimal128: CustomStringConvertible, ExpressibleByFloatLiteral, Expres
         case .infinity: return sign + "Inf"
         case .finite: break
         }
-        let coefficient = self.coefficient
-        guard coefficient <= UInt128(UInt64.max) else {
+        guard !hasWideCoefficient else {
             return (isNegative ? "-" : "+") + String(coefficient) + "E" + (exponent < 0 ? "-" : "+") + String(exponent.magnitude)
         }
         let digits = String(coefficient)
@@ -39,6 +38,10 @@ extension Decimal128: CustomStringConvertible, ExpressibleByFloatLiteral, Expres
         if exponent != 0 { text += "E" + String(exponent) }
         return text
     }
+
+    /// Whether the coefficient needs more than 64 bits: ``stringValue`` then writes the signed
+    /// whole form, which the query language does not read.
+    var hasWideCoefficient: Bool { coefficient > UInt128(UInt64.max) }
 
     /// The value as its coefficient and exponent (`"-12345E-2"`), which `Double` and
     /// `Decimal` read.
