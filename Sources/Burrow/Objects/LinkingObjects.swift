@@ -36,6 +36,10 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection {
 
     /// Walks the linking objects; inside a write, those there when the walk began, so that a
     /// loop deleting what it walks meets every one (RealmSwift snapshots them so too).
+    ///
+    /// ```swift
+    /// try realm.write { for dog in person.dogsLinkingHere { realm.delete(dog) } }
+    /// ```
     public func makeIterator() -> CollectionIterator<LinkingObjects<Element>> {
         CollectionIterator(self, snapshotting: owner?.management?.realm.writeState != nil)
     }
