@@ -23,6 +23,10 @@ public final class Cursor {
     private let database: Database
     /// The key of the last value that failed to open (``LMDBError/sealBroken``), for messages.
     public private(set) var keyOfBrokenSeal: [UInt8]?
+    /// What the cursor has seen of the pages it stood on, checked as it goes. Touched only by
+    /// this cursor's own calls, never during another access: it skips the runtime's exclusivity
+    /// check, which would cost more than the step.
+    @exclusivity(unchecked) private var walk = PageWalk()
 
     init(transaction: Transaction, database: Database) throws(LMDBError) {
         self.database = database
@@ -47,6 +51,7 @@ public final class Cursor {
         try LMDBError.check(code)
         try transaction.checkInFile(keyVal)
         let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
+        try walk.arrived(at: key, by: op, in: transaction, checks: database.pageChecks)
         guard opening else { return (key, UnsafeRawBufferPointer(start: nil, count: 0)) }
         try transaction.checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
@@ -67,6 +72,8 @@ public final class Cursor {
         var dataVal = MDB_val()
         let op = backwards ? MDB_PREV : MDB_NEXT
         var moved = 0
+        // The entries passed are not read: the next step has nothing to keep order with.
+        walk.forget()
         while moved < count {
             let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
             if code == MDB_NOTFOUND { break }
@@ -119,6 +126,7 @@ public final class Cursor {
         var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         if let code = transaction.injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         transaction.noteMutation()
+        walk.forget()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue))
     }
 
@@ -137,6 +145,7 @@ public final class Cursor {
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         if let code = transaction.injectedFault(at: .cursorPut) { throw LMDBError(code: code) }
         transaction.noteMutation()
+        walk.forget()
         try LMDBError.check(mdb_cursor_put(handle, &keyVal, &dataVal, flags.rawValue | UInt32(MDB_RESERVE)))
         return UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: size)
     }
@@ -146,6 +155,7 @@ public final class Cursor {
         transaction.releaseLookupCursors()
         if let code = transaction.injectedFault(at: .delete) { throw LMDBError(code: code) }
         transaction.noteMutation()
+        walk.forget()
         try LMDBError.check(mdb_cursor_del(handle, 0))
     }
 }

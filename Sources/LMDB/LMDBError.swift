@@ -58,6 +58,10 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     /// A page names a key or value that lies past the end of the file: a damaged length,
     /// caught before anything read it (Burrow's own code, outside LMDB's range).
     public static let pastEndOfFile = LMDBError(code: -30_701)
+    /// A leaf page a read stood on does not have the shape of a sound one (its header, the
+    /// offsets of its entries or the order of its keys), caught before anything read from it
+    /// (Burrow's own code, outside LMDB's range).
+    public static let damagedPage = LMDBError(code: -30_702)
     /// The file or folder does not exist (`ENOENT`).
     public static let noSuchFile = LMDBError(code: ENOENT)
     /// Permission to the file was denied (`EACCES`).
@@ -73,6 +77,7 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     public var description: String {
         if self == .sealBroken { return "a sealed value failed its authentication check (tampered with, damaged, or sealed with another key)" }
         if self == .pastEndOfFile { return "The file is damaged: a page names bytes past the end of the file." }
+        if self == .damagedPage { return "The file is damaged: a page's header, the offsets of its entries or the order of its keys are not those of a sound page." }
         return String(cString: mdb_strerror(code))
     }
 

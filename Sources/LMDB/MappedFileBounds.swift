@@ -20,6 +20,8 @@ package final class MappedFileBounds: Sendable {
     private let mapEnd = Atomic<UInt>(0)
     /// The end of the file in the map, as last measured; the file only grows while it is open.
     private let fileEnd = Atomic<UInt>(0)
+    /// The size of LMDB's pages, less one: the mask of an address's offset in its page.
+    private let pageOffsetMask = Atomic<UInt>(4_095)
 
     init(handle: OpaquePointer) {
         self.handle = UnsafeSendableHandle(pointer: handle)
@@ -39,6 +41,10 @@ package final class MappedFileBounds: Sendable {
             mapStart.store(0, ordering: .relaxed)
             mapEnd.store(0, ordering: .relaxed)
             return
+        }
+        var stat = MDB_stat()
+        if mdb_env_stat(handle.pointer, &stat) == MDB_SUCCESS, stat.ms_psize > 0, stat.ms_psize & (stat.ms_psize - 1) == 0 {
+            pageOffsetMask.store(UInt(stat.ms_psize) - 1, ordering: .relaxed)
         }
         mapStart.store(mapping.lowerBound, ordering: .relaxed)
         mapEnd.store(mapping.upperBound, ordering: .relaxed)
@@ -92,6 +98,32 @@ package final class MappedFileBounds: Sendable {
         if end <= fileEnd.load(ordering: .relaxed) { return true }
         // The file may have grown since it was measured (this process's commits, others').
         return end <= measureFile()
+    }
+
+    /// The address of the page holding `pointer` (a key LMDB handed out): the same for every
+    /// key of one page.
+    @inline(__always)
+    package func page(of pointer: UnsafeMutableRawPointer) -> UInt {
+        UInt(bitPattern: pointer) & ~pageOffsetMask.load(ordering: .relaxed)
+    }
+
+    /// The leaf page at address `page` (``page(of:)``), with its number and the page size, when
+    /// it lies in the file's part of the map; `nil` for a page a write transaction changed,
+    /// which lives in memory LMDB allocated.
+    @inline(__always)
+    package func pageInFile(_ page: UInt) -> (pointer: UnsafeRawPointer, number: UInt, size: Int)? {
+        let mapStart = mapStart.load(ordering: .relaxed)
+        let size = pageOffsetMask.load(ordering: .relaxed) + 1
+        guard mapStart != 0, page >= mapStart, page &+ size <= fileEnd.load(ordering: .relaxed),
+              let pointer = UnsafeRawPointer(bitPattern: page) else { return nil }
+        return (pointer, (page - mapStart) / size, Int(size))
+    }
+
+    /// Whether the leaf page at address `page` has the shape of a sound one
+    /// (``LeafPageCheck/isSound(_:number:size:)``); a page outside the file is not checked.
+    package func leafPageIsSound(_ page: UInt) -> Bool {
+        guard let (pointer, number, size) = pageInFile(page) else { return true }
+        return LeafPageCheck.isSound(pointer, number: number, size: size)
     }
 
     /// Measures the file again; returns where it ends in the map.

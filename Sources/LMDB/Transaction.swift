@@ -67,7 +67,13 @@ public final class Transaction {
     /// The environment's fault injector, held here so that a lookup reads one field.
     private let faults: FaultInjector
     /// The environment's map bounds, held here for the same reason.
-    private let bounds: MappedFileBounds
+    package let bounds: MappedFileBounds
+    /// Leaf pages the walks of this transaction found sound (``LeafPageCheck``), by address,
+    /// in a table of ``checkedPageSlots`` slots chosen by page number: the pages of a snapshot
+    /// do not change while it lasts, so each is checked once. Made at the first check, emptied
+    /// when the snapshot changes; a transaction shared by threads does not use it.
+    @exclusivity(unchecked) private var checkedPages: UnsafeMutablePointer<UInt>?
+    private static let checkedPageSlots = 512
 
     /// Point lookups, and the cursors that serve the ones in key order. Only this class's own
     /// calls touch it, never during another access.
@@ -104,6 +110,7 @@ public final class Transaction {
     }
 
     deinit {
+        checkedPages?.deallocate()
         if let handle {
             // LMDB's writer lock is a mutex owned by the thread that began the write: released
             // from any other thread, it stays locked and every later writer waits forever.
@@ -212,6 +219,7 @@ public final class Transaction {
         // what was read from them before may still be in use.
         mdb_txn_reset(handle)
         resetState = true
+        forgetCheckedPages()
         environment.transactionEnded()
     }
 
@@ -222,6 +230,7 @@ public final class Transaction {
         if !isReset { reset() }
         let previousSnapshot = snapshotID
         defer { if snapshotID != previousSnapshot { opened?.release() } }
+        forgetCheckedPages()
         epoch = environment.handleEpoch
         if let code = faults.take(.renew) { throw LMDBError(code: code) }
         var code = mdb_txn_renew(handle)
@@ -381,6 +390,44 @@ public final class Transaction {
     @inline(__always)
     private static func equal(_ stored: MDB_val, _ key: UnsafeRawBufferPointer) -> Bool {
         stored.mv_size == key.count && memcmp(stored.mv_data, key.baseAddress!, key.count) == 0
+    }
+
+    /// Whether the leaf page at address `page` (``MappedFileBounds/page(of:)``) has the shape of
+    /// a sound one, checked once while this transaction's snapshot lasts.
+    @inline(__always)
+    package func leafPageIsSound(_ page: UInt) -> Bool {
+        if hasChecked(page) { return true }
+        guard bounds.leafPageIsSound(page) else { return false }
+        noteChecked(page)
+        return true
+    }
+
+    /// Whether the leaf page at address `page` was found sound while this snapshot lasts.
+    @inline(__always)
+    package func hasChecked(_ page: UInt) -> Bool {
+        guard !isShared, let checkedPages else { return false }
+        return checkedPages[Self.checkedPageSlot(page)] == page
+    }
+
+    /// Remembers that the leaf page at address `page` was found sound.
+    package func noteChecked(_ page: UInt) {
+        guard !isShared else { return }
+        if checkedPages == nil {
+            checkedPages = UnsafeMutablePointer<UInt>.allocate(capacity: Self.checkedPageSlots)
+            checkedPages!.initialize(repeating: 0, count: Self.checkedPageSlots)
+        }
+        checkedPages![Self.checkedPageSlot(page)] = page
+    }
+
+    @inline(__always)
+    private static func checkedPageSlot(_ page: UInt) -> Int {
+        Int(truncatingIfNeeded: page >> 12) & (checkedPageSlots - 1)
+    }
+
+    /// Empties the table of checked pages: the snapshot changes, and with it what lies at each
+    /// address of the map.
+    private func forgetCheckedPages() {
+        checkedPages?.update(repeating: 0, count: Self.checkedPageSlots)
     }
 
     /// Throws ``LMDBError/pastEndOfFile`` when `value` names bytes past the end of the file (a
@@ -630,9 +677,47 @@ public struct Database: Hashable, Sendable {
     /// What binds the values of a sealed database to it (see ``ValueSealer``); 0 when its
     /// values are stored as they are.
     public let sealID: UInt64
+    /// How a cursor checks the leaf pages it reaches in this database (``PageWalk``). Not part of
+    /// the handle's identity.
+    public private(set) var pageChecks = PageChecks.stepsInOrder
+
+    /// How a cursor checks the leaf pages of a database against damage to their structure.
+    public enum PageChecks: Sendable {
+        /// Each page's header, and the keys' order at every step: for databases of lookups
+        /// (indexes), where a damaged key shows as a step out of order.
+        case stepsInOrder
+        /// Each page's header, and the keys' order at each step from one page to the next: for
+        /// databases whose keys every read checks anyway (rows, whose seals cover their keys).
+        case headersOnly
+        /// Each page whole, once while a snapshot lasts: for databases read as runs that a seek
+        /// finds (a collection's elements after their owner's key), where a page missing an
+        /// entry would shorten the run without any step showing it.
+        case wholePages
+    }
+
     /// Wraps a raw `MDB_dbi` value.
     public init(handle: UInt32, sealID: UInt64 = 0) {
         self.handle = handle
         self.sealID = sealID
+    }
+
+    /// The same database, whose cursors check its pages as `checks` says.
+    ///
+    /// ```swift
+    /// let elements = try txn.openDatabase(named: "c1.2", sealed: true).checkingPages(.wholePages)
+    /// ```
+    public func checkingPages(_ checks: PageChecks) -> Database {
+        var database = self
+        database.pageChecks = checks
+        return database
+    }
+
+    public static func == (left: Database, right: Database) -> Bool {
+        left.handle == right.handle && left.sealID == right.sealID
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(handle)
+        hasher.combine(sealID)
     }
 }

@@ -161,10 +161,14 @@ struct QueryPlanner {
             keys.reserveCapacity(16)  // room for a typical match without regrowing
             for point in points.count == 1 ? points : Array(Set(points)) {
                 let before = keys.count
-                var entry = try cursor.seek(atLeast: point)
-                while let (key, value) = entry, Self.matches(point, key, access) {
-                    keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
-                    entry = try cursor.next()
+                do {
+                    var entry = try cursor.seek(atLeast: point)
+                    while let (key, value) = entry, Self.matches(point, key, access) {
+                        keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
+                        entry = try cursor.next()
+                    }
+                } catch LMDBError.damagedPage {
+                    throw layout.damagedPage(holding: layout.indexName(access.column))
                 }
                 if keys.count == before { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: txn) }
             }
@@ -198,12 +202,16 @@ struct QueryPlanner {
         case .indexPoints(let access, let points, _) where points.count == 1:
             let point = points[0]
             let cursor = try txn.openCursor(access.database)
-            var entry = try cursor.seek(atLeast: point)
             var found = false
-            while let (key, value) = entry, Self.matches(point, key, access) {
-                found = true
-                guard visit(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className)) else { break }
-                entry = try cursor.next()
+            do {
+                var entry = try cursor.seek(atLeast: point)
+                while let (key, value) = entry, Self.matches(point, key, access) {
+                    found = true
+                    guard visit(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className)) else { return true }
+                    entry = try cursor.next()
+                }
+            } catch LMDBError.damagedPage {
+                throw layout.damagedPage(holding: layout.indexName(access.column))
             }
             if !found { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: txn) }
             return true

@@ -44,7 +44,7 @@ extension Realm.Error {
         case .noSuchFile: self.init(.fileNotFound, "Cannot \(detail)", fileURL: url)
         case .permissionDenied, LMDBError(code: EPERM), LMDBError(code: EROFS):
             self.init(.filePermissionDenied, "Permission denied to \(detail)", fileURL: url)
-        case .invalid, .corrupted, .pageNotFound, .panic, .pastEndOfFile:
+        case .invalid, .corrupted, .pageNotFound, .panic, .pastEndOfFile, .damagedPage:
             self.init(.invalidDatabase, "Not a valid Burrow file, or damaged: \(detail)", fileURL: url)
         case .versionMismatch: self.init(.incompatibleLockFile, "Incompatible lock file: \(detail)", fileURL: url)
         case .noSpace, .mapFull, LMDBError(code: EDQUOT), LMDBError(code: EFBIG):
@@ -94,7 +94,7 @@ extension Realm.Error {
         case .permissionDenied, LMDBError(code: EROFS): return Realm.Error(.filePermissionDenied, failed + "Permission denied" + permissions, fileURL: url)
         case LMDBError(code: EPERM): return Realm.Error(.filePermissionDenied, failed + "Operation not permitted" + permissions, fileURL: url)
         case LMDBError(code: ENOTDIR): return notADirectory(path)
-        case .invalid, .corrupted, .pageNotFound, .panic, .pastEndOfFile:
+        case .invalid, .corrupted, .pageNotFound, .panic, .pastEndOfFile, .damagedPage:
             // LMDB's two meta pages take 8 KiB at the least.
             if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size < 8192 {
                 return Realm.Error(.invalidDatabase, failed + "file is non-empty but too small (\(size) bytes) to be a valid Realm.", fileURL: url)

@@ -63,7 +63,8 @@ final class CatalogStore: @unchecked Sendable {
         for storedClass in catalog.schema.classes {
             catalog.layouts[storedClass.name] = try TableLayout.open(storedClass, in: txn, create: false, handleEpoch: handleEpoch)
         }
-        catalog.links = try openIfPresent(FileHeader.linksName, in: txn)
+        // Read as runs found by a seek to the target: a cursor checks each page it reaches whole.
+        catalog.links = try openIfPresent(FileHeader.linksName, in: txn)?.checkingPages(.wholePages)
         catalog.linksVisibility = HandleVisibility(epoch: handleEpoch)
         return catalog
     }
@@ -152,10 +153,10 @@ final class CatalogStore: @unchecked Sendable {
         takeOpeningLock(for: changes)
         let links: Database
         if let existing = try Self.openIfPresent(FileHeader.linksName, in: txn) {
-            links = existing
+            links = existing.checkingPages(.wholePages)
         } else {
             guard create else { return nil }
-            links = try txn.openDatabase(named: FileHeader.linksName, create: true, sealed: true)
+            links = try txn.openDatabase(named: FileHeader.linksName, create: true, sealed: true).checkingPages(.wholePages)
             // Other processes learn of the new database through the schema generation.
             try metadata.writeSchemaGeneration(try metadata.schemaGeneration(in: txn) + 1, in: txn)
         }

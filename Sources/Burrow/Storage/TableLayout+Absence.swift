@@ -42,6 +42,8 @@ extension TableLayout {
             }
         } catch LMDBError.sealBroken {
             throw brokenSeal(at: cursor)
+        } catch LMDBError.damagedPage {
+            throw damagedPage(holding: "the objects")
         }
     }
 
@@ -52,10 +54,14 @@ extension TableLayout {
         let isPrimaryKeyIndex = database.handle == primaryKeys?.handle
         let cursor = try txn.openCursor(database)
         var beside: [(key: [UInt8], value: [UInt8])] = []
-        let found = try cursor.seek(atLeast: indexKey)
-        if let found { beside.append((Array(found.key), Array(found.value))) }
-        let before = found == nil ? try cursor.last() : try cursor.previous()
-        if let before { beside.append((Array(before.key), Array(before.value))) }
+        do {
+            let found = try cursor.seek(atLeast: indexKey)
+            if let found { beside.append((Array(found.key), Array(found.value))) }
+            let before = found == nil ? try cursor.last() : try cursor.previous()
+            if let before { beside.append((Array(before.key), Array(before.value))) }
+        } catch LMDBError.damagedPage {
+            throw damagedPage(holding: indexName(column))
+        }
         var expected: [UInt8] = []
         for entry in beside {
             let object = try isPrimaryKeyIndex
@@ -90,7 +96,14 @@ extension TableLayout {
                  + "its key is not the one of the object's value")
     }
 
-    private func indexName(_ column: Int) -> String {
+    /// The damage of a page holding `structure` (the objects, or an index) of this class that a
+    /// cursor found not to have the shape of a sound page (``LMDB/LMDBError/damagedPage``).
+    func damagedPage(holding structure: String) -> StorageError {
+        .damaged("a page holding \(structure) of '\(className)' does not have the shape of a sound page "
+                 + "(its header, the offsets of its entries or the order of its keys)")
+    }
+
+    func indexName(_ column: Int) -> String {
         column == primaryKeyColumn ? "the primary-key index" : "the index of '\(storedClass.properties[column].name)'"
     }
 }

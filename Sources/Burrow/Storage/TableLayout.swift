@@ -64,14 +64,16 @@ final class TableLayout: Sendable {
     /// Opens (or, with `create`, creates) the databases of `storedClass` in `txn`.
     static func open(_ storedClass: StoredClass, in txn: Transaction, create: Bool, handleEpoch: UInt64 = 0) throws -> TableLayout {
         let id = storedClass.id
-        let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create, sealed: true)
+        // A row's seal or checksum covers its key: a walk checks each page's header only.
+        let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create, sealed: true).checkingPages(.headersOnly)
         var indexes: [(column: Int, database: Database)] = []
         var primaryKeys: Database?
         var lists: [(column: Int, database: Database)] = []
         for (column, property) in storedClass.properties.enumerated() {
             if property.collection != nil {
                 let name = FileHeader.collectionName(classID: id, propertyID: property.id)
-                lists.append((column, try txn.openDatabase(named: name, create: create, sealed: true)))
+                // Read as runs found by a seek to the owner: a cursor checks each page it reaches whole.
+                lists.append((column, try txn.openDatabase(named: name, create: create, sealed: true).checkingPages(.wholePages)))
             } else if property.isPrimary {
                 if !storedClass.keysArePrimaryKeys {
                     // Its values are object keys, in the clear as row keys anyway; in an encrypted
