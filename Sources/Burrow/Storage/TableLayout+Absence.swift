@@ -35,11 +35,9 @@ extension TableLayout {
         var bytes: [UInt8] = []
         key.append(to: &bytes)
         do {
-            if try cursor.seek(atLeast: bytes) != nil {
-                _ = try cursor.previous()
-            } else {
-                _ = try cursor.last()
-            }
+            let found = try cursor.seek(atLeast: bytes).map { Array($0.key) }
+            let before = try (found == nil ? cursor.last() : cursor.previous()).map { Array($0.key) }
+            try checkBracket(found, before, around: bytes, holding: "the objects", forMissing: "object \(key.rawValue)")
         } catch LMDBError.sealBroken {
             throw brokenSeal(at: cursor)
         } catch LMDBError.damagedPage {
@@ -55,10 +53,10 @@ extension TableLayout {
         let cursor = try txn.openCursor(database)
         var beside: [(key: [UInt8], value: [UInt8])] = []
         do {
-            let found = try cursor.seek(atLeast: indexKey)
-            if let found { beside.append((Array(found.key), Array(found.value))) }
-            let before = found == nil ? try cursor.last() : try cursor.previous()
-            if let before { beside.append((Array(before.key), Array(before.value))) }
+            let found = try cursor.seek(atLeast: indexKey).map { (key: Array($0.key), value: Array($0.value)) }
+            let before = try (found == nil ? cursor.last() : cursor.previous()).map { (key: Array($0.key), value: Array($0.value)) }
+            try checkBracket(found?.key, before?.key, around: indexKey, holding: indexName(column), forMissing: "a value looked up")
+            beside = [found, before].compactMap { $0 }
         } catch LMDBError.damagedPage {
             throw damagedPage(holding: indexName(column))
         }
@@ -94,6 +92,20 @@ extension TableLayout {
     private func damagedEntry(in column: Int, of object: ObjectKey) -> StorageError {
         .damaged("\(indexName(column)) of '\(className)' holds a damaged entry for object \(object.rawValue): "
                  + "its key is not the one of the object's value")
+    }
+
+    /// Checks that a search for the missing key `sought` ended between two keys that enclose
+    /// it, `found` (the first at least it) after it and `before` before it, as in a sound
+    /// B-tree. A damaged branch page leads a search to the wrong leaf, past which LMDB's search
+    /// ends at the next page's first key, whichever it is.
+    private func checkBracket(_ found: [UInt8]?, _ before: [UInt8]?, around sought: [UInt8],
+                              holding structure: String, forMissing missing: String) throws {
+        let foundIsPast = found.map { ValueComparator.bytes($0, sought) > 0 } ?? true
+        let beforeIsBelow = before.map { ValueComparator.bytes($0, sought) < 0 } ?? true
+        guard foundIsPast, beforeIsBelow else {
+            throw StorageError.damaged("a search for \(missing) in \(structure) of '\(className)' ends between keys that do "
+                                       + "not enclose it (a damaged branch page led it astray)")
+        }
     }
 
     /// The damage of a page holding `structure` (the objects, or an index) of this class that a
