@@ -14,14 +14,14 @@ import Testing
     /// tenth rewritten at another size, over several transactions, in three named databases.
     private func writtenEnvironment() throws -> Environment {
         let environment = try Environment.open(path: directory.path("pages.mdb"))
-        var generator = SplitMix(seed: 20261207)
+        var draw = 0
         for name in ["a", "b", "c"] {
             for round in 0..<3 {
                 let txn = try environment.beginTransaction()
                 let database = try txn.openDatabase(named: name, create: true)
                 for index in 0..<4_000 {
                     let key = Self.key(round * 4_000 + index)
-                    try txn.put(key, Self.value(&generator), in: database)
+                    try txn.put(key, Self.value(&draw), in: database)
                 }
                 for index in stride(from: 0, to: 4_000, by: 3) {
                     _ = try txn.delete(Self.key(round * 4_000 + index), in: database)
@@ -34,10 +34,10 @@ import Testing
             var keys: [[UInt8]] = []
             var entry = try cursor.first()
             while let (key, _) = entry {
-                if generator.next() % 10 == 0 { keys.append(Array(key)) }
+                if Self.scatter(&draw) % 10 == 0 { keys.append(Array(key)) }
                 entry = try cursor.next()
             }
-            for key in keys { try txn.put(key, Self.value(&generator), in: database) }
+            for key in keys { try txn.put(key, Self.value(&draw), in: database) }
             try txn.commit()
         }
         return environment
@@ -49,8 +49,15 @@ import Testing
         return stem + [UInt8](repeating: 0x2E, count: max(0, index % 64 + 1 - stem.count))
     }
 
-    private static func value(_ generator: inout SplitMix) -> [UInt8] {
-        let size = generator.next() % 50 == 0 ? 6_000 : Int(generator.next() % 301)
+    /// The next of a fixed sequence of scattered numbers (Fibonacci hashing of `draw`), so that
+    /// the file is the same on every run.
+    private static func scatter(_ draw: inout Int) -> Int {
+        draw += 1
+        return Int(truncatingIfNeeded: (UInt64(draw) &* 0x9E37_79B9_7F4A_7C15) >> 33)
+    }
+
+    private static func value(_ draw: inout Int) -> [UInt8] {
+        let size = scatter(&draw) % 50 == 0 ? 6_000 : scatter(&draw) % 301
         return [UInt8](repeating: UInt8(truncatingIfNeeded: size), count: size)
     }
 
@@ -240,18 +247,5 @@ extension LeafPageCheckTests {
         } else {
             try seekEveryKey()
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the file is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -100,8 +100,9 @@ extension TableLayout {
     /// ends at the next page's first key, whichever it is.
     private func checkBracket(_ found: [UInt8]?, _ before: [UInt8]?, around sought: [UInt8],
                               holding structure: String, forMissing missing: String) throws {
-        let foundIsPast = found.map { ValueComparator.bytes($0, sought) > 0 } ?? true
-        let beforeIsBelow = before.map { ValueComparator.bytes($0, sought) < 0 } ?? true
+        // LMDB's order: bytes, then the shorter first, as arrays compare.
+        let foundIsPast = found.map { sought.lexicographicallyPrecedes($0) } ?? true
+        let beforeIsBelow = before.map { $0.lexicographicallyPrecedes(sought) } ?? true
         guard foundIsPast, beforeIsBelow else {
             throw StorageError.damaged("a search for \(missing) in \(structure) of '\(className)' ends between keys that do "
                                        + "not enclose it (a damaged branch page led it astray)")
