@@ -56,14 +56,18 @@ struct PageWalk {
         let isOrderedStep = transaction.isReadOnly && (op == MDB_NEXT || op == MDB_PREV) && lastKey.baseAddress != nil
         let left = lastKey
         lastKey = key
-        page = reached
+        // The page becomes the cursor's only once it passed: a caller that goes on after the
+        // error must meet it again on the same page.
+        page = 0
         if isOrderedStep, !Self.keepsOrder(from: left, to: key, by: op) { throw .damagedPage }
-        guard let (pointer, number, size) = transaction.bounds.pageInFile(reached), !transaction.hasChecked(reached) else { return }
-        if checks == .wholePages {
-            guard transaction.leafPageIsSound(reached) else { throw .damagedPage }
-        } else {
-            guard LeafPageCheck.headerIsSound(pointer, number: number, size: size) else { throw .damagedPage }
+        if let (pointer, number, size) = transaction.bounds.pageInFile(reached), !transaction.hasChecked(reached) {
+            if checks == .wholePages {
+                guard transaction.leafPageIsSound(reached) else { throw .damagedPage }
+            } else {
+                guard LeafPageCheck.headerIsSound(pointer, number: number, size: size) else { throw .damagedPage }
+            }
         }
+        page = reached
     }
 
     /// Whether a step by `op` from the entry with key `left` to the one with `key` kept LMDB's order.

@@ -244,6 +244,8 @@ extension LeafPageCheckTests {
         let seekEveryKey = { for key in keys { _ = try landing.seek(atLeast: key) } }
         if checkedWhole {
             #expect(throws: LMDBError.damagedPage) { try seekEveryKey() }
+            // The same cursor, going on after the error, meets it again on that page.
+            #expect(throws: LMDBError.damagedPage) { try seekEveryKey() }
         } else {
             try seekEveryKey()
         }
