@@ -103,7 +103,7 @@ package final class MappedFileBounds: Sendable {
     /// The address of the page holding `pointer` (a key LMDB handed out): the same for every
     /// key of one page.
     @inline(__always)
-    package func page(of pointer: UnsafeMutableRawPointer) -> UInt {
+    package func page(of pointer: UnsafeRawPointer) -> UInt {
         UInt(bitPattern: pointer) & ~pageOffsetMask.load(ordering: .relaxed)
     }
 

@@ -36,7 +36,7 @@ struct PageWalk {
     mutating func arrived(at key: UnsafeRawBufferPointer, by op: MDB_cursor_op, in transaction: Transaction,
                           checks: Database.PageChecks) throws(LMDBError) {
         guard let base = key.baseAddress else { return }
-        let reached = transaction.bounds.page(of: UnsafeMutableRawPointer(mutating: base))
+        let reached = transaction.bounds.page(of: base)
         // The common step: on the same page, where only an index's steps check the keys' order.
         if reached == page {
             if checks == .stepsInOrder, transaction.isReadOnly, op == MDB_NEXT || op == MDB_PREV, lastKey.baseAddress != nil,
@@ -60,12 +60,10 @@ struct PageWalk {
         // error must meet it again on the same page.
         page = 0
         if isOrderedStep, !Self.keepsOrder(from: left, to: key, by: op) { throw .damagedPage }
-        if let (pointer, number, size) = transaction.bounds.pageInFile(reached), !transaction.hasChecked(reached) {
-            if checks == .wholePages {
-                guard transaction.leafPageIsSound(reached) else { throw .damagedPage }
-            } else {
-                guard LeafPageCheck.headerIsSound(pointer, number: number, size: size) else { throw .damagedPage }
-            }
+        if checks == .wholePages {
+            guard transaction.leafPageIsSound(reached) else { throw .damagedPage }
+        } else if let (pointer, number, size) = transaction.bounds.pageInFile(reached) {
+            guard LeafPageCheck.headerIsSound(pointer, number: number, size: size) else { throw .damagedPage }
         }
         page = reached
     }

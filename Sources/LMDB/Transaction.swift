@@ -230,7 +230,6 @@ public final class Transaction {
         if !isReset { reset() }
         let previousSnapshot = snapshotID
         defer { if snapshotID != previousSnapshot { opened?.release() } }
-        forgetCheckedPages()
         epoch = environment.handleEpoch
         if let code = faults.take(.renew) { throw LMDBError(code: code) }
         var code = mdb_txn_renew(handle)
@@ -404,13 +403,13 @@ public final class Transaction {
 
     /// Whether the leaf page at address `page` was found sound while this snapshot lasts.
     @inline(__always)
-    package func hasChecked(_ page: UInt) -> Bool {
+    private func hasChecked(_ page: UInt) -> Bool {
         guard !isShared, let checkedPages else { return false }
         return checkedPages[Self.checkedPageSlot(page)] == page
     }
 
     /// Remembers that the leaf page at address `page` was found sound.
-    package func noteChecked(_ page: UInt) {
+    private func noteChecked(_ page: UInt) {
         guard !isShared else { return }
         if checkedPages == nil {
             checkedPages = UnsafeMutablePointer<UInt>.allocate(capacity: Self.checkedPageSlots)
@@ -419,13 +418,15 @@ public final class Transaction {
         checkedPages![Self.checkedPageSlot(page)] = page
     }
 
+    /// The slot of a page's address: its page number, for 4 KiB pages (other sizes spread less
+    /// evenly, and stay correct).
     @inline(__always)
     private static func checkedPageSlot(_ page: UInt) -> Int {
         Int(truncatingIfNeeded: page >> 12) & (checkedPageSlots - 1)
     }
 
-    /// Empties the table of checked pages: the snapshot changes, and with it what lies at each
-    /// address of the map.
+    /// Empties the table of checked pages: the snapshot is released (``reset()``, which every
+    /// renewal follows), and with it what lies at each address of the map.
     private func forgetCheckedPages() {
         checkedPages?.update(repeating: 0, count: Self.checkedPageSlots)
     }

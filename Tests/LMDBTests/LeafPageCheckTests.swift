@@ -67,7 +67,7 @@ import Testing
         let cursor = try txn.openCursor(database)
         var entry = try cursor.first()
         while let (key, _) = entry {
-            let page = txn.bounds.page(of: UnsafeMutableRawPointer(mutating: key.baseAddress!))
+            let page = txn.bounds.page(of: key.baseAddress!)
             if pages.last != page { pages.append(page) }
             entry = try cursor.next()
         }
