@@ -713,10 +713,13 @@ public struct Database: Hashable, Sendable {
         return database
     }
 
+    /// Whether two values name the same database: the same handle, sealed the same way (how
+    /// cursors check its pages is not compared).
     public static func == (left: Database, right: Database) -> Bool {
         left.handle == right.handle && left.sealID == right.sealID
     }
 
+    /// Hashes what ``==`` compares: the handle and the seal.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(handle)
         hasher.combine(sealID)

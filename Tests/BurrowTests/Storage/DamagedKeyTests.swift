@@ -53,6 +53,47 @@ import Testing
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 20)?.name == "p20")
     }
 
+    /// A branch page whose key for one leaf is damaged upwards leads a lookup of the leaf's
+    /// first objects to the leaf before, where they are not; LMDB's search past that leaf ends
+    /// at the next one's first key, which is below the key sought. The lookup reports that,
+    /// instead of reading the object as absent.
+    @Test(.plainFilesOnly("a plain file's rows are keyed by their integer primary keys, which its branch pages name"))
+    func aLookupADamagedBranchPageLeadsAstrayIsReportedNotReadAsAbsent() async throws {
+        let url = directory.file()
+        let ids = 1_000_000_000..<1_000_003_000
+        var rowKeys: [[UInt8]: Int] = [:]
+        do {
+            let realm = try directory.realm()
+            try realm.write {
+                for id in ids { realm.add(Person(value: ["id": id, "name": "p\(id)"])) }
+            }
+            for id in ids {
+                rowKeys[try realm.internals.primaryKeyLookupKey(of: realm.object(ofType: Person.self, forPrimaryKey: id)!).bytes] = id
+            }
+        }
+        // The second entry of the rows' branch page names its leaf by that leaf's first key.
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let pageSize = 4_096
+        func u16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        var damaged: (offset: Int, id: Int)?
+        for page in stride(from: 2 * pageSize, to: bytes.count, by: pageSize) where u16(page + 10) & 0x01 != 0 {
+            let node = page + u16(page + 18)
+            guard u16(node + 6) == 8, let id = rowKeys[Array(bytes[node + 8..<node + 16])] else { continue }
+            damaged = (node + 8, id)
+        }
+        let (offset, firstID) = try #require(damaged, "no branch page of the rows found")
+        let higher = try #require(rowKeys.first { $0.value == firstID + 5 }?.key)
+        bytes.replaceSubrange(offset..<offset + 8, with: higher)
+        try Data(bytes).write(to: url)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [path = url.path as String, sought = (firstID + 1) as Int] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+            precondition(realm.object(ofType: Person.self, forPrimaryKey: 1_000_000_000)?.name == "p1000000000")
+            _ = realm.object(ofType: Person.self, forPrimaryKey: sought)
+        }
+        expectMessage(result, "in the objects of 'Person' ends between keys that do not enclose it")
+    }
+
     /// Where in a key a byte is damaged: near its start, or its last byte (in an encrypted
     /// file, and for long strings, the object key a primary-key entry's key ends with).
     enum Place: CaseIterable { case start, end }
