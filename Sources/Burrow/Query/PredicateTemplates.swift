@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 /// Translations of `#Predicate`s kept by expression type, with their constants left as
 /// placeholders: a predicate built in a loop (`#Predicate { $0.name == name }`) has one
@@ -22,14 +23,24 @@ enum PredicateTemplates {
         let constantTypes: [ObjectIdentifier]
         /// Checks the leaves of an expression of the template's type against the template.
         fileprivate let match: (any StandardPredicateExpression<Bool>, Template) -> PredicateLeaves?
+        /// Where the leaves lie in the expression's memory, when that could be learnt: binding
+        /// then reads them there instead of calling `match`.
+        fileprivate let layout: PredicateLeafLayout?
+        /// Whether a query bound from the template passed `validate` against its class, which
+        /// the template's every binding then passes too: they differ only in constants.
+        private let validated = Atomic<Bool>(false)
+
+        var isValidated: Bool { validated.load(ordering: .acquiring) }
+        func markValidated() { validated.store(true, ordering: .releasing) }
 
         fileprivate init(node: PredicateNode, keyPaths: [ObjectIdentifier], operators: [Int], constantTypes: [ObjectIdentifier],
-                         match: @escaping (any StandardPredicateExpression<Bool>, Template) -> PredicateLeaves?) {
+                         match: @escaping (any StandardPredicateExpression<Bool>, Template) -> PredicateLeaves?, layout: PredicateLeafLayout?) {
             self.node = node
             self.keyPaths = keyPaths
             self.operators = operators
             self.constantTypes = constantTypes
             self.match = match
+            self.layout = layout
         }
     }
 
@@ -49,18 +60,19 @@ enum PredicateTemplates {
     private static let entries = Locked<[Key: Entry]>([:])
 
     /// The translation of `expression` (over objects of `Root`) bound from its type's
-    /// template, or `nil` when there is none or the expression does not fit it.
-    static func node<Root>(of expression: any StandardPredicateExpression<Bool>, root: Root.Type) -> PredicateNode? {
+    /// template, with the template, or `nil` when there is none or the expression does not fit it.
+    static func node<Root>(of expression: any StandardPredicateExpression<Bool>, root: Root.Type) -> (node: PredicateNode, template: Template)? {
         let key = Key(expression: ObjectIdentifier(type(of: expression)), root: ObjectIdentifier(root))
         guard case .template(let template)? = entries.withLock({ $0[key] }) else { return nil }
-        return bind(expression, to: template)
+        return bind(expression, to: template).map { ($0, template) }
     }
 
-    /// Whether predicates of `predicate`'s expression type are bound from a template.
-    static func hasTemplate<Root>(for predicate: Predicate<Root>) -> Bool {
+    /// Whether predicates of `predicate`'s expression type are bound from a template; with
+    /// `readInPlace`, from one that reads their leaves where they lie (``PredicateLeafLayout``).
+    static func hasTemplate<Root>(for predicate: Predicate<Root>, readInPlace: Bool = false) -> Bool {
         let key = Key(expression: ObjectIdentifier(type(of: predicate.expression)), root: ObjectIdentifier(Root.self))
-        guard case .template? = entries.withLock({ $0[key] }) else { return false }
-        return true
+        guard case .template(let template)? = entries.withLock({ $0[key] }) else { return false }
+        return !readInPlace || template.layout != nil
     }
 
     /// Learns the template of `expression`'s type from its full translation `node`.
@@ -99,7 +111,8 @@ enum PredicateTemplates {
         let templated = placeholding(node, literals, found: &found)
         guard found.allSatisfy({ $0 == 1 }) else { return nil }
         return Template(node: templated, keyPaths: leaves.keyPaths, operators: leaves.operators,
-                        constantTypes: leaves.constants.map { ObjectIdentifier(type(of: $0)) }, match: matcher(of: E.self))
+                        constantTypes: leaves.constants.map { ObjectIdentifier(type(of: $0)) }, match: matcher(of: E.self),
+                        layout: PredicateLeafLayout(of: expression, literals: literals, keyPaths: leaves.keyPaths, operators: leaves.operators))
     }
 
     /// Whether translation reads a constant of this value only to make it this literal.
@@ -158,6 +171,9 @@ enum PredicateTemplates {
     // MARK: Binding
 
     private static func bind(_ expression: any StandardPredicateExpression<Bool>, to template: Template) -> PredicateNode? {
+        if let layout = template.layout {
+            return layout.literals(of: expression).map { substituting(template.node, $0) }
+        }
         guard let leaves = template.match(expression, template), leaves.matchesTemplate else { return nil }
         return substituting(template.node, leaves.literals)
     }

@@ -37,6 +37,12 @@ struct PredicateTranslation {
     ///
     /// - Throws: ``Realm/Error/Code/invalidQuery`` naming the first expression with no query form.
     static func node<Root: ObjectBase>(of predicate: Predicate<Root>) throws(Realm.Error) -> PredicateNode {
+        try translation(of: predicate).node
+    }
+
+    /// The query `predicate` translates into, with the template it was bound from, if any.
+    static func translation<Root: ObjectBase>(of predicate: Predicate<Root>) throws(Realm.Error)
+        -> (node: PredicateNode, template: PredicateTemplates.Template?) {
         if let bound = PredicateTemplates.node(of: predicate.expression, root: Root.self) { return bound }
         guard let expression = predicate.expression as? any TranslatablePredicateExpression else {
             throw untranslatable(firstUntranslatable(in: predicate.expression),
@@ -46,7 +52,7 @@ struct PredicateTranslation {
         translation.bindings[predicate.variable.key] = .object(path: [], type: Root.self, scope: 0)
         let node = try translation.condition(expression.translated(in: &translation), of: predicate.expression)
         if !translation.constantsReadOtherwise.isSet { learnTemplate(from: expression, root: Root.self, translatedAs: node) }
-        return node
+        return (node, nil)
     }
 
     /// Opens `expression` for ``PredicateTemplates/learn(from:root:translatedAs:)``.

@@ -22,12 +22,16 @@ extension RealmCollection where Element: ObjectBase {
     ///   form, such as arithmetic, casts, regular expressions or a computed property, or for a
     ///   comparison the query language refuses (two properties both behind links).
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
-        let translated = try QueryPredicate(predicate)
+        let (node, template) = try PredicateTranslation.translation(of: predicate)
+        let translated = QueryPredicate(node: node)
         let results = filter(translated)
         // What the translation cannot know is refused here, thrown rather than trapped when the
         // results are first read. The expression's type fixes what it reads and how, up to
-        // which property of one Swift type: one check per type is enough.
+        // which property of one Swift type: one check per type is enough (kept on the type's
+        // template when there is one, which saves a lookup).
+        if template?.isValidated == true { return results }
         try PredicateTranslation.validateOnce(predicate) { try results.validate(translated) }
+        template?.markValidated()
         return results
     }
 }

@@ -11,6 +11,16 @@ final class TemplateNote: Object {
     @Persisted var tags: List<String>
 }
 
+final class TemplateEvent: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var at = Date()
+    @Persisted var score = 0.0
+    @Persisted var token = UUID()
+    @Persisted var small: Int32 = 0
+    @Persisted var label = ""
+    @Persisted var blob = Data()
+}
+
 /// A `#Predicate` built again and again with other constants (in a loop, a function) is
 /// translated once and bound each time: every binding must select what the string form selects
 /// with the same constants, whatever the constants are and whichever key paths and operators a
@@ -49,6 +59,7 @@ final class TemplateNote: Object {
         }
         let title = "t1"
         #expect(Internals.hasPredicateTemplate(for: #Predicate<TemplateNote> { $0.title == title }))
+        #expect(Internals.readsPredicateLeavesInPlace(for: #Predicate<TemplateNote> { $0.title == title }))
         for (low, high) in [(1, 4), (0, 2), (4, 6), (2, 2), (5, 1)] {
             try ids(notes, #Predicate { $0.rank >= low && $0.rank < high }, sameAs: "rank >= %@ AND rank < %@", low, high)
             try ids(notes, #Predicate { (low...high).contains($0.rank) }, sameAs: "rank BETWEEN {%@, %@}", low, high)
@@ -81,6 +92,42 @@ final class TemplateNote: Object {
         #expect(try ids(notes, compare(.lessThan, 3), sameAs: "rank < 3") == [0, 1, 2])
         #expect(try ids(notes, compare(.greaterThan, 2), sameAs: "rank > 2") == [3, 4, 5])
         #expect(try ids(notes, compare(.greaterThanOrEqual, 5), sameAs: "rank >= 5") == [5])
+        // Both are bound by reading their leaves in place, key paths and operators included.
+        #expect(Internals.readsPredicateLeavesInPlace(for: equal(\.title, "t0")))
+        #expect(Internals.readsPredicateLeavesInPlace(for: compare(.lessThan, 0)))
+        // Whatever was bound last, each binds its own key path and operator again.
+        for _ in 0..<2 {
+            #expect(try ids(notes, equal(\.body, "b0"), sameAs: "body == 'b0'") == [5])
+            #expect(try ids(notes, equal(\.title, "t0"), sameAs: "title == 't0'") == [0])
+            #expect(try ids(notes, compare(.lessThanOrEqual, 1), sameAs: "rank <= 1") == [0, 1])
+            #expect(try ids(notes, compare(.greaterThan, 1), sameAs: "rank > 1") == [2, 3, 4, 5])
+        }
+    }
+
+    @Test func constantsOfEveryPlainTypeAreReadInPlace() throws {
+        let realm = try directory.realm()
+        let base = Date(timeIntervalSince1970: 1_000_000)
+        let ids = (0..<4).map { _ in UUID() }
+        try realm.write {
+            for index in 0..<4 {
+                realm.add(TemplateEvent(value: ["id": index, "at": base.addingTimeInterval(Double(index) * 60), "score": Double(index) / 2,
+                                                "token": ids[index], "small": Int32(index), "label": "é\(index)🦫", "blob": Data([UInt8(index)])]))
+            }
+        }
+        let events = realm.objects(TemplateEvent.self)
+        for index in [2, 0, 3, 1] {
+            let at = base.addingTimeInterval(Double(index) * 60), score = Double(index) / 2, token = ids[index]
+            let small = Int32(index), label = "é\(index)🦫", blob = Data([UInt8(index)])
+            let selected = try events.filter(#Predicate { $0.at == at && $0.score == score && $0.token == token && $0.small == small
+                && $0.label == label && $0.blob == blob }).map(\.id)
+            #expect(Array(selected) == [index])
+            let later = try events.filter(#Predicate { $0.at > at && $0.score >= score }).map(\.id)
+            #expect(Array(later) == Array(index + 1..<4))
+        }
+        let at = base, score = 0.0, token = ids[0], small = Int32(0), label = "", blob = Data()
+        #expect(Internals.readsPredicateLeavesInPlace(for: #Predicate<TemplateEvent> {
+            $0.at == at && $0.score == score && $0.token == token && $0.small == small && $0.label == label && $0.blob == blob
+        }))
     }
 
     @Test func aConstantFoldedIntoTheQueryIsReadAgainEachTime() throws {

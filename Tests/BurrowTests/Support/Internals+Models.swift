@@ -57,6 +57,12 @@ extension Internals {
     /// Whether predicates of `predicate`'s expression type are translated once and bound.
     static func hasPredicateTemplate<Root>(for predicate: Predicate<Root>) -> Bool { PredicateTemplates.hasTemplate(for: predicate) }
 
+    /// Whether predicates of `predicate`'s expression type are bound by reading their constants,
+    /// key paths and operators where they lie in the expression.
+    static func readsPredicateLeavesInPlace<Root>(for predicate: Predicate<Root>) -> Bool {
+        PredicateTemplates.hasTemplate(for: predicate, readInPlace: true)
+    }
+
     /// The deepest predicate tree a query may hold, however it was built.
     static var maximumPredicateDepth: Int { PredicateLimits.maximumDepth }
 
