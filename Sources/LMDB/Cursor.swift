@@ -27,9 +27,15 @@ public final class Cursor {
     /// this cursor's own calls, never during another access: it skips the runtime's exclusivity
     /// check, which would cost more than the step.
     @exclusivity(unchecked) private var walk = PageWalk()
+    /// Whether an opened (decrypted) value lasts only until the cursor moves: it is then opened
+    /// into ``scratch``, not kept for the rest of the transaction (see ``Transaction/openCursor(_:valuesLastUntilMove:)``).
+    private let valuesLastUntilMove: Bool
+    /// The cursor's own buffer for the value it stands on, when values last until it moves.
+    @exclusivity(unchecked) private var scratch: UnsafeMutableRawBufferPointer?
 
-    init(transaction: Transaction, database: Database) throws(LMDBError) {
+    init(transaction: Transaction, database: Database, valuesLastUntilMove: Bool = false) throws(LMDBError) {
         self.database = database
+        self.valuesLastUntilMove = valuesLastUntilMove
         var raw: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(transaction.liveHandle(), database.handle, &raw))
         self.handle = raw!
@@ -40,6 +46,7 @@ public final class Cursor {
     deinit {
         // LMDB frees a write transaction's cursors itself when the transaction ends.
         if transaction.isReadOnly || transaction.handle != nil { mdb_cursor_close(handle) }
+        scratch?.deallocate()
     }
 
     @inline(__always)
@@ -57,6 +64,7 @@ public final class Cursor {
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
         guard database.sealID != 0 else { return (key, value) }
         do {
+            if valuesLastUntilMove { return (key, try transaction.openSealed(value, key: key, in: database, into: &scratch)) }
             return (key, try transaction.openSealed(value, key: key, in: database))
         } catch {
             keyOfBrokenSeal = Array(key)

@@ -48,6 +48,11 @@ final class OpenedValues: @unchecked Sendable {
         return opened
     }
 
+    /// The value of `key` in `database` as opened and remembered before, if it was.
+    func remembered(key: UnsafeRawBufferPointer, database: Database) -> UnsafeRawBufferPointer? {
+        state.withLock { $0.remembered.value(database: database.sealID, key: key) }
+    }
+
     /// Frees every opened value: the transaction ended, or was renewed at another version.
     func release() {
         state.withLock { state in

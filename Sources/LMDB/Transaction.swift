@@ -452,6 +452,28 @@ public final class Transaction {
         return try opened.open(value, key: key, database: database, sealer: sealer, remember: isReadOnly)
     }
 
+    /// `value` of `database` opened as ``openSealed(_:key:in:)`` opens it, but decrypted into
+    /// `buffer` (grown as needed) rather than kept for the transaction: valid until `buffer` is
+    /// used again. A value that needs no decryption is returned where it lies, and one this
+    /// read transaction opened and kept before is returned where it was kept.
+    ///
+    /// - Throws: ``LMDBError/sealBroken`` when it does not open.
+    package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database,
+                            into buffer: inout UnsafeMutableRawBufferPointer?) throws(LMDBError) -> UnsafeRawBufferPointer {
+        guard !checksRecords, let sealer, let opened, database.sealID != 0 else { return try openSealed(value, key: key, in: database) }
+        if value.isEmpty { return value }
+        if isReadOnly, let known = opened.remembered(key: key, database: database) { return known }
+        let size = value.count - sealer.sealingOverhead
+        guard size >= 0 else { throw .sealBroken }
+        if (buffer?.count ?? 0) < size {
+            buffer?.deallocate()
+            buffer = .allocate(byteCount: max(size, 256), alignment: 16)
+        }
+        let place = UnsafeMutableRawBufferPointer(rebasing: buffer![0..<size])
+        guard sealer.open(value, into: place, database: database.sealID, key: key) else { throw .sealBroken }
+        return UnsafeRawBufferPointer(place)
+    }
+
     /// Calls `body` with `value` sealed for `key` in `database` (as it is when not sealed).
     package func withSealed<Result>(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database,
                                     _ body: (UnsafeRawBufferPointer) throws(LMDBError) -> Result) throws(LMDBError) -> Result {
@@ -644,8 +666,22 @@ public final class Transaction {
     }
 
     /// Opens a cursor over `database`, valid while this transaction lives.
-    public func openCursor(_ database: Database) throws(LMDBError) -> Cursor {
-        try Cursor(transaction: self, database: database)
+    ///
+    /// A sealed value of an encrypted file is decrypted where the cursor reads it, and by
+    /// default kept until the transaction ends (and a read transaction's found again when read
+    /// again), like every value LMDB hands out. With `valuesLastUntilMove`, it is decrypted into
+    /// the cursor's own buffer instead, valid only until the cursor moves: for walks that read
+    /// each value once, which would otherwise keep every value of the walk in memory.
+    ///
+    /// ```swift
+    /// let cursor = try txn.openCursor(rows, valuesLastUntilMove: true)
+    /// var entry = try cursor.first()
+    /// while let (key, value) = entry { count += test(value) ? 1 : 0; entry = try cursor.next() }
+    /// ```
+    ///
+    /// - Throws: ``LMDBError`` when LMDB cannot open the cursor.
+    public func openCursor(_ database: Database, valuesLastUntilMove: Bool = false) throws(LMDBError) -> Cursor {
+        try Cursor(transaction: self, database: database, valuesLastUntilMove: valuesLastUntilMove)
     }
 
     // MARK: Lookup cursors

@@ -96,6 +96,52 @@ private final class MaskingSealer: ValueSealer {
         #expect(LMDBError.sealBroken.description.contains("authentication"))
     }
 
+    @Test func aCursorWhoseValuesLastUntilItMovesOpensEachIntoItsOwnBuffer() throws {
+        let environment = try environment()
+        let writer = try environment.beginTransaction()
+        let db = try writer.openDatabase(named: "kv", create: true, sealed: true)
+        let values: [[UInt8]] = [Array("one".utf8), [], Array(repeating: 7, count: 5_000), Array("four é🦫".utf8), Array("five".utf8)]
+        for (index, value) in values.enumerated() { try writer.put([UInt8(index)], value, in: db) }
+        try writer.commit()
+
+        let reader = try environment.beginReadTransaction()
+        // A value the transaction opened and kept before is found where it was kept.
+        let remembered = try [UInt8(0)].withUnsafeBytes { try #require(try reader.unsafeValue(for: $0, in: db)) }
+        let kept = try reader.openCursor(db)
+        let passing = try reader.openCursor(db, valuesLastUntilMove: true)
+        var read: [[UInt8]] = []
+        var places: [UnsafeRawPointer?] = []
+        var entry = try passing.first()
+        while let (key, value) = entry {
+            read.append(Array(value))
+            places.append(value.baseAddress)
+            // The same entry through a cursor that keeps what it opens: the same bytes elsewhere.
+            let other = try kept.seek(exactly: key)
+            #expect(other.map { Array($0.value) } == Array(value))
+            if !value.isEmpty && read.count > 1 { #expect(other?.value.baseAddress != value.baseAddress) }
+            entry = try passing.next()
+        }
+        #expect(read == values)
+        #expect(places[0] == remembered.baseAddress)
+        // One buffer, grown once for the long value: the short values after it share its place.
+        #expect(places[3] == places[4] && places[2] != places[0])
+        // What the kept cursor opened is still readable after the other moved on.
+        let first = try #require(try kept.first())
+        _ = try passing.first()
+        #expect(Array(first.value) == values[0])
+
+        // A value that does not open is reported as any sealed value is.
+        let breaker = try environment.beginTransaction()
+        var stored = try #require(try breaker.value(for: [UInt8(4)], in: Database(handle: db.handle)))
+        stored[0] ^= 1
+        try breaker.put([UInt8(4)], stored, in: Database(handle: db.handle))
+        let walk = try breaker.openCursor(db, valuesLastUntilMove: true)
+        _ = try [UInt8(3)].withUnsafeBytes { try walk.seek(exactly: $0) }
+        #expect(throws: LMDBError.sealBroken) { try walk.next() }
+        #expect(walk.keyOfBrokenSeal == [4])
+        breaker.abort()
+    }
+
     @Test func openedValuesLiveAsLongAsTheVersionTheyWereReadAt() throws {
         let environment = try environment()
         let writer = try environment.beginTransaction()

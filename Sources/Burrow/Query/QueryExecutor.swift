@@ -108,7 +108,9 @@ struct QueryExecutor {
         var keys: [ObjectKey] = []
         let count = try layout.count(in: transaction)
         if test == nil { keys.reserveCapacity(count) }
-        let cursor = try transaction.openCursor(layout.rows)
+        // Each row is read once, by the test: on an encrypted file it is decrypted into the
+        // cursor's buffer rather than kept for the transaction.
+        let cursor = try transaction.openCursor(layout.rows, valuesLastUntilMove: true)
         var read = 0
         do {
             if let test {
@@ -178,11 +180,14 @@ struct QueryExecutor {
     /// empty; traps for a path the table does not have (the query was checked when it was made).
     private func reachedKeyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue?]] {
         let readers = self.readers(of: paths)
-        return try keys.map { key in
-            guard let row = try layout.row(key, in: transaction) else { return paths.map { _ in nil } }
+        var values: [[_PersistedValue?]] = []
+        values.reserveCapacity(keys.count)
+        try layout.forEachRow(of: keys, in: transaction) { key, row in
+            guard let row else { return values.append(paths.map { _ in nil }) }
             let reader = RowReader(row, key: key)
-            return try readers.map { try $0.reachedValue(of: reader, in: transaction) }
+            values.append(try readers.map { try $0.reachedValue(of: reader, in: transaction) })
         }
+        return values
     }
 
     private func readers(of paths: [String]) -> [KeyPathReader] {
@@ -197,10 +202,12 @@ struct QueryExecutor {
     /// The values of `column` for each object of `keys`, in order; `.null` for a key with no row.
     func values(of column: Int, for keys: [ObjectKey]) throws -> [_PersistedValue] {
         let kind = layout.kinds[column]
-        return try keys.map { key in
-            guard let row = try layout.row(key, in: transaction) else { return .null }
-            return RowReader(row).value(column, kind: kind)
+        var values: [_PersistedValue] = []
+        values.reserveCapacity(keys.count)
+        try layout.forEachRow(of: keys, in: transaction) { _, row in
+            values.append(row.map { RowReader($0).value(column, kind: kind) } ?? .null)
         }
+        return values
     }
 
     /// The position in `keys` of the first object matching `test`.
