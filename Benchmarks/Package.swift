@@ -17,7 +17,7 @@ let package = Package(
         .target(
             name: "Baselines",
             dependencies: ["CSQLite"],
-            linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3")]
+            linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3"), .linkedLibrary("sodium")]
         ),
         .executableTarget(
             name: "BurrowBench",

@@ -48,6 +48,17 @@ final class OpenedValues: @unchecked Sendable {
         return opened
     }
 
+    /// Keeps a copy of `plaintext`, the opened value of `key` in `database`, as ``open(_:key:database:sealer:remember:)``
+    /// keeps what it opens with `remember`; does nothing when one is kept already.
+    func keep(_ plaintext: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: Database) {
+        state.withLock { state in
+            guard state.remembered.value(database: database.sealID, key: key) == nil else { return }
+            let place = Self.place(plaintext.count, in: &state)
+            if !plaintext.isEmpty { place.copyMemory(from: plaintext) }
+            state.remembered.insert(UnsafeRawBufferPointer(place), database: database.sealID, key: key)
+        }
+    }
+
     /// The value of `key` in `database` as opened and remembered before, if it was.
     func remembered(key: UnsafeRawBufferPointer, database: Database) -> UnsafeRawBufferPointer? {
         state.withLock { $0.remembered.value(database: database.sealID, key: key) }

@@ -474,6 +474,15 @@ public final class Transaction {
         return UnsafeRawBufferPointer(place)
     }
 
+    /// Keeps `value`, opened from `database` into a buffer that does not last (by a cursor whose
+    /// values last until it moves), for the rest of this read transaction, as a point read keeps
+    /// what it opens: for values about to be read again. Does nothing for a write transaction or
+    /// a value that needed no decryption.
+    package func keepOpened(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database) {
+        guard isReadOnly, !checksRecords, sealer != nil, let opened, database.sealID != 0, !value.isEmpty else { return }
+        opened.keep(value, key: key, database: database)
+    }
+
     /// Calls `body` with `value` sealed for `key` in `database` (as it is when not sealed).
     package func withSealed<Result>(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database,
                                     _ body: (UnsafeRawBufferPointer) throws(LMDBError) -> Result) throws(LMDBError) -> Result {

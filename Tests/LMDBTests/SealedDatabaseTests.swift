@@ -104,6 +104,17 @@ private final class MaskingSealer: ValueSealer {
         for (index, value) in values.enumerated() { try writer.put([UInt8(index)], value, in: db) }
         try writer.commit()
 
+        // A value kept from a walk's buffer outlives the buffer, and a point read finds it.
+        let fresh = try environment.beginReadTransaction()
+        let walker = try fresh.openCursor(db, valuesLastUntilMove: true)
+        let fifth = try [UInt8(4)].withUnsafeBytes { try #require(try walker.seek(exactly: $0)) }
+        let scratch = fifth.value.baseAddress
+        try [UInt8(4)].withUnsafeBytes { fresh.keepOpened(fifth.value, key: $0, in: db) }
+        _ = try walker.first()
+        let keptFifth = try [UInt8(4)].withUnsafeBytes { try #require(try fresh.unsafeValue(for: $0, in: db)) }
+        #expect(Array(keptFifth) == values[4] && keptFifth.baseAddress != scratch)
+        fresh.abort()
+
         let reader = try environment.beginReadTransaction()
         // A value the transaction opened and kept before is found where it was kept.
         let remembered = try [UInt8(0)].withUnsafeBytes { try #require(try reader.unsafeValue(for: $0, in: db)) }

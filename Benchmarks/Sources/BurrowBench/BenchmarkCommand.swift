@@ -164,6 +164,7 @@ enum BenchmarkCommand {
         print("")
         print("The cost of encryption: the same steps on an encrypted file (XChaCha20-Poly1305 values, hashed index keys)")
         print(VariantCostTable(plain: burrow, variant: encrypted, lmdb: lmdb).timings)
+        print(floors.encryptionSummary(count: count, encrypted: encrypted))
         print("")
         print("The cost of row checksums: the same steps on a file of the format before them (Unchecked; its rows have no CRC-32C)")
         print(VariantCostTable(plain: unchecked, variant: burrow, lmdb: lmdb).timings)

@@ -8,9 +8,14 @@ import Foundation
 ///   `@Persisted` setters, release). The insert step makes exactly these before storing them.
 /// - Composite index: the index-equality step on raw LMDB with Burrow's index layout (composite
 ///   keys in a plain database, walked per name) instead of the baseline's `DUPSORT` count.
+/// - Opening sealed rows: libsodium alone opening `count` values of about a row's size, sealed
+///   as an encrypted file seals each row: what a step that decrypts every row costs at least.
 struct DesignFloors {
     var modelObjects = StepMeasurement(seconds: .infinity, check: 0)
     var compositeIndex = StepMeasurement(seconds: .infinity, check: 0)
+    var sealedRows = StepMeasurement(seconds: .infinity, check: 0)
+    /// The size of the sealed values, about that of the workload's rows.
+    static let sealedRowSize = 64
 
     /// Measures both once more and keeps each one's best time.
     mutating func measureRound(count: Int, in directory: URL) {
@@ -21,6 +26,20 @@ struct DesignFloors {
         if walk.seconds < compositeIndex.seconds {
             compositeIndex = StepMeasurement(seconds: walk.seconds, check: Int(walk.check))
         }
+        let opened = sodium_open_floor(count, Int32(Self.sealedRowSize))
+        if opened.seconds < sealedRows.seconds {
+            sealedRows = StepMeasurement(seconds: opened.seconds, check: Int(opened.check))
+        }
+    }
+
+    /// The floor of opening sealed rows against the encrypted file's steps that read every row.
+    func encryptionSummary(count: Int, encrypted: EngineResults) -> String {
+        let ratios = [Step.scanFilter, .sortedPage, .readAll].compactMap { step in
+            encrypted[step].map { String(format: "%.2fx the encrypted %@", sealedRows.seconds / $0.seconds, step.title) }
+        }
+        return String(format: "libsodium alone opening %d sealed %d-byte values (XChaCha20-Poly1305): %.4f s (%.2f µs each) = ",
+                      sealedRows.check, Self.sealedRowSize, sealedRows.seconds, sealedRows.seconds / Double(max(count, 1)) * 1e6)
+            + ratios.joined(separator: ", ")
     }
 
     /// The floors against the table's LMDB and SQLite times, a line each.

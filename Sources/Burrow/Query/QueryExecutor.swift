@@ -108,8 +108,8 @@ struct QueryExecutor {
         var keys: [ObjectKey] = []
         let count = try layout.count(in: transaction)
         if test == nil { keys.reserveCapacity(count) }
-        // Each row is read once, by the test: on an encrypted file it is decrypted into the
-        // cursor's buffer rather than kept for the transaction.
+        // On an encrypted file, each row is decrypted into the cursor's buffer for the test, and
+        // only the rows that match are kept for the transaction, to be read as objects next.
         let cursor = try transaction.openCursor(layout.rows, valuesLastUntilMove: true)
         var read = 0
         do {
@@ -117,7 +117,10 @@ struct QueryExecutor {
                 var entry = try cursor.first()
                 while let (key, row) = entry {
                     let objectKey = try ObjectKey(checking: key, in: layout.className)
-                    if test(RowReader(row, key: objectKey)) { keys.append(objectKey) }
+                    if test(RowReader(row, key: objectKey)) {
+                        keys.append(objectKey)
+                        transaction.keepOpened(row, key: key, in: layout.rows)
+                    }
                     read += 1
                     entry = try cursor.next()
                 }

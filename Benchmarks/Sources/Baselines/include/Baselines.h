@@ -130,6 +130,14 @@ BaselineStep sqlite_baseline_durable_commits(SQLiteBaseline *baseline, int commi
 /// Opens the closed database at `path` and runs `SELECT count(*)`. Check: that count.
 BaselineStep sqlite_baseline_open_count(const char *path);
 
+// MARK: Encryption
+
+/// libsodium alone opening `count` values of `size` bytes sealed as Burrow seals each row
+/// (XChaCha20-Poly1305, nonce before the ciphertext, 16 bytes of associated data), round-robin
+/// over 4,096 distinct ones: the least an encrypted read of `count` rows costs.
+/// Check: values opened.
+BaselineStep sodium_open_floor(long count, int size);
+
 // MARK: Instruction counts
 
 /// Whether the program runs under valgrind's callgrind with its client requests compiled in
