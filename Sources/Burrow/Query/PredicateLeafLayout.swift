@@ -92,7 +92,7 @@ struct PredicateLeafLayout {
     private static func walk(_ type: Any.Type, at offset: Int, into layout: inout PredicateLeafLayout) -> Bool {
         var known = true
         let isConstant = type is any ConstantLeaf.Type, isKeyPath = type is any KeyPathLeaf.Type, isOperator = type is any OperatorLeaf.Type
-        let walked = _forEachField(of: type, options: []) { name, fieldOffset, fieldType, _ in
+        let walked = _forEachField(of: type, options: []) { name, fieldOffset, fieldType, fieldKind in
             let label = String(cString: name), at = offset + fieldOffset
             if isConstant, label == "value" {
                 layout.constants.append(Constant(offset: at, read: reader(of: fieldType), placeholder: -1))
@@ -104,7 +104,9 @@ struct PredicateLeafLayout {
                 layout.operatorCount += 1
             } else if fieldType == PredicateExpressions.VariableID.self {
                 // Each predicate's own variable, which translation binds by its key.
-            } else if fieldType is any PredicateExpression.Type {
+            } else if fieldType is any PredicateExpression.Type, fieldKind == .struct {
+                // Stored inline: its own fields lie at offsets from where it lies (a class's
+                // would lie behind a reference).
                 known = walk(fieldType, at: at, into: &layout)
             } else {
                 known = false

@@ -24,11 +24,16 @@ struct QueryExecutor {
         let test: RowPredicate?
         /// Where the candidates come from.
         let path: QueryPlanner.AccessPath
+        /// An index path whose entries are the matches for counting them, though the objects
+        /// read are still checked against `test`: a lone `==` on an encrypted file's index,
+        /// whose keyed hashes of values stored whole do not collide.
+        let countablePath: QueryPlanner.AccessPath?
 
-        init(links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath) {
+        init(links: LinkResolver?, test: RowPredicate?, path: QueryPlanner.AccessPath, countablePath: QueryPlanner.AccessPath? = nil) {
             self.links = links
             self.test = test
             self.path = path
+            self.countablePath = countablePath
         }
 
         /// No predicate: every object of the table.
@@ -49,7 +54,7 @@ struct QueryExecutor {
         }
         let links = makeLinks()
         let test = try PredicateCompiler(storedClass: layout.storedClass, links: links).compile(bound)
-        return Prepared(links: links, test: test, path: planner.plan(bound))
+        return Prepared(links: links, test: test, path: planner.plan(bound), countablePath: readsTable ? planner.hashedEqualityPath(bound) : nil)
     }
 
     /// The keys of the objects matching `prepared`, after `steps`. `members`: the candidates

@@ -126,6 +126,23 @@ struct QueryPlanner {
         return IndexKeyEncoder.isTruncated(key) ? nil : .indexPoints(access, keys: [key], covered: true)
     }
 
+    /// On an encrypted file, the path of a lone `property == value` on an index whose value has
+    /// the property's own kind and is stored whole before it is hashed: its entries are exactly
+    /// the matches (a 16-byte keyed hash, whose collisions between distinct values are not a
+    /// practical concern), so they can be counted without reading rows. `nil` for anything else,
+    /// and for long strings and data, whose keys hash a truncated value.
+    func hashedEqualityPath(_ predicate: BoundPredicate) -> AccessPath? {
+        guard let cipher = layout.cipher, case .comparison(let comparison) = predicate.root,
+              case .value(let column, let value) = comparison.subject, comparison.comparison.op == .equal, comparison.isIndexable,
+              value.kind == layout.kinds[column] || value.isNull,
+              !value.isNull || layout.storedClass.properties[column].isOptional,
+              !(column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey),
+              !IndexKeyEncoder.isTruncated(IndexKeyEncoder.key(for: value)), let access = access(column) else {
+            return nil
+        }
+        return .indexPoints(access, keys: [IndexKeyEncoder.key(for: value, hashingWith: cipher)], covered: true)
+    }
+
     /// The common `property == value` on a key or an index, planned without the general
     /// machinery; `nil` when `node` is anything else.
     private func planSingleEquality(_ node: BoundNode) -> AccessPath? {

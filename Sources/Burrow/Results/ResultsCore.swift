@@ -172,7 +172,7 @@ final class ResultsCore {
         realm.verifyThread()
         if !query.isWholeTable {
             var counted = 0
-            let walked = walkSinglePoint { _ in
+            let walked = walkSinglePoint(counting: true) { _ in
                 counted += 1
                 return true
             }
@@ -189,15 +189,17 @@ final class ResultsCore {
     /// Calls `visit` with the matching keys in order until it returns `false`, straight from
     /// the index, when an index answers the query alone with one point (a lone `==` on an
     /// indexed property or a primary key, with no steps); returns whether it could. Results
-    /// whose keys were evaluated for this generation already read those instead.
-    private func walkSinglePoint(_ visit: (ObjectKey) -> Bool) -> Bool {
+    /// whose keys were evaluated for this generation already read those instead. With
+    /// `counting`, the keys are only counted, and an encrypted file's index answers too.
+    private func walkSinglePoint(counting: Bool = false, _ visit: (ObjectKey) -> Bool) -> Bool {
         guard query.readsTable, query.steps.isEmpty, let layout = bound?.layout else { return false }
         return realm.exclusively {
             guard cache.generation != realm.generation, layout.isVisible(to: realm.transaction) else { return false }
             let prepared = prepared(for: layout)
-            guard prepared.test == nil else { return false }
+            // Objects are read through the row test; only a count may take the entries alone.
+            guard let path = prepared.test == nil ? prepared.path : counting ? prepared.countablePath : nil else { return false }
             do {
-                return try QueryPlanner(layout: layout).visitSinglePoint(prepared.path, in: realm.transaction, visit)
+                return try QueryPlanner(layout: layout).visitSinglePoint(path, in: realm.transaction, visit)
             } catch {
                 burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
             }

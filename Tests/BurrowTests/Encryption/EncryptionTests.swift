@@ -237,6 +237,62 @@ import Testing
         #expect(Array(people.sorted(byKeyPath: "name").value(forKey: "age") as! [Int]).count == 18)
     }
 
+    @Test func countsOfALoneEqualityOnAnEncryptedIndexMatchWhatIsRead() throws {
+        let realm = try Realm(configuration: configuration())
+        let long = String(repeating: "ü", count: 150)  // 300 bytes: its index key hashes a truncated value
+        try realm.write {
+            for id in 0..<30 {
+                realm.add(Person(value: ["id": id, "name": id % 3 == 0 ? "fizz" : id % 5 == 0 ? long + "\(id % 2)" : "p\(id)"]))
+            }
+        }
+        let people = realm.objects(Person.self)
+        for name in ["fizz", "p1", "p29", "nobody", "", long + "0", long + "1", long] {
+            let read = people.filter { $0.name == name }.count
+            #expect(people.filter("name == %@", name).count == read, "\(name.prefix(8))")
+            #expect(people.where { $0.name == name }.count == read)
+        }
+        #expect(people.filter("name == 'fizz'").count == 10)
+        // Counts follow writes, in the write and after it.
+        try realm.write {
+            realm.delete(people.filter("id IN {0, 3}"))
+            people.filter("id == 1").first!.name = "fizz"
+            #expect(people.filter("name == 'fizz'").count == 9)
+        }
+        #expect(people.filter("name == 'fizz'").count == 9)
+        #expect(people.filter("name == 'p1'").count == 0)
+    }
+
+    /// A count of a lone equality on an encrypted index counts its entries: the rows of the
+    /// matches are not read (here they do not open, and a read would stop the process), while
+    /// reading the matches as objects checks each row.
+    @Test func aCountOfALoneEqualityReadsNoRow() async throws {
+        try fill()
+        for skipped in [3, 4, 5] { try tamper(database: "t1", skipping: skipped) { $0[$0.count / 2] ^= 0x01 } }
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-tampered-\(getpid())-count.realm")
+        try? FileManager.default.removeItem(at: shared)
+        try FileManager.default.copyItem(at: directory.file(), to: shared)
+        defer {
+            try? FileManager.default.removeItem(at: shared)
+            unlink(shared.path + "-lock")
+        }
+        await #expect(processExitsWith: .success) { [path = shared.path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: EncryptionTests.types)
+            configuration.encryptionKey = EncryptionTests.key
+            let people = try! Realm(configuration: configuration).objects(Person.self)
+            let counts = [people.filter("name == 'secret-name-4'").count, people.where { $0.name == "secret-name-3" }.count,
+                          people.filter("name == 'nobody'").count]
+            exit(counts == [1, 1, 0] ? 0 : 1)
+        }
+        let child = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = shared.path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: EncryptionTests.types)
+            configuration.encryptionKey = EncryptionTests.key
+            let people = try! Realm(configuration: configuration).objects(Person.self)
+            _ = people.filter("name == 'secret-name-4'").first
+        }
+        let message = String(decoding: child?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Person") && message.contains("authentication"), "\(message)")
+    }
+
     @Test func aValueMovedToAnotherObjectDoesNotOpen() throws {
         try fill()
         var stolen: [UInt8] = []
