@@ -104,7 +104,10 @@ struct QueryExecutor {
         if let candidates = try planner.candidates(path, in: transaction) {
             guard let test, !path.isCovered else { return candidates }
             return try candidates.filter { key in
-                guard let row = try layout.row(key, in: transaction) else { return false }
+                guard let row = try layout.row(key, in: transaction) else {
+                    try planner.verifyMissing(key, of: path)
+                    return false
+                }
                 if test(RowReader(row, key: key)) { return true }
                 try planner.verifyRejected(key, row: row, of: path)
                 return false

@@ -245,6 +245,19 @@ struct QueryPlanner {
         try layout.verifyRejectedCandidate(key, row: row, column: access.column, points: points)
     }
 
+    /// Checks a candidate that `path` led to and that has no row: an index holds entries of
+    /// existing objects only (deleting an object removes its entries), so an index entry that
+    /// leads nowhere is damage, which is thrown rather than the candidate left out. Candidates
+    /// named by object keys were checked to exist already.
+    func verifyMissing(_ key: ObjectKey, of path: AccessPath) throws {
+        switch path {
+        case .indexPoints(let access, _, _), .indexRanges(let access, _, _):
+            throw layout.danglingEntry(in: access.column, to: key)
+        default:
+            return
+        }
+    }
+
     /// Whether the table holds a row for `key`; when it does not, checks the rows beside its
     /// place (see ``TableLayout/verifyRowsBeside(_:in:)``).
     private func exists(_ key: ObjectKey, in txn: Transaction) throws -> Bool {

@@ -87,6 +87,11 @@ extension TableLayout {
         guard points.contains(IndexKeyEncoder.key(for: value, hashingWith: cipher)) else { throw damagedEntry(in: column, of: key) }
     }
 
+    /// The damage of an entry of the index of `column` that leads to `object`, which has no row.
+    func danglingEntry(in column: Int, to object: ObjectKey) -> StorageError {
+        .damaged("\(indexName(column)) of '\(className)' holds a damaged entry for object \(object.rawValue): no such object has a row")
+    }
+
     /// The damage of an entry of the index of `column` that leads to `object` under a key not
     /// its value's.
     private func damagedEntry(in column: Int, of object: ObjectKey) -> StorageError {

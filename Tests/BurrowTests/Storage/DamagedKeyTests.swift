@@ -161,13 +161,69 @@ import Testing
     /// How a query reads an index: its count alone, or its objects.
     enum QueryRead: String, CaseIterable, Codable, Sendable { case count, objects }
 
-    // The object key that ends an index entry of an unencrypted file is not checked by a
-    // lone equality, which the index answers without reading rows: damage there leads the
-    // query to another object (verifyFile reports it). An encrypted file's equality reads the
-    // rows, and checks the entries of those that do not match.
+    // The object key that ends an index entry is not checked by the count of a lone equality,
+    // which counts the index's entries without reading rows: damage there leaves the count
+    // right (an encrypted file's, below) and leads the objects read to another object
+    // (verifyFile reports it). An encrypted file's equality reads the rows of the objects it
+    // returns, and checks the entries of those that do not match.
     @Test(arguments: [(Place.start, QueryRead.count), (.start, .objects)]
-                     + (TestDirectory.suiteKey == nil ? [] : [(.end, .count), (.end, .objects)]))
+                     + (TestDirectory.suiteKey == nil ? [] : [(.end, .objects)]))
     func aDamagedIndexEntryIsReportedNotCountedOut(_ place: Place, _ read: QueryRead) async throws {
+        let url = try damagedIndexEntry(at: place)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = url.path as String, read] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.encryptionKey = TestDirectory.suiteKey
+            let realm = try Realm(configuration: configuration)
+            let named = realm.objects(Person.self).filter("name == %@", "name-017")
+            switch read {
+            case .count: _ = named.count
+            case .objects: _ = Array(named)
+            }
+        }
+        expectDamage(result, in: "the index of 'name' of 'Person'", entry: "holds a damaged entry for object")
+    }
+
+    @Test(.disabled(if: TestDirectory.suiteKey == nil, "an unencrypted file's objects are read from the entry, not checked against rows"))
+    func aCountOfAnEncryptedIndexWhoseEntryLeadsToAnotherObjectIsStillRight() async throws {
+        let url = try damagedIndexEntry(at: .end)
+        await #expect(processExitsWith: .success) { [path = url.path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.encryptionKey = TestDirectory.suiteKey
+            let realm = try Realm(configuration: configuration)
+            exit(realm.objects(Person.self).filter("name == %@", "name-017").count == 1 ? 0 : 1)
+        }
+    }
+
+    @Test(.disabled(if: TestDirectory.suiteKey == nil, "an unencrypted file's objects are read from the entry, not checked against rows"))
+    func anEncryptedIndexEntryLeadingToNoObjectIsReportedNotLeftOut() async throws {
+        let url = directory.file()
+        let entryKey: [UInt8]
+        do {
+            let realm = try directory.realm()
+            try realm.write {
+                for id in 0..<40 { realm.add(Person(value: ["id": id, "name": String(format: "name-%03d", id)])) }
+            }
+            entryKey = try realm.internals.indexEntryKey(of: realm.object(ofType: Person.self, forPrimaryKey: 17)!, property: "name")
+        }
+        // The entry's object key (its last 8 bytes) now names object 5000, which does not exist;
+        // the hashed value before it keeps the entry in its place.
+        let end = try onlyNodeKeyOffset(of: entryKey, in: url) + entryKey.count
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange(end - 8..<end, with: withUnsafeBytes(of: UInt64(5000).bigEndian) { Data($0) })
+        try bytes.write(to: url)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = url.path as String] in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            configuration.encryptionKey = TestDirectory.suiteKey
+            let realm = try Realm(configuration: configuration)
+            let named = realm.objects(Person.self).filter("name == %@", "name-017")
+            precondition(named.count == 1)
+            _ = Array(named)
+        }
+        expectDamage(result, in: "the index of 'name' of 'Person'", entry: "holds a damaged entry for object 5000: no such object has a row")
+    }
+
+    /// A file of 40 people whose index entry for `name-017` has a bit flipped at `place`.
+    private func damagedIndexEntry(at place: Place) throws -> URL {
         let url = directory.file()
         let entryKey: [UInt8]
         do {
@@ -180,17 +236,7 @@ import Testing
             #expect(realm.objects(Person.self).filter("name == %@", "absent").count == 0)
         }
         try flipBit(at: offset(place, ofKeyAt: try onlyNodeKeyOffset(of: entryKey, in: url), count: entryKey.count), in: url)
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = url.path as String, read] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            configuration.encryptionKey = TestDirectory.suiteKey
-            let realm = try Realm(configuration: configuration)
-            let named = realm.objects(Person.self).filter("name == %@", "name-017")
-            switch read {
-            case .count: _ = named.count
-            case .objects: _ = Array(named)
-            }
-        }
-        expectDamage(result, in: "the index of 'name' of 'Person'", entry: "holds a damaged entry for object")
+        return url
     }
 
     /// Checks that the child stopped on damage to `structure`: at the damaged entry (its
