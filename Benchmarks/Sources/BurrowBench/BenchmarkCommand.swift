@@ -168,6 +168,7 @@ enum BenchmarkCommand {
         print("")
         print("The cost of row checksums: the same steps on a file of the format before them (Unchecked; its rows have no CRC-32C)")
         print(VariantCostTable(plain: unchecked, variant: burrow, lmdb: lmdb).timings)
+        print(floors.checksumSummary(count: count, checked: burrow, unchecked: unchecked))
         print("")
         print("The query steps written with Foundation's #Predicate instead of the string form, after the same steps before them (the others are not run)")
         print(VariantCostTable(plain: burrow, variant: predicate, lmdb: lmdb).timings)

@@ -10,10 +10,13 @@ import Foundation
 ///   keys in a plain database, walked per name) instead of the baseline's `DUPSORT` count.
 /// - Opening sealed rows: libsodium alone opening `count` values of about a row's size, sealed
 ///   as an encrypted file seals each row: what a step that decrypts every row costs at least.
+/// - Checking rows: CRC-32C in hardware of `count` records of that size, as a file with row
+///   checksums checks each row it reads: what checksums add to a step that reads every row.
 struct DesignFloors {
     var modelObjects = StepMeasurement(seconds: .infinity, check: 0)
     var compositeIndex = StepMeasurement(seconds: .infinity, check: 0)
     var sealedRows = StepMeasurement(seconds: .infinity, check: 0)
+    var checkedRows = StepMeasurement(seconds: .infinity, check: 0)
     /// The size of the sealed values, about that of the workload's rows.
     static let sealedRowSize = 64
 
@@ -30,6 +33,22 @@ struct DesignFloors {
         if opened.seconds < sealedRows.seconds {
             sealedRows = StepMeasurement(seconds: opened.seconds, check: Int(opened.check))
         }
+        let checked = crc32c_record_floor(count, Int32(Self.sealedRowSize))
+        if checked.seconds < checkedRows.seconds {
+            checkedRows = StepMeasurement(seconds: checked.seconds, check: Int(checked.check))
+        }
+    }
+
+    /// The floor of checking rows against what checksums add to the scan of every row.
+    func checksumSummary(count: Int, checked: EngineResults, unchecked: EngineResults) -> String {
+        guard checkedRows.check > 0 else { return "CRC-32C floor: not measured (no SSE 4.2 on this machine)" }
+        var line = String(format: "CRC-32C in hardware of %d records with %d-byte values alone: %.4f s (%.1f ns each)",
+                          checkedRows.check, Self.sealedRowSize, checkedRows.seconds, checkedRows.seconds / Double(max(count, 1)) * 1e9)
+        if let withSums = checked[.scanFilter]?.seconds, let without = unchecked[.scanFilter]?.seconds {
+            line += String(format: "; the scan with checksums takes %.4f s more than without (%.1f ns a row)",
+                           withSums - without, (withSums - without) / Double(max(count, 1)) * 1e9)
+        }
+        return line
     }
 
     /// The floor of opening sealed rows against the encrypted file's steps that read every row.

@@ -138,6 +138,13 @@ BaselineStep sqlite_baseline_open_count(const char *path);
 /// Check: values opened.
 BaselineStep sodium_open_floor(long count, int size);
 
+// MARK: Row checksums
+
+/// CRC-32C in hardware of `count` records of `size`-byte values laid out as Burrow checks each
+/// row (database id, 8-byte key, value): the least a step that checks `count` rows costs beyond
+/// reading them. Check: records checked (0 on a machine without SSE 4.2).
+BaselineStep crc32c_record_floor(long count, int size);
+
 // MARK: Instruction counts
 
 /// Whether the program runs under valgrind's callgrind with its client requests compiled in
