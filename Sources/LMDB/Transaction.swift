@@ -458,6 +458,7 @@ public final class Transaction {
     /// read transaction opened and kept before is returned where it was kept.
     ///
     /// - Throws: ``LMDBError/sealBroken`` when it does not open.
+    @inline(__always)
     package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database,
                             into buffer: inout UnsafeMutableRawBufferPointer?) throws(LMDBError) -> UnsafeRawBufferPointer {
         guard !checksRecords, let sealer, let opened, database.sealID != 0 else { return try openSealed(value, key: key, in: database) }

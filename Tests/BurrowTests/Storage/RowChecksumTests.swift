@@ -20,6 +20,25 @@ struct RowChecksumTests {
         let whole = burrow_crc32c(0, text, text.count)
         let split = burrow_crc32c(burrow_crc32c(0, text, 13), Array(text[13...]), text.count - 13)
         #expect(whole == split)
+        // Every length and alignment against a bit-by-bit CRC-32C: the tail after the last
+        // whole word is taken 4, 2 and 1 bytes at a time.
+        let bytes = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for start in 0..<8 {
+            for length in 0...(bytes.count - start) {
+                let piece = Array(bytes[start..<start + length])
+                #expect(burrow_crc32c(0, piece, length) == Self.bitwiseCRC32C(piece), "\(start), \(length)")
+            }
+        }
+    }
+
+    /// CRC-32C one bit at a time (reflected polynomial 0x82F63B78).
+    private static func bitwiseCRC32C(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return ~crc
     }
 
     /// A file of people whose names hold `marker`, closed again.
