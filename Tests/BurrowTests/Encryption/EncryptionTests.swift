@@ -196,21 +196,36 @@ import Testing
         #expect(message.contains("Person") && message.contains("authentication"), "\(message)")
     }
 
+    /// A copy of the test's file where a child process finds it (by its path, passed in the exit
+    /// test's capture list), named for this process and `name`.
+    private func sharedCopy(named name: String) throws -> URL {
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-tampered-\(getpid())-\(name).realm")
+        try? FileManager.default.removeItem(at: shared)
+        try FileManager.default.copyItem(at: directory.file(), to: shared)
+        return shared
+    }
+
+    private static func removeSharedCopy(_ shared: URL) {
+        try? FileManager.default.removeItem(at: shared)
+        unlink(shared.path + "-lock")
+    }
+
+    /// How a child process opens the copy at `path`.
+    static func configuration(ofCopyAt path: String) -> Realm.Configuration {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: types)
+        configuration.encryptionKey = key
+        return configuration
+    }
+
     /// Scans and sorts read every row once, each decrypted into a cursor's own buffer: a row that
     /// does not open stops them as it stops any read.
     @Test(arguments: ["scan", "sort"]) func aTamperedRowStopsAQueryThatReadsEveryRow(_ read: String) async throws {
         try fill()
         try tamper(database: "t1", skipping: 7) { $0[$0.count / 2] ^= 0x01 }
-        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-tampered-\(getpid())-\(read).realm")
-        try? FileManager.default.removeItem(at: shared)
-        try FileManager.default.copyItem(at: directory.file(), to: shared)
-        defer {
-            try? FileManager.default.removeItem(at: shared)
-            unlink(shared.path + "-lock")
-        }
+        let shared = try sharedCopy(named: read)
+        defer { Self.removeSharedCopy(shared) }
         let child = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = shared.path as String, read = read as String] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: EncryptionTests.types)
-            configuration.encryptionKey = EncryptionTests.key
+            let configuration = EncryptionTests.configuration(ofCopyAt: path)
             let realm = try! Realm(configuration: configuration)
             let people = realm.objects(Person.self)
             // Both read past the tampered row whatever it holds.
@@ -268,24 +283,17 @@ import Testing
     @Test func aCountOfALoneEqualityReadsNoRow() async throws {
         try fill()
         for skipped in [3, 4, 5] { try tamper(database: "t1", skipping: skipped) { $0[$0.count / 2] ^= 0x01 } }
-        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-tampered-\(getpid())-count.realm")
-        try? FileManager.default.removeItem(at: shared)
-        try FileManager.default.copyItem(at: directory.file(), to: shared)
-        defer {
-            try? FileManager.default.removeItem(at: shared)
-            unlink(shared.path + "-lock")
-        }
+        let shared = try sharedCopy(named: "count")
+        defer { Self.removeSharedCopy(shared) }
         await #expect(processExitsWith: .success) { [path = shared.path as String] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: EncryptionTests.types)
-            configuration.encryptionKey = EncryptionTests.key
+            let configuration = EncryptionTests.configuration(ofCopyAt: path)
             let people = try! Realm(configuration: configuration).objects(Person.self)
             let counts = [people.filter("name == 'secret-name-4'").count, people.where { $0.name == "secret-name-3" }.count,
                           people.filter("name == 'nobody'").count]
             exit(counts == [1, 1, 0] ? 0 : 1)
         }
         let child = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = shared.path as String] in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: EncryptionTests.types)
-            configuration.encryptionKey = EncryptionTests.key
+            let configuration = EncryptionTests.configuration(ofCopyAt: path)
             let people = try! Realm(configuration: configuration).objects(Person.self)
             _ = people.filter("name == 'secret-name-4'").first
         }

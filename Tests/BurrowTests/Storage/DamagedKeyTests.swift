@@ -196,15 +196,7 @@ import Testing
 
     @Test(.disabled(if: TestDirectory.suiteKey == nil, "an unencrypted file's objects are read from the entry, not checked against rows"))
     func anEncryptedIndexEntryLeadingToNoObjectIsReportedNotLeftOut() async throws {
-        let url = directory.file()
-        let entryKey: [UInt8]
-        do {
-            let realm = try directory.realm()
-            try realm.write {
-                for id in 0..<40 { realm.add(Person(value: ["id": id, "name": String(format: "name-%03d", id)])) }
-            }
-            entryKey = try realm.internals.indexEntryKey(of: realm.object(ofType: Person.self, forPrimaryKey: 17)!, property: "name")
-        }
+        let (url, entryKey) = try peopleWithIndexEntryKey()
         // The entry's object key (its last 8 bytes) now names object 5000, which does not exist;
         // the hashed value before it keeps the entry in its place.
         let end = try onlyNodeKeyOffset(of: entryKey, in: url) + entryKey.count
@@ -224,19 +216,21 @@ import Testing
 
     /// A file of 40 people whose index entry for `name-017` has a bit flipped at `place`.
     private func damagedIndexEntry(at place: Place) throws -> URL {
-        let url = directory.file()
-        let entryKey: [UInt8]
-        do {
-            let realm = try directory.realm()
-            try realm.write {
-                for id in 0..<40 { realm.add(Person(value: ["id": id, "name": String(format: "name-%03d", id)])) }
-            }
-            entryKey = try realm.internals.indexEntryKey(of: realm.object(ofType: Person.self, forPrimaryKey: 17)!, property: "name")
-            #expect(realm.objects(Person.self).filter("name == %@", "name-017").count == 1)
-            #expect(realm.objects(Person.self).filter("name == %@", "absent").count == 0)
-        }
+        let (url, entryKey) = try peopleWithIndexEntryKey()
         try flipBit(at: offset(place, ofKeyAt: try onlyNodeKeyOffset(of: entryKey, in: url), count: entryKey.count), in: url)
         return url
+    }
+
+    /// A closed file of 40 people named `name-000`…, and the key of the index entry of `name-017`.
+    private func peopleWithIndexEntryKey() throws -> (URL, [UInt8]) {
+        let realm = try directory.realm()
+        try realm.write {
+            for id in 0..<40 { realm.add(Person(value: ["id": id, "name": String(format: "name-%03d", id)])) }
+        }
+        let entryKey = try realm.internals.indexEntryKey(of: realm.object(ofType: Person.self, forPrimaryKey: 17)!, property: "name")
+        #expect(realm.objects(Person.self).filter("name == %@", "name-017").count == 1)
+        #expect(realm.objects(Person.self).filter("name == %@", "absent").count == 0)
+        return (directory.file(), entryKey)
     }
 
     /// Checks that the child stopped on damage to `structure`: at the damaged entry (its
