@@ -13,8 +13,8 @@ extension Environment {
     /// transaction id and follows its roots without checking them: a damaged root, depth, page
     /// size or flag makes it read outside the file or misread a page (SIGBUS, SIGSEGV or an
     /// assertion). Both meta pages are checked here, before LMDB maps the file, together with
-    /// the page each root names and the two pages' transaction ids. A file too short to hold
-    /// two meta pages is left to LMDB.
+    /// the page each root of the newer one names and the two pages' transaction ids. A file too
+    /// short to hold two meta pages is left to LMDB.
     ///
     /// - Throws: ``LMDBError/corrupted`` for damage, ``LMDBError/invalid`` for a file that
     ///   is not LMDB's.
@@ -31,12 +31,17 @@ extension Environment {
             throw MetaPage.magicMatches(first) ? .corrupted : .invalid
         }
         guard let second = reader.bytes(at: pageSize, count: MetaPage.size) else { throw .corrupted }
-        for (index, meta) in [first, second].enumerated() {
-            try MetaPage.check(meta, index: index, pageSize: pageSize, reader: reader)
-        }
         // Commits write the two meta pages in turn, so their ids are one apart (both 0 in a
         // file never written): a damaged id would make LMDB open an old version instead.
         let ids = [first, second].map { MetaPage.load(UInt64.self, $0, MetaPage.transactionID) }
+        // LMDB follows the newer meta page only. The older one's roots are read only when the
+        // two are equal: another process's commit in progress may already have written other
+        // data into the pages of the version before the newer one (it writes its pages before
+        // its meta page), and this check holds no reader slot that would keep them.
+        let newer = ids[1] > ids[0] ? 1 : 0
+        for (index, meta) in [first, second].enumerated() {
+            try MetaPage.check(meta, index: index, pageSize: pageSize, reader: reader, readsRoots: index == newer || ids[0] == ids[1])
+        }
         guard max(ids[0], ids[1]) - min(ids[0], ids[1]) <= 1 else { throw .corrupted }
     }
 }
@@ -79,20 +84,20 @@ private enum MetaPage {
 
     static func magicMatches(_ meta: [UInt8]) -> Bool { load(UInt32.self, meta, magic) == 0xBEEF_C0DE }
 
-    static func check(_ meta: [UInt8], index: Int, pageSize: Int, reader: PageReader) throws(LMDBError) {
+    static func check(_ meta: [UInt8], index: Int, pageSize: Int, reader: PageReader, readsRoots: Bool) throws(LMDBError) {
         guard magicMatches(meta) else { throw index == 0 ? .invalid : .corrupted }
         guard load(UInt32.self, meta, version) == 1, load(UInt64.self, meta, pageNumber) == UInt64(index),
               load(UInt16.self, meta, pageFlags) & metaFlag != 0,
               Int(load(UInt32.self, meta, freePad)) == pageSize else { throw .corrupted }
         let last = load(UInt64.self, meta, lastPage)
         guard last >= 1, last < UInt64(reader.fileSize / pageSize) else { throw .corrupted }
-        try checkDatabase(meta, at: freeDatabase, flags: freeFlags, lastPage: last, pageSize: pageSize, reader: reader)
-        try checkDatabase(meta, at: mainDatabase, flags: 0, lastPage: last, pageSize: pageSize, reader: reader)
+        try checkDatabase(meta, at: freeDatabase, flags: freeFlags, lastPage: last, pageSize: pageSize, reader: readsRoots ? reader : nil)
+        try checkDatabase(meta, at: mainDatabase, flags: 0, lastPage: last, pageSize: pageSize, reader: readsRoots ? reader : nil)
     }
 
-    /// One `MDB_db`: flags, depth, page counts, and the root page it names.
+    /// One `MDB_db`: flags, depth, page counts, and, with `reader`, the root page it names.
     private static func checkDatabase(_ meta: [UInt8], at offset: Int, flags: UInt16, lastPage: UInt64, pageSize: Int,
-                                      reader: PageReader) throws(LMDBError) {
+                                      reader: PageReader?) throws(LMDBError) {
         let depth = load(UInt16.self, meta, offset + 6)
         let pages = [8, 16, 24].map { load(UInt64.self, meta, offset + $0) }
         let root = load(UInt64.self, meta, offset + 40)
@@ -103,6 +108,7 @@ private enum MetaPage {
         }
         guard (1...32).contains(depth), root >= 2, root <= lastPage,
               pages.allSatisfy({ $0 <= lastPage }) else { throw .corrupted }
+        guard let reader else { return }
         guard let page = reader.bytes(at: Int(root) * pageSize, count: 16) else { throw .corrupted }
         let kind = load(UInt16.self, page, pageFlags) & (branchFlag | leafFlag)
         let lower = Int(load(UInt16.self, page, 12)), upper = Int(load(UInt16.self, page, 14))
