@@ -461,7 +461,8 @@ public final class Transaction {
     @inline(__always)
     package func openSealed(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database,
                             into buffer: inout UnsafeMutableRawBufferPointer?) throws(LMDBError) -> UnsafeRawBufferPointer {
-        guard !checksRecords, let sealer, let opened, database.sealID != 0 else { return try openSealed(value, key: key, in: database) }
+        // Only a cipher's transactions open values (checksums leave them where they lie).
+        guard let sealer, let opened, database.sealID != 0 else { return try openSealed(value, key: key, in: database) }
         if value.isEmpty { return value }
         if isReadOnly, let known = opened.remembered(key: key, database: database) { return known }
         let size = value.count - sealer.sealingOverhead
@@ -480,7 +481,7 @@ public final class Transaction {
     /// what it opens: for values about to be read again. Does nothing for a write transaction or
     /// a value that needed no decryption.
     package func keepOpened(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, in database: Database) {
-        guard isReadOnly, !checksRecords, sealer != nil, let opened, database.sealID != 0, !value.isEmpty else { return }
+        guard isReadOnly, let opened, database.sealID != 0, !value.isEmpty else { return }
         opened.keep(value, key: key, database: database)
     }
 

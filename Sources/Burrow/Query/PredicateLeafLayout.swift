@@ -33,16 +33,16 @@ struct PredicateLeafLayout {
 
     private(set) var constants: [Constant] = []
     private(set) var fixed: [FixedBytes] = []
-    /// How many of `fixed` are key paths, to check against the translation's.
-    private var keyPathCount = 0
-    private var operatorCount = 0
 
     /// The layout of `expression`'s type, checked against the leaves its translation read
     /// (`literals` in placeholder order, `keyPaths` and `operators`); `nil` when a stored
     /// property is of a kind the layout does not know, or reading disagrees with the leaves.
     init?<E>(of expression: E, literals: [_PersistedValue], keyPaths: [ObjectIdentifier], operators: [Int]) {
         guard Self.walk(E.self, at: 0, into: &self) else { return nil }
-        guard constants.count == literals.count, keyPathCount == keyPaths.count, operatorCount == operators.count else { return nil }
+        let keyPathCount = fixed.count { $0.isKeyPath }
+        guard constants.count == literals.count, keyPathCount == keyPaths.count, fixed.count - keyPathCount == operators.count else {
+            return nil
+        }
         let learnt: [_PersistedValue?] = withUnsafePointer(to: expression) { pointer in
             let base = UnsafeRawPointer(pointer)
             for index in fixed.indices {
@@ -98,10 +98,8 @@ struct PredicateLeafLayout {
                 layout.constants.append(Constant(offset: at, read: reader(of: fieldType), placeholder: -1))
             } else if isKeyPath, label == "keyPath", size(of: fieldType) == MemoryLayout<UInt>.size {
                 layout.fixed.append(FixedBytes(offset: at, size: MemoryLayout<UInt>.size, isKeyPath: true, expected: []))
-                layout.keyPathCount += 1
             } else if isOperator, label == "op" {
                 layout.fixed.append(FixedBytes(offset: at, size: size(of: fieldType), isKeyPath: false, expected: []))
-                layout.operatorCount += 1
             } else if fieldType == PredicateExpressions.VariableID.self {
                 // Each predicate's own variable, which translation binds by its key.
             } else if fieldType is any PredicateExpression.Type, fieldKind == .struct {

@@ -64,15 +64,20 @@ struct PredicateTranslation {
     private static let validatedTypes = Locked<Set<ObjectIdentifier>>([])
 
     /// Runs `validate` the first time a predicate of this expression type is used; a type that
-    /// fails is checked again at each use, so that it keeps throwing.
-    static func validateOnce<Root>(_ predicate: Predicate<Root>, _ validate: () throws -> Void) throws {
+    /// fails is checked again at each use, so that it keeps throwing. A predicate bound from
+    /// `template` finds the answer there, without the lookup.
+    static func validateOnce<Root>(_ predicate: Predicate<Root>, template: PredicateTemplates.Template?,
+                                   _ validate: () throws -> Void) throws {
+        if template?.isValidated == true { return }
         let type = ObjectIdentifier(Swift.type(of: predicate.expression))
-        if validatedTypes.withLock({ $0.contains(type) }) { return }
-        try validate()
-        validatedTypes.withLock { validated in
-            if validated.count >= 4096 { validated.removeAll(keepingCapacity: true) }
-            validated.insert(type)
+        if !validatedTypes.withLock({ $0.contains(type) }) {
+            try validate()
+            validatedTypes.withLock { validated in
+                if validated.count >= 4096 { validated.removeAll(keepingCapacity: true) }
+                validated.insert(type)
+            }
         }
+        template?.markValidated()
     }
 
     /// The binding of a variable of the closure.

@@ -110,12 +110,7 @@ struct QueryPlanner {
     /// property's own kind, which the index answers exactly, so that no row test is needed (and
     /// nothing is left to check); `nil` for anything else.
     func exactEqualityPath(_ predicate: BoundPredicate) -> AccessPath? {
-        guard case .comparison(let comparison) = predicate.root, case .value(let column, let value) = comparison.subject,
-              comparison.comparison.op == .equal, comparison.isIndexable,
-              value.kind == layout.kinds[column] || value.isNull else {
-            return nil
-        }
-        guard !value.isNull || layout.storedClass.properties[column].isOptional else { return nil }
+        guard let (column, value) = loneEquality(predicate) else { return nil }
         // The value has the column's kind: no conversion, one key.
         if column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey {
             guard case .int(let integer) = value else { return nil }
@@ -132,15 +127,24 @@ struct QueryPlanner {
     /// practical concern), so they can be counted without reading rows. `nil` for anything else,
     /// and for long strings and data, whose keys hash a truncated value.
     func hashedEqualityPath(_ predicate: BoundPredicate) -> AccessPath? {
-        guard let cipher = layout.cipher, case .comparison(let comparison) = predicate.root,
-              case .value(let column, let value) = comparison.subject, comparison.comparison.op == .equal, comparison.isIndexable,
-              value.kind == layout.kinds[column] || value.isNull,
-              !value.isNull || layout.storedClass.properties[column].isOptional,
+        guard let cipher = layout.cipher, let (column, value) = loneEquality(predicate),
               !(column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey),
               !IndexKeyEncoder.isTruncated(IndexKeyEncoder.key(for: value)), let access = access(column) else {
             return nil
         }
         return .indexPoints(access, keys: [IndexKeyEncoder.key(for: value, hashingWith: cipher)], covered: true)
+    }
+
+    /// The column and value of a predicate that is a lone exact `property == value`, the value of
+    /// the property's own kind (or `nil` for an optional property); `nil` for anything else.
+    private func loneEquality(_ predicate: BoundPredicate) -> (column: Int, value: _PersistedValue)? {
+        guard case .comparison(let comparison) = predicate.root, case .value(let column, let value) = comparison.subject,
+              comparison.comparison.op == .equal, comparison.isIndexable,
+              value.kind == layout.kinds[column] || value.isNull,
+              !value.isNull || layout.storedClass.properties[column].isOptional else {
+            return nil
+        }
+        return (column, value)
     }
 
     /// The common `property == value` on a key or an index, planned without the general

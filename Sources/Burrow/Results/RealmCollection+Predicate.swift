@@ -27,11 +27,8 @@ extension RealmCollection where Element: ObjectBase {
         let results = filter(translated)
         // What the translation cannot know is refused here, thrown rather than trapped when the
         // results are first read. The expression's type fixes what it reads and how, up to
-        // which property of one Swift type: one check per type is enough (kept on the type's
-        // template when there is one, which saves a lookup).
-        if template?.isValidated == true { return results }
-        try PredicateTranslation.validateOnce(predicate) { try results.validate(translated) }
-        template?.markValidated()
+        // which property of one Swift type: one check per type is enough.
+        try PredicateTranslation.validateOnce(predicate, template: template) { try results.validate(translated) }
         return results
     }
 }
