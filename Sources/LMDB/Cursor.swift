@@ -54,11 +54,17 @@ public final class Cursor {
         var keyVal = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var dataVal = MDB_val()
         let code = faults.take(.get) ?? mdb_cursor_get(handle, &keyVal, &dataVal, op)
-        if code == MDB_NOTFOUND { return nil }
+        if code == MDB_NOTFOUND {
+            // A search sought `key`; a move from an entry or to an end, none.
+            guard transaction.searchedPagesAreSound(by: handle, for: op == MDB_SET_KEY || op == MDB_SET_RANGE ? key : nil) else {
+                throw .damagedPage
+            }
+            return nil
+        }
         try LMDBError.check(code)
         try transaction.checkInFile(keyVal)
         let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
-        try walk.arrived(at: key, by: op, in: transaction, checks: database.pageChecks)
+        try walk.arrived(at: key, by: op, in: transaction, checks: database.pageChecks, cursor: handle)
         guard opening else { return (key, UnsafeRawBufferPointer(start: nil, count: 0)) }
         try transaction.checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)

@@ -77,7 +77,7 @@ public struct LMDBError: Error, Equatable, Hashable, CustomStringConvertible, Se
     public var description: String {
         if self == .sealBroken { return "a sealed value failed its authentication check (tampered with, damaged, or sealed with another key)" }
         if self == .pastEndOfFile { return "The file is damaged: a page names bytes past the end of the file." }
-        if self == .damagedPage { return "The file is damaged: a page's header, the offsets of its entries or the order of its keys are not those of a sound page." }
+        if self == .damagedPage { return "The file is damaged: a page's header, the offsets of its entries, the order of its keys or the branch pages that lead to it are not those of a sound page." }
         return String(cString: mdb_strerror(code))
     }
 

@@ -34,11 +34,12 @@ struct PageWalk {
     /// `checks` says.
     @inline(__always)
     mutating func arrived(at key: UnsafeRawBufferPointer, by op: MDB_cursor_op, in transaction: Transaction,
-                          checks: Database.PageChecks) throws(LMDBError) {
+                          checks: Database.PageChecks, cursor: OpaquePointer) throws(LMDBError) {
         guard let base = key.baseAddress else { return }
         let reached = transaction.bounds.page(of: base)
         // The common step: on the same page, where only an index's steps check the keys' order.
-        if reached == page {
+        // A search that lands on the page again took a path of its own, which is checked.
+        if reached == page, op == MDB_NEXT || op == MDB_PREV || op == MDB_GET_CURRENT {
             if checks == .stepsInOrder, transaction.isReadOnly, op == MDB_NEXT || op == MDB_PREV, lastKey.baseAddress != nil,
                !Self.keepsOrder(from: lastKey, to: key, by: op) {
                 throw .damagedPage
@@ -46,13 +47,13 @@ struct PageWalk {
             lastKey = key
             return
         }
-        try check(key, on: reached, by: op, in: transaction, checks: checks)
+        try check(key, on: reached, by: op, in: transaction, checks: checks, cursor: cursor)
     }
 
     /// ``arrived(at:by:in:checks:)`` for an entry on another page than the last.
     @inline(never)
     private mutating func check(_ key: UnsafeRawBufferPointer, on reached: UInt, by op: MDB_cursor_op, in transaction: Transaction,
-                                checks: Database.PageChecks) throws(LMDBError) {
+                                checks: Database.PageChecks, cursor: OpaquePointer) throws(LMDBError) {
         let isOrderedStep = transaction.isReadOnly && (op == MDB_NEXT || op == MDB_PREV) && lastKey.baseAddress != nil
         let left = lastKey
         lastKey = key
@@ -65,6 +66,7 @@ struct PageWalk {
         } else if let (pointer, number, size) = transaction.bounds.pageInFile(reached) {
             guard LeafPageCheck.headerIsSound(pointer, number: number, size: size) else { throw .damagedPage }
         }
+        guard transaction.pathIsSound(of: cursor, to: reached) else { throw .damagedPage }
         page = reached
     }
 

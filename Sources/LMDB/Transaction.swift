@@ -371,7 +371,10 @@ public final class Transaction {
         } else {
             mdb_get(handle, database.handle, &keyVal, &dataVal)
         }
-        if code == MDB_NOTFOUND { return nil }
+        if code == MDB_NOTFOUND {
+            try confirmAbsent(key, in: database)
+            return nil
+        }
         try LMDBError.check(code)
         try checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
@@ -401,15 +404,15 @@ public final class Transaction {
         return true
     }
 
-    /// Whether the leaf page at address `page` was found sound while this snapshot lasts.
+    /// Whether the page at address `page` was found sound while this snapshot lasts.
     @inline(__always)
-    private func hasChecked(_ page: UInt) -> Bool {
+    func hasChecked(_ page: UInt) -> Bool {
         guard !isShared, let checkedPages else { return false }
         return checkedPages[Self.checkedPageSlot(page)] == page
     }
 
-    /// Remembers that the leaf page at address `page` was found sound.
-    private func noteChecked(_ page: UInt) {
+    /// Remembers that the page at address `page` was found sound.
+    func noteChecked(_ page: UInt) {
         guard !isShared else { return }
         if checkedPages == nil {
             checkedPages = UnsafeMutablePointer<UInt>.allocate(capacity: Self.checkedPageSlots)

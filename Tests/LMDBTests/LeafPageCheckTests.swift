@@ -183,7 +183,9 @@ extension LeafPageCheckTests {
             var entry = try cursor.first()
             while entry != nil { walked += 1; entry = try cursor.next() }
         }
-        #expect(walked > 0 && walked < entries)
+        // The damaged key is the page's last: the path check finds it above the next page's
+        // first key (the branch node's) on arrival, the step across would find it too.
+        #expect(walked < entries)
         // Backwards, the step onto the damaged page shows it too.
         #expect(throws: LMDBError.damagedPage) {
             var entry = try cursor.last()

@@ -118,7 +118,7 @@ extension TableLayout {
     /// cursor found not to have the shape of a sound page (``LMDB/LMDBError/damagedPage``).
     func damagedPage(holding structure: String) -> StorageError {
         .damaged("a page holding \(structure) of '\(className)' does not have the shape of a sound page "
-                 + "(its header, the offsets of its entries or the order of its keys)")
+                 + "(its header, the offsets of its entries, the order of its keys, or the branch pages that lead to it)")
     }
 
     func indexName(_ column: Int) -> String {

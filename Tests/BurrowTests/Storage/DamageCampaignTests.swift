@@ -12,7 +12,8 @@ import Testing
 /// Half the copies have 1 to 64 bytes overwritten at random, a quarter a page zeroed or filled
 /// with random bytes, a quarter are truncated. `BURROW_DAMAGE_COPIES` (30 by default) and
 /// `BURROW_DAMAGE_SEED` (1) set the size and the seed: `Scripts/damage-campaign.sh --reads`
-/// runs a thousand.
+/// runs a thousand. `BURROW_DAMAGE_KEEP`, a folder, keeps there each copy read wrong without an
+/// error, with the original beside it, to be looked into.
 @Suite(.plainFilesOnly("the campaign makes its own plain and encrypted files"))
 struct DamageCampaignTests {
     let directory = TestDirectory()
@@ -21,6 +22,7 @@ struct DamageCampaignTests {
     private static let key = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) })
     private static let copies = Int(ProcessInfo.processInfo.environment["BURROW_DAMAGE_COPIES"] ?? "") ?? 30
     private static let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_DAMAGE_SEED"] ?? "") ?? 1
+    private static let keptCopies = ProcessInfo.processInfo.environment["BURROW_DAMAGE_KEEP"]
 
     // MARK: The data
 
@@ -239,6 +241,16 @@ struct DamageCampaignTests {
         }
     }
 
+    /// Keeps a copy read wrong in `folder`, with the original it was made from and what went wrong.
+    private static func keep(_ copy: String, original: String, what: String, in folder: String) throws {
+        let name = UUID().uuidString.prefix(8)
+        let target = URL(fileURLWithPath: folder).appendingPathComponent("wrong-\(name)")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: copy, toPath: target.appendingPathComponent("copy.realm").path)
+        try FileManager.default.copyItem(atPath: original, toPath: target.appendingPathComponent("original.realm").path)
+        try what.write(to: target.appendingPathComponent("what.txt"), atomically: true, encoding: .utf8)
+    }
+
     // MARK: The campaign
 
     @Test(arguments: [false, true]) func damagedCopiesReadBackOrStopNamingTheDamage(encrypted: Bool) async throws {
@@ -288,7 +300,11 @@ struct DamageCampaignTests {
             let verifyErrors = verification.map { String(String(decoding: $0.standardErrorContent, as: UTF8.self).prefix(3_000)) } ?? ""
             #expect(!verified.isFailure, "copy \(index) (\(damage)): verifyFile \(verified.rawValue): \(verifyErrors)")
             if outcome == .wrongData && verified == .intact { missedByVerify += 1 }
-            if outcome == .wrongData { wrongReads["\(detail) wrong, damage in \(Self.structures(at: changed, in: bytes))", default: 0] += 1 }
+            if outcome == .wrongData {
+                let what = "\(detail) wrong, damage in \(Self.structures(at: changed, in: bytes))"
+                wrongReads[what, default: 0] += 1
+                if let folder = Self.keptCopies { try Self.keep(copy, original: original, what: "\(what), bytes \(changed)", in: folder) }
+            }
             #expect(!outcome.isFailure, "copy \(index) (\(damage)): \(outcome.rawValue): \(detail)")
             if !outcome.isFailure {
                 try? FileManager.default.removeItem(atPath: copy)

@@ -54,9 +54,9 @@ import Testing
     }
 
     /// A branch page whose key for one leaf is damaged upwards leads a lookup of the leaf's
-    /// first objects to the leaf before, where they are not; LMDB's search past that leaf ends
-    /// at the next one's first key, which is below the key sought. The lookup reports that,
-    /// instead of reading the object as absent.
+    /// first objects to the leaf before, where they are not. The miss is searched again with a
+    /// cursor, whose path shows the key sought outside the range of the branch node it followed:
+    /// the lookup reports the damaged page, instead of reading the object as absent.
     @Test(.plainFilesOnly("a plain file's rows are keyed by their integer primary keys, which its branch pages name"))
     func aLookupADamagedBranchPageLeadsAstrayIsReportedNotReadAsAbsent() async throws {
         let url = directory.file()
@@ -91,7 +91,7 @@ import Testing
             precondition(realm.object(ofType: Person.self, forPrimaryKey: 1_000_000_000)?.name == "p1000000000")
             _ = realm.object(ofType: Person.self, forPrimaryKey: sought)
         }
-        expectMessage(result, "in the objects of 'Person' ends between keys that do not enclose it")
+        expectMessage(result, "a page holding the objects of 'Person' does not have the shape of a sound page")
     }
 
     /// Where in a key a byte is damaged: near its start, or its last byte (in an encrypted
