@@ -73,17 +73,20 @@ package enum BranchPageCheck {
 
     /// The first and last keys of the leaf page at `page` of `size` bytes, whose header was
     /// found sound; `nil` when it has no entries or either key lies outside it.
+    @inline(__always)
     static func boundaryKeys(ofLeaf page: UnsafeRawPointer, size: Int) -> (first: UnsafeRawBufferPointer, last: UnsafeRawBufferPointer)? {
         let count = nodeCount(page)
-        guard count > 0 else { return nil }
-        func key(at index: Int) -> UnsafeRawBufferPointer? {
-            let start = Int(page.load(fromByteOffset: headerSize + 2 * index, as: UInt16.self))
-            guard start >= headerSize, start + nodeHeaderSize <= size else { return nil }
-            let keySize = Int(page.load(fromByteOffset: start + 6, as: UInt16.self))
-            guard start + nodeHeaderSize + keySize <= size else { return nil }
-            return UnsafeRawBufferPointer(start: page + start + nodeHeaderSize, count: keySize)
-        }
-        guard let first = key(at: 0), let last = key(at: count - 1) else { return nil }
+        guard count > 0, let first = leafKey(page, at: 0, size: size), let last = leafKey(page, at: count - 1, size: size) else { return nil }
         return (first, last)
+    }
+
+    /// The key of entry `index` of a leaf page of `size` bytes, when it lies inside the page.
+    @inline(__always)
+    private static func leafKey(_ page: UnsafeRawPointer, at index: Int, size: Int) -> UnsafeRawBufferPointer? {
+        let start = Int(page.load(fromByteOffset: headerSize + 2 * index, as: UInt16.self))
+        guard start >= headerSize, start + nodeHeaderSize <= size else { return nil }
+        let keySize = Int(page.load(fromByteOffset: start + 6, as: UInt16.self))
+        guard start + nodeHeaderSize + keySize <= size else { return nil }
+        return UnsafeRawBufferPointer(start: page + start + nodeHeaderSize, count: keySize)
     }
 }
