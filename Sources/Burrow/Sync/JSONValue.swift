@@ -63,7 +63,7 @@ enum JSONValue: Equatable, Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout [UInt8], ascii: Bool) {
+    func write(to output: inout [UInt8], ascii: Bool) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: value ? "true".utf8 : "false".utf8)
@@ -89,7 +89,7 @@ enum JSONValue: Equatable, Sendable {
     }
 
     /// `text` as a JSON string: the runs of bytes that need no escape are copied whole.
-    private static func writeString(_ text: String, to output: inout [UInt8], ascii: Bool) {
+    static func writeString(_ text: String, to output: inout [UInt8], ascii: Bool) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

@@ -235,13 +235,31 @@ final class LocalReplica {
     }
 
     private static func encode(_ batch: Batch) -> [UInt8] {
-        let sent = batch.sent.map { classID, object in
-            JSONValue.object([("class", .number(String(classID))),
-                              ("record", .string(Hex.text(object.encoded())))])
+        var json = JSONTextWriter(capacity: batch.operations.count * 320)
+        json.beginObject()
+        json.key("batch")
+        json.value(.number(String(batch.number)))
+        json.key("operations")
+        json.beginArray()
+        for operation in batch.operations { operation.write(to: &json) }
+        json.endArray()
+        json.key("sent")
+        json.beginArray()
+        for (classID, object) in batch.sent {
+            json.beginObject()
+            json.key("class")
+            json.value(.number(String(classID)))
+            json.key("record")
+            json.string(Hex.text(object.encoded()))
+            json.endObject()
         }
-        let json = JSONValue.object([("batch", .number(String(batch.number))), ("operations", .array(batch.operations.map(\.json))),
-                                     ("sent", .array(sent)), ("shadows", .array(batch.shadows.map(\.json)))])
-        return Array(json.text.utf8)
+        json.endArray()
+        json.key("shadows")
+        json.beginArray()
+        for shadow in batch.shadows { json.value(shadow.json) }
+        json.endArray()
+        json.endObject()
+        return json.bytes
     }
 
     private static func decodeBatch(_ bytes: [UInt8]) throws -> Batch {

@@ -224,14 +224,38 @@ struct ServerStore {
     /// could not read: one not in `seen`.
     private func storeHistories(_ histories: [(HistoryKey, ObjectHistory)], seen: Set<HistoryKey>) throws {
         guard !histories.isEmpty else { return }
-        let records = try JSONValue.array(histories.map { key, history in
-            .object([("class", .string(key.className)), ("pk", try JSONValue(parsing: key.primaryKey)),
-                     ("seen", .bool(seen.contains(key))),
-                     ("created", history.created.map(JSONValue.string) ?? .null),
-                     ("deleted", history.deleted.map(JSONValue.string) ?? .null),
-                     ("clocks", .object(history.clocks.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-                     ("collections", .object(history.collections.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))])
-        })
+        var records = JSONTextWriter(capacity: histories.count * 320)
+        records.beginArray()
+        for (key, history) in histories {
+            records.beginObject()
+            records.key("class")
+            records.string(key.className)
+            // The key's ASCII text is its JSON text.
+            records.key("pk")
+            records.raw(key.primaryKey)
+            records.key("seen")
+            records.bool(seen.contains(key))
+            records.key("created")
+            records.string(history.created)
+            records.key("deleted")
+            records.string(history.deleted)
+            records.key("clocks")
+            records.beginObject()
+            for (name, clock) in history.clocks.sorted(by: { $0.key < $1.key }) {
+                records.key(name)
+                records.string(clock)
+            }
+            records.endObject()
+            records.key("collections")
+            records.beginObject()
+            for (name, state) in history.collections.sorted(by: { $0.key < $1.key }) {
+                records.key(name)
+                records.value(state.json)
+            }
+            records.endObject()
+            records.endObject()
+        }
+        records.endArray()
         try connection.execute("SELECT burrow.store_histories($1::jsonb)", [records.text])
     }
 
@@ -249,7 +273,17 @@ struct ServerStore {
             guard !alive.isEmpty else { continue }
             let columns = Set(alive.flatMap { $0.1.keys }).sorted()
             let quoted = columns.map(PostgresConnection.quoted)
-            let records = JSONValue.array(alive.map { _, row in .object(row.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) })
+            var records = JSONTextWriter(capacity: alive.count * 128)
+            records.beginArray()
+            for (_, row) in alive {
+                records.beginObject()
+                for (name, value) in row.sorted(by: { $0.key < $1.key }) {
+                    records.key(name)
+                    records.value(value)
+                }
+                records.endObject()
+            }
+            records.endArray()
             let updates = quoted.filter { $0 != column }.map { "\($0) = EXCLUDED.\($0)" }
             try connection.execute("""
                 INSERT INTO \(table) (\(quoted.joined(separator: ", ")))
@@ -261,10 +295,10 @@ struct ServerStore {
 
     private func storeEffects(_ effects: [SyncOperation], client: UUID) throws {
         guard !effects.isEmpty else { return }
-        let records = JSONValue.array(effects.map { effect in
-            .object([("class", .string(effect.className)), ("pk", effect.primaryKey), ("kind", .string(effect.kind.rawValue)),
-                     ("clock", effect.clock.map(JSONValue.string) ?? .null), ("fields", effect.fieldsJSON)])
-        })
+        var records = JSONTextWriter(capacity: effects.count * 256)
+        records.beginArray()
+        for effect in effects { effect.write(to: &records) }
+        records.endArray()
         try connection.execute("""
             INSERT INTO burrow.changes (client, class, pk, kind, clock, fields)
             SELECT $1::uuid, e.value->>'class', e.value->'pk', e.value->>'kind', e.value->>'clock', e.value->'fields'

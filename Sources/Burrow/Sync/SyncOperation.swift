@@ -33,6 +33,26 @@ struct SyncOperation: Equatable {
             if let keys { members.append(("k", .array(keys.map(JSONValue.string)))) }
             return .object(members)
         }
+
+        /// Writes ``json``'s text.
+        func write(to writer: inout JSONTextWriter) {
+            writer.beginObject()
+            writer.key("v")
+            writer.value(value)
+            writer.key("c")
+            writer.string(clock)
+            if let edits {
+                writer.key("e")
+                writer.value(edits.json)
+            }
+            if let keys {
+                writer.key("k")
+                writer.beginArray()
+                for key in keys { writer.string(key) }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
     }
 
     let className: String
@@ -58,6 +78,33 @@ struct SyncOperation: Equatable {
     var json: JSONValue {
         .object([("class", .string(className)), ("pk", primaryKey), ("kind", .string(kind.rawValue)),
                  ("clock", clock.map(JSONValue.string) ?? .null), ("fields", fieldsJSON)])
+    }
+
+    /// Writes ``fieldsJSON``'s text.
+    func writeFields(to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        for (name, field) in fields {
+            writer.key(name)
+            field.write(to: &writer)
+        }
+        writer.endObject()
+    }
+
+    /// Writes ``json``'s text: the outbox's operations and the change log's rows are written so,
+    /// without building their trees.
+    func write(to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        writer.key("class")
+        writer.string(className)
+        writer.key("pk")
+        writer.value(primaryKey)
+        writer.key("kind")
+        writer.string(kind.rawValue)
+        writer.key("clock")
+        writer.string(clock)
+        writer.key("fields")
+        writeFields(to: &writer)
+        writer.endObject()
     }
 
     init(className: String, primaryKey: JSONValue, kind: Kind, clock: String?, fields: [(String, Field)]) {

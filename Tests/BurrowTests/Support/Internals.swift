@@ -28,6 +28,44 @@ enum Internals {
         let value = try JSONValue(parsing: text, maximumDepth: maximumDepth)
         return (value.text, value.asciiText, value.stringValue)
     }
+
+    /// `text` read as sync's JSON and written again by a `JSONTextWriter`, member by member and
+    /// element by element (scalars as strings, booleans and values), beside `JSONValue`'s text.
+    static func syncJSONWrittenByParts(_ text: String) throws -> (streamed: String, tree: String) {
+        let value = try JSONValue(parsing: text)
+        func write(_ value: JSONValue, to writer: inout JSONTextWriter) {
+            switch value {
+            case .array(let items):
+                writer.beginArray()
+                for item in items { write(item, to: &writer) }
+                writer.endArray()
+            case .object(let members):
+                writer.beginObject()
+                for (name, member) in members {
+                    writer.key(name)
+                    write(member, to: &writer)
+                }
+                writer.endObject()
+            case .string(let string): writer.string(string)
+            case .bool(let bool): writer.bool(bool)
+            default: writer.value(value)
+            }
+        }
+        var writer = JSONTextWriter()
+        write(value, to: &writer)
+        return (writer.text, value.text)
+    }
+
+    /// The sync operation `text` describes (as the outbox and the change log hold it), written
+    /// by `JSONTextWriter` and as a `JSONValue` tree.
+    ///
+    /// - Throws: `SyncError` for a text that is no operation.
+    static func syncOperationTexts(_ text: String) throws -> (streamed: String, tree: String) {
+        let operation = try SyncOperation(json: try JSONValue(parsing: text))
+        var writer = JSONTextWriter()
+        operation.write(to: &writer)
+        return (writer.text, operation.json.text)
+    }
 }
 
 // MARK: - Realms

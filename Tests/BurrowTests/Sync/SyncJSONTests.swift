@@ -24,6 +24,29 @@ import Testing
         #expect(try parsed(" \n\t{ \"a\" : [ 1 , 2 ] ,\r\"b\":null } \r\n").text == #"{"a":[1,2],"b":null}"#)
     }
 
+    /// Large texts an upload sends are written member by member, without a tree: the same text.
+    @Test func textWrittenByPartsIsTheTreesText() throws {
+        for text in [#"{"a":[1,-2.5e+3,{"b":[],"c":{}},[[],[null]],true,false,null,"x\"\u0001é🦫"],"":"","d":{"e":{"f":[1]}}}"#,
+                     "[]", "{}", "[[],{},[{}]]", #""solo""#, "7", "true", "null", #"[{"k":[{"k":[]}]},{"k":1}]"#] {
+            let written = try Internals.syncJSONWrittenByParts(text)
+            #expect(written.streamed == written.tree, "\(text)")
+        }
+    }
+
+    /// An operation as the outbox holds it and an upload writes it to the change log.
+    @Test func anOperationWrittenByPartsIsItsJSON() throws {
+        let clock = "01a24fc920c60001-36690b6208944915bef0f5a06c4b5a64"
+        for text in [
+            #"{"class":"Task","pk":7,"kind":"create","clock":"\#(clock)","fields":{"id":{"v":7,"c":"\#(clock)"},"name":{"v":"café \"🦫\"","c":"\#(clock)"}}}"#,
+            #"{"class":"Täsk","pk":"é","kind":"update","clock":null,"fields":{"tags":{"v":null,"c":"\#(clock)","e":{"kind":"map","put":[["k1",1],["k2","x"]],"remove":["k0"]}}}}"#,
+            #"{"class":"Task","pk":{"$oid":"1"},"kind":"update","clock":null,"fields":{"list":{"v":[1,2],"c":"\#(clock)","k":["a","b"]}}}"#,
+            #"{"class":"Task","pk":-1,"kind":"delete","clock":"\#(clock)","fields":{}}"#,
+        ] {
+            let written = try Internals.syncOperationTexts(text)
+            #expect(written.streamed == written.tree, "\(text)")
+        }
+    }
+
     @Test func stringsWithoutEscapesKeepEveryCharacter() throws {
         #expect(try parsed("\"café 日本 🦫\"").string == "café 日本 🦫")
         #expect(try parsed("\"\"").string == "")
