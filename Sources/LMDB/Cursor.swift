@@ -63,8 +63,10 @@ public final class Cursor {
         }
         try LMDBError.check(code)
         try transaction.checkInFile(keyVal)
+        let sought = key
         let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
-        try walk.arrived(at: key, by: op, in: transaction, checks: database.pageChecks, cursor: handle)
+        try walk.arrived(at: key, by: op, in: transaction, checks: database.pageChecks, cursor: handle,
+                         sought: op == MDB_SET_RANGE ? sought : nil)
         guard opening else { return (key, UnsafeRawBufferPointer(start: nil, count: 0)) }
         try transaction.checkInFile(dataVal)
         let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)

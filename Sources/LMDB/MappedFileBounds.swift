@@ -119,6 +119,15 @@ package final class MappedFileBounds: Sendable {
         return (pointer, (page - mapStart) / size, Int(size))
     }
 
+    /// The address of page `number`, when it lies in the file's part of the map.
+    @inline(__always)
+    package func pageInFile(number: UInt) -> (pointer: UnsafeRawPointer, size: Int)? {
+        let size = pageOffsetMask.load(ordering: .relaxed) + 1
+        let (offset, overflow) = number.multipliedReportingOverflow(by: size)
+        guard !overflow, let (pointer, _, size) = pageInFile(mapStart.load(ordering: .relaxed) &+ offset) else { return nil }
+        return (pointer, size)
+    }
+
     /// Whether the leaf page at address `page` has the shape of a sound one
     /// (``LeafPageCheck/isSound(_:number:size:)``); a page outside the file is not checked.
     package func leafPageIsSound(_ page: UInt) -> Bool {

@@ -31,10 +31,10 @@ struct PageWalk {
     }
 
     /// Checks the entry with `key`, which the cursor reached by `op` in a database checked as
-    /// `checks` says.
+    /// `checks` says; `sought` is the key a search for the first key at or above it sought.
     @inline(__always)
     mutating func arrived(at key: UnsafeRawBufferPointer, by op: MDB_cursor_op, in transaction: Transaction,
-                          checks: Database.PageChecks, cursor: OpaquePointer) throws(LMDBError) {
+                          checks: Database.PageChecks, cursor: OpaquePointer, sought: UnsafeRawBufferPointer? = nil) throws(LMDBError) {
         guard let base = key.baseAddress else { return }
         let reached = transaction.bounds.page(of: base)
         // The common step: on the same page, where only an index's steps check the keys' order.
@@ -47,13 +47,13 @@ struct PageWalk {
             lastKey = key
             return
         }
-        try check(key, on: reached, by: op, in: transaction, checks: checks, cursor: cursor)
+        try check(key, on: reached, by: op, in: transaction, checks: checks, cursor: cursor, sought: sought)
     }
 
     /// ``arrived(at:by:in:checks:)`` for an entry on another page than the last.
     @inline(never)
     private mutating func check(_ key: UnsafeRawBufferPointer, on reached: UInt, by op: MDB_cursor_op, in transaction: Transaction,
-                                checks: Database.PageChecks, cursor: OpaquePointer) throws(LMDBError) {
+                                checks: Database.PageChecks, cursor: OpaquePointer, sought: UnsafeRawBufferPointer?) throws(LMDBError) {
         let isOrderedStep = transaction.isReadOnly && (op == MDB_NEXT || op == MDB_PREV) && lastKey.baseAddress != nil
         let left = lastKey
         lastKey = key
@@ -65,8 +65,20 @@ struct PageWalk {
             guard transaction.leafPageIsSound(reached) else { throw .damagedPage }
         } else if let (pointer, number, size) = transaction.bounds.pageInFile(reached) {
             guard LeafPageCheck.headerIsSound(pointer, number: number, size: size) else { throw .damagedPage }
+            // A walk reads the page's entries next, whose nodes lie from its end down (LMDB
+            // adds each below the last): all its lines are asked for at once, rather than each
+            // missed as its entry is read.
+            if op != MDB_SET_KEY && op != MDB_SET_RANGE {
+                burrow_prefetch(pointer, size)
+                transaction.prefetchNextLeaf(of: cursor, backwards: op == MDB_PREV || op == MDB_LAST)
+            }
         }
         guard transaction.pathIsSound(of: cursor, to: reached) else { throw .damagedPage }
+        // A search for the first key at or above `sought` that found a key above it may have
+        // stepped over the leaf before, where it first looked.
+        if let sought, LeafPageCheck.rises(from: sought, to: key), !transaction.leafBeforeEndsBelow(sought, cursor: cursor, at: reached) {
+            throw .damagedPage
+        }
         page = reached
     }
 

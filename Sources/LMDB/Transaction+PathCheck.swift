@@ -66,6 +66,50 @@ extension Transaction {
         guard searchedPagesAreSound(by: cursor, for: key) else { throw .damagedPage }
     }
 
+    /// Whether the leaf page before the one at address `leaf`, where `cursor` stands on the
+    /// first entry after a search for the first key at or above `sought`, ends below `sought`:
+    /// LMDB looks in the leaf its path names first, and steps to the next one when every key
+    /// there is below the key sought, or when the page there does not read as a leaf it can
+    /// search (a damaged one). The leaf before is found as the path names it, down the last
+    /// nodes of the branch pages before; it must be a sound leaf whose last key is below
+    /// `sought`. A leaf first in its database has none before it.
+    package func leafBeforeEndsBelow(_ sought: UnsafeRawBufferPointer, cursor: OpaquePointer, at leaf: UInt) -> Bool {
+        guard isReadOnly, let stack = PathCheck.stack(of: cursor), stack.page(stack.top) == leaf, stack.index(stack.top) == 0 else {
+            return true
+        }
+        // The lowest level where the path can turn left.
+        var level = stack.top - 1
+        while level >= 0 && stack.index(level) == 0 { level -= 1 }
+        guard level >= 0, let (parent, number, size) = bounds.pageInFile(stack.page(level)) else { return true }
+        guard branchPageIsSound(parent, number: number, size: size), stack.index(level) < BranchPageCheck.nodeCount(parent) else {
+            return false
+        }
+        var child = BranchPageCheck.child(parent, at: stack.index(level) - 1)
+        for _ in level + 1..<stack.top {
+            guard let (page, size) = bounds.pageInFile(number: child) else { return true }
+            guard branchPageIsSound(page, number: child, size: size) else { return false }
+            child = BranchPageCheck.child(page, at: BranchPageCheck.nodeCount(page) - 1)
+        }
+        guard let (page, size) = bounds.pageInFile(number: child) else { return true }
+        guard LeafPageCheck.headerIsSound(page, number: child, size: size),
+              let (_, last) = BranchPageCheck.boundaryKeys(ofLeaf: page, size: size) else { return false }
+        return LeafPageCheck.rises(from: last, to: sought)
+    }
+
+    /// Asks the processor for the leaf page a walk of `cursor` reaches after the one it stands
+    /// on (before it, `backwards`), as its parent names it: read while the walk reads this one.
+    /// Only a parent found sound is read; a name that is not a page of the file is left alone
+    /// (the walk's checks meet it there).
+    func prefetchNextLeaf(of cursor: OpaquePointer, backwards: Bool) {
+        guard isReadOnly, let stack = PathCheck.stack(of: cursor), stack.top > 0,
+              let (parent, number, size) = bounds.pageInFile(stack.page(stack.top - 1)),
+              branchPageIsSound(parent, number: number, size: size) else { return }
+        let index = stack.index(stack.top - 1) + (backwards ? -1 : 1)
+        guard index >= 0, index < BranchPageCheck.nodeCount(parent),
+              let (page, size) = bounds.pageInFile(number: BranchPageCheck.child(parent, at: index)) else { return }
+        burrow_prefetch(page, size)
+    }
+
     /// Whether the branch page at `page` (page `number`, of `size` bytes) is sound, checked
     /// once while the snapshot lasts. Remembered in the table of checked leaf pages under its
     /// address with the low bit set: a page's address is a multiple of its size.

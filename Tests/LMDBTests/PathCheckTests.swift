@@ -128,6 +128,25 @@ import Testing
         #expect(throws: LMDBError.damagedPage) { try cursor.seek(atLeast: Self.key(sought)) }
     }
 
+    @Test func aLeafOverwrittenSoThatASearchStepsOverItStopsTheSearch() throws {
+        let path = try writeFile()
+        var sought = 0
+        try damage(path) { bytes, layout in
+            // Leaf 1 of a parent of leaves: its header overwritten as random bytes do, with flags
+            // of a leaf of fixed-size keys. LMDB finds every key there below the key sought and
+            // steps on to the next leaf, whose first key it returns: the path to that leaf is
+            // sound, the leaf it stepped over is not.
+            let page = layout.parentsOfLeaves[0]
+            let start = page.children[1] * Self.pageSize
+            sought = Self.number(page.keys[1].withUnsafeBytes { $0 })
+            bytes.replaceSubrange(start..<start + 12, with: [0xC6, 0x1E, 0x4B, 0x9D, 0x02, 0x77, 0xE4, 0xCA, 0x9B, 0x4D, 0x6E, 0xDB])
+        }
+        let environment = try Environment.open(path: path)
+        let txn = try environment.beginReadTransaction()
+        let cursor = try txn.openCursor(try txn.openDatabase(named: "p"))
+        #expect(throws: LMDBError.damagedPage) { try cursor.seek(atLeast: Self.key(sought + 1)) }
+    }
+
     @Test func aRootWhoseHeaderReadsAsALeafStopsASearchThatFindsNothing() throws {
         let path = try writeFile()
         try damage(path) { bytes, layout in
