@@ -16,21 +16,15 @@
 /// - routes only keys in its node's range to each child: every key of the leaf page a search
 ///   reaches lies between the keys of the nodes it followed (``PathCheck``).
 package enum BranchPageCheck {
-    // The layout of LMDB 0.9's `MDB_page` and branch `MDB_node` (`mdb.c`).
-    private static let headerSize = 16
-    private static let flagsOffset = 10, lowerOffset = 12, upperOffset = 14
-    private static let nodeHeaderSize = 8
-    private static let pageKinds: UInt16 = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40  // branch, leaf, overflow, meta, leaf2, sub-page
-    private static let branch: UInt16 = 0x01
+    private static let headerSize = PageFormat.headerSize, nodeHeaderSize = PageFormat.nodeHeaderSize
+    private static let lowerOffset = PageFormat.lowerOffset, upperOffset = PageFormat.upperOffset
 
     /// Whether the branch page at `page`, page `number` of a map of `size`-byte pages, has the
     /// shape of a sound one (see the type's description).
     package static func isSound(_ page: UnsafeRawPointer, number: UInt, size: Int) -> Bool {
-        guard page.load(as: UInt64.self) == UInt64(number),
-              page.load(fromByteOffset: flagsOffset, as: UInt16.self) & pageKinds == branch else { return false }
+        guard PageFormat.headerIsSound(page, number: number, size: size, kind: PageFormat.branch) else { return false }
         let lower = Int(page.load(fromByteOffset: lowerOffset, as: UInt16.self))
         let upper = Int(page.load(fromByteOffset: upperOffset, as: UInt16.self))
-        guard lower > headerSize, lower & 1 == 0, upper & 1 == 0, lower <= upper, upper <= size else { return false }
         var filled = 0
         var previous = UnsafeRawBufferPointer(start: nil, count: 0)
         for index in 0..<(lower - headerSize) / 2 {

@@ -17,12 +17,8 @@
 /// file's map is one a write transaction has changed in memory, LMDB's own work, and is not
 /// checked.
 package enum LeafPageCheck {
-    // The layout of LMDB 0.9's `MDB_page` and `MDB_node` (`mdb.c`).
-    private static let headerSize = 16
-    private static let flagsOffset = 10, lowerOffset = 12, upperOffset = 14
-    private static let nodeHeaderSize = 8
-    private static let pageKinds: UInt16 = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40  // branch, leaf, overflow, meta, leaf2, sub-page
-    private static let leaf: UInt16 = 0x02
+    private static let headerSize = PageFormat.headerSize, nodeHeaderSize = PageFormat.nodeHeaderSize
+    private static let lowerOffset = PageFormat.lowerOffset, upperOffset = PageFormat.upperOffset
     /// A node's value lives in overflow pages: the node holds their first page's number.
     private static let bigData: UInt16 = 0x01
     /// A node's value is a named database's record (the main database's entries).
@@ -31,11 +27,7 @@ package enum LeafPageCheck {
     /// Whether the header of the leaf page at `page`, page `number` of a map of `size`-byte
     /// pages, is that of a sound one: its own number, a leaf, bounds in order and inside it.
     package static func headerIsSound(_ page: UnsafeRawPointer, number: UInt, size: Int) -> Bool {
-        guard page.load(as: UInt64.self) == UInt64(number),
-              page.load(fromByteOffset: flagsOffset, as: UInt16.self) & pageKinds == leaf else { return false }
-        let lower = Int(page.load(fromByteOffset: lowerOffset, as: UInt16.self))
-        let upper = Int(page.load(fromByteOffset: upperOffset, as: UInt16.self))
-        return lower > headerSize && lower & 1 == 0 && upper & 1 == 0 && lower <= upper && upper <= size
+        PageFormat.headerIsSound(page, number: number, size: size, kind: PageFormat.leaf)
     }
 
     /// Whether the leaf page at `page`, page `number` of a map of `size`-byte pages, has the

@@ -24,25 +24,19 @@ struct JSONTextWriter {
     /// The text written.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func beginArray() {
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(bracket)
         startsList = true
     }
 
-    mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        startsList = false
-    }
-
-    mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        startsList = true
-    }
-
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         startsList = false
     }
 
