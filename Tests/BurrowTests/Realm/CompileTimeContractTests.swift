@@ -22,11 +22,23 @@ enum BuiltModule {
         let (swiftc, arguments) = try #require(compiler)
         let products = try #require(BuildDirectory.url)
         let objects = try ["Burrow", "LMDB", "PostgreSQL", "CRC32C"].flatMap { target in
-            let folder = products.appendingPathComponent("\(target).build")
-            return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
-                .map { folder.appendingPathComponent($0).path }
+            try objectFiles(in: products.appendingPathComponent("\(target).build"))
         }
         return try runCombiningOutput(swiftc, arguments.filter { $0 != "-typecheck" } + sources + objects + ["-llmdb", "-lsodium", "-lpq", "-o", output])
+    }
+
+    /// The object files of a target's build folder: for a Swift target, those of the sources
+    /// its build compiled (`output-file-map.json`) and its module's, not those a source since
+    /// removed left behind; for a C target, every one.
+    private static func objectFiles(in folder: URL) throws -> [String] {
+        let all = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
+        let map = folder.appendingPathComponent("output-file-map.json")
+        guard let data = FileManager.default.contents(atPath: map.path),
+              let entries = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return all.map { folder.appendingPathComponent($0).path }
+        }
+        let compiled = entries.values.compactMap { ($0 as? [String: Any])?["object"] as? String }
+        return compiled + all.filter { $0.hasSuffix(".swiftmodule.o") }.map { folder.appendingPathComponent($0).path }
     }
 }
 
