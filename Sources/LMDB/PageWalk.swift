@@ -13,10 +13,14 @@ import CLMDB
 /// - every step (`MDB_NEXT`, `MDB_PREV`) in a read-only transaction from one page to another:
 ///   the key reached must sort after (before) the one left;
 /// - every step within a page of a database of lookups (``Database/PageChecks/stepsInOrder``):
-///   the same, which catches a damaged key that now sorts below the one before it.
+///   the same, which catches a damaged key that now sorts below the one before it;
+/// - every page reached by a step from another page, and every page a search lands on, in a
+///   read-only transaction: the path from the root to it (``Transaction/pathIsSound(of:to:)``),
+///   and for a search that found a key above the one sought at a leaf's start, the leaf before.
 ///
 /// A write transaction's walks get the page checks only: its own changes move entries between
-/// steps, which the order checks cannot tell from damage.
+/// steps, which the order checks cannot tell from damage, and its changed pages lie outside
+/// the file.
 struct PageWalk {
     /// The address of the page of the entry the cursor stands on.
     private var page: UInt = 0
@@ -50,7 +54,8 @@ struct PageWalk {
         try check(key, on: reached, by: op, in: transaction, checks: checks, cursor: cursor, sought: sought)
     }
 
-    /// ``arrived(at:by:in:checks:)`` for an entry on another page than the last.
+    /// ``arrived(at:by:in:checks:cursor:sought:)`` for an entry on another page than the last,
+    /// or one a search found.
     @inline(never)
     private mutating func check(_ key: UnsafeRawBufferPointer, on reached: UInt, by op: MDB_cursor_op, in transaction: Transaction,
                                 checks: Database.PageChecks, cursor: OpaquePointer, sought: UnsafeRawBufferPointer?) throws(LMDBError) {
