@@ -41,12 +41,6 @@ package enum BranchPageCheck {
         return filled == size - upper
     }
 
-    /// How many nodes the page holds (its header's count, of a page found sound).
-    @inline(__always)
-    static func nodeCount(_ page: UnsafeRawPointer) -> Int {
-        (Int(page.load(fromByteOffset: lowerOffset, as: UInt16.self)) - headerSize) / 2
-    }
-
     /// The key of node `index` of a page found sound.
     @inline(__always)
     static func key(_ page: UnsafeRawPointer, at index: Int) -> UnsafeRawBufferPointer {
@@ -65,22 +59,12 @@ package enum BranchPageCheck {
             | UInt(node.load(fromByteOffset: 4, as: UInt16.self)) << 32
     }
 
-    /// The first and last keys of the leaf page at `page` of `size` bytes, whose header was
-    /// found sound; `nil` when it has no entries or either key lies outside it.
-    @inline(__always)
-    static func boundaryKeys(ofLeaf page: UnsafeRawPointer, size: Int) -> (first: UnsafeRawBufferPointer, last: UnsafeRawBufferPointer)? {
-        let count = nodeCount(page)
-        guard count > 0, let first = leafKey(page, at: 0, size: size), let last = leafKey(page, at: count - 1, size: size) else { return nil }
-        return (first, last)
-    }
-
-    /// The key of entry `index` of a leaf page of `size` bytes, when it lies inside the page.
-    @inline(__always)
-    private static func leafKey(_ page: UnsafeRawPointer, at index: Int, size: Int) -> UnsafeRawBufferPointer? {
-        let start = Int(page.load(fromByteOffset: headerSize + 2 * index, as: UInt16.self))
-        guard start >= headerSize, start + nodeHeaderSize <= size else { return nil }
-        let keySize = Int(page.load(fromByteOffset: start + 6, as: UInt16.self))
-        guard start + nodeHeaderSize + keySize <= size else { return nil }
-        return UnsafeRawBufferPointer(start: page + start + nodeHeaderSize, count: keySize)
+    /// Whether node `index` of the branch page at `page`, found sound, holds every key from
+    /// `low` to `high` in its range: at or above its own key (node 0 has none), below the next
+    /// node's.
+    static func node(_ index: Int, of page: UnsafeRawPointer, holdsKeysFrom low: UnsafeRawBufferPointer,
+                     to high: UnsafeRawBufferPointer) -> Bool {
+        if index > 0, LeafPageCheck.rises(from: low, to: key(page, at: index)) { return false }
+        return index + 1 >= PageFormat.nodeCount(page) || LeafPageCheck.rises(from: high, to: key(page, at: index + 1))
     }
 }

@@ -55,6 +55,25 @@ package enum LeafPageCheck {
         return filled == size - upper
     }
 
+    /// The first and last keys of the leaf page at `page` of `size` bytes, whose header was
+    /// found sound; `nil` when it has no entries or either key lies outside it.
+    @inline(__always)
+    static func boundaryKeys(ofLeaf page: UnsafeRawPointer, size: Int) -> (first: UnsafeRawBufferPointer, last: UnsafeRawBufferPointer)? {
+        let count = PageFormat.nodeCount(page)
+        guard count > 0, let first = leafKey(page, at: 0, size: size), let last = leafKey(page, at: count - 1, size: size) else { return nil }
+        return (first, last)
+    }
+
+    /// The key of entry `index` of a leaf page of `size` bytes, when it lies inside the page.
+    @inline(__always)
+    private static func leafKey(_ page: UnsafeRawPointer, at index: Int, size: Int) -> UnsafeRawBufferPointer? {
+        let start = Int(page.load(fromByteOffset: headerSize + 2 * index, as: UInt16.self))
+        guard start >= headerSize, start + nodeHeaderSize <= size else { return nil }
+        let keySize = Int(page.load(fromByteOffset: start + 6, as: UInt16.self))
+        guard start + nodeHeaderSize + keySize <= size else { return nil }
+        return UnsafeRawBufferPointer(start: page + start + nodeHeaderSize, count: keySize)
+    }
+
     /// The length of the node at `offset` (header, key and value, or overflow page number,
     /// rounded up to even), or `nil` when it does not fit in the page or has unknown flags.
     @inline(__always)

@@ -21,4 +21,11 @@ enum PageFormat {
         let upper = Int(page.load(fromByteOffset: upperOffset, as: UInt16.self))
         return lower > headerSize && lower & 1 == 0 && upper & 1 == 0 && lower <= upper && upper <= size
     }
+
+    /// How many nodes the page at `page` holds, by its header (of a page whose header was
+    /// found sound).
+    @inline(__always)
+    static func nodeCount(_ page: UnsafeRawPointer) -> Int {
+        (Int(page.load(fromByteOffset: lowerOffset, as: UInt16.self)) - headerSize) / 2
+    }
 }

@@ -10,17 +10,15 @@ extension Transaction {
         // The entry returned lies on the page the search ended on.
         guard stack.page(stack.top) == leaf else { return false }
         guard stack.top > 0, let (leafPointer, _, size) = bounds.pageInFile(leaf),
-              let (first, last) = BranchPageCheck.boundaryKeys(ofLeaf: leafPointer, size: size) else { return true }
+              let (first, last) = LeafPageCheck.boundaryKeys(ofLeaf: leafPointer, size: size) else { return true }
         for level in 0..<stack.top {
             // A page past the end measured is one the file grew by since: not checked.
             guard let (page, number, _) = bounds.pageInFile(stack.page(level)),
                   let (_, child, _) = bounds.pageInFile(stack.page(level + 1)) else { return true }
             guard branchPageIsSound(page, number: number, size: size) else { return false }
-            let index = stack.index(level), count = BranchPageCheck.nodeCount(page)
-            guard index < count, BranchPageCheck.child(page, at: index) == child else { return false }
-            // The node followed holds the keys from its own up to the next node's.
-            if index > 0, LeafPageCheck.rises(from: first, to: BranchPageCheck.key(page, at: index)) { return false }
-            if index + 1 < count, !LeafPageCheck.rises(from: last, to: BranchPageCheck.key(page, at: index + 1)) { return false }
+            let index = stack.index(level)
+            guard index < PageFormat.nodeCount(page), BranchPageCheck.child(page, at: index) == child,
+                  BranchPageCheck.node(index, of: page, holdsKeysFrom: first, to: last) else { return false }
         }
         return true
     }
@@ -38,13 +36,10 @@ extension Transaction {
             guard branchPageIsSound(page, number: number, size: size) else {
                 return LeafPageCheck.headerIsSound(page, number: number, size: size)
             }
-            let index = stack.index(level), count = BranchPageCheck.nodeCount(page)
-            guard index < count, let (_, child, _) = bounds.pageInFile(stack.page(level + 1)),
+            let index = stack.index(level)
+            guard index < PageFormat.nodeCount(page), let (_, child, _) = bounds.pageInFile(stack.page(level + 1)),
                   BranchPageCheck.child(page, at: index) == child else { return false }
-            if let target {
-                if index > 0, LeafPageCheck.rises(from: target, to: BranchPageCheck.key(page, at: index)) { return false }
-                if index + 1 < count, !LeafPageCheck.rises(from: target, to: BranchPageCheck.key(page, at: index + 1)) { return false }
-            }
+            if let target, !BranchPageCheck.node(index, of: page, holdsKeysFrom: target, to: target) { return false }
         }
         return true
     }
@@ -81,18 +76,18 @@ extension Transaction {
         var level = stack.top - 1
         while level >= 0 && stack.index(level) == 0 { level -= 1 }
         guard level >= 0, let (parent, number, size) = bounds.pageInFile(stack.page(level)) else { return true }
-        guard branchPageIsSound(parent, number: number, size: size), stack.index(level) < BranchPageCheck.nodeCount(parent) else {
+        guard branchPageIsSound(parent, number: number, size: size), stack.index(level) < PageFormat.nodeCount(parent) else {
             return false
         }
         var child = BranchPageCheck.child(parent, at: stack.index(level) - 1)
         for _ in level + 1..<stack.top {
             guard let (page, size) = bounds.pageInFile(number: child) else { return true }
             guard branchPageIsSound(page, number: child, size: size) else { return false }
-            child = BranchPageCheck.child(page, at: BranchPageCheck.nodeCount(page) - 1)
+            child = BranchPageCheck.child(page, at: PageFormat.nodeCount(page) - 1)
         }
         guard let (page, size) = bounds.pageInFile(number: child) else { return true }
         guard LeafPageCheck.headerIsSound(page, number: child, size: size),
-              let (_, last) = BranchPageCheck.boundaryKeys(ofLeaf: page, size: size) else { return false }
+              let (_, last) = LeafPageCheck.boundaryKeys(ofLeaf: page, size: size) else { return false }
         return LeafPageCheck.rises(from: last, to: sought)
     }
 
@@ -105,7 +100,7 @@ extension Transaction {
               let (parent, number, size) = bounds.pageInFile(stack.page(stack.top - 1)),
               branchPageIsSound(parent, number: number, size: size) else { return }
         let index = stack.index(stack.top - 1) + (backwards ? -1 : 1)
-        guard index >= 0, index < BranchPageCheck.nodeCount(parent),
+        guard index >= 0, index < PageFormat.nodeCount(parent),
               let (page, size) = bounds.pageInFile(number: BranchPageCheck.child(parent, at: index)) else { return }
         burrow_prefetch(page, size)
     }

@@ -26,15 +26,8 @@ struct SyncOperation: Equatable {
             self.keys = keys
         }
 
-        /// `{"v": value, "c": clock}`, with `"e": edits` and `"k": keys` when there are any.
-        var json: JSONValue {
-            var members: [(String, JSONValue)] = [("v", value), ("c", .string(clock))]
-            if let edits { members.append(("e", edits.json)) }
-            if let keys { members.append(("k", .array(keys.map(JSONValue.string)))) }
-            return .object(members)
-        }
-
-        /// Writes ``json``'s text.
+        /// Writes the field as JSON: `{"v": value, "c": clock}`, with `"e": edits` and
+        /// `"k": keys` when there are any.
         func write(to writer: inout JSONTextWriter) {
             writer.beginObject()
             writer.key("v")
@@ -69,18 +62,8 @@ struct SyncOperation: Equatable {
             && lhs.fields.count == rhs.fields.count && zip(lhs.fields, rhs.fields).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
-    /// The fields as one JSON object: `{"name": {"v": value, "c": clock}}` (``Field/json``).
-    var fieldsJSON: JSONValue {
-        .object(fields.map { ($0.0, $0.1.json) })
-    }
-
-    /// The operation as JSON, for the outbox.
-    var json: JSONValue {
-        .object([("class", .string(className)), ("pk", primaryKey), ("kind", .string(kind.rawValue)),
-                 ("clock", clock.map(JSONValue.string) ?? .null), ("fields", fieldsJSON)])
-    }
-
-    /// Writes ``fieldsJSON``'s text.
+    /// Writes the fields as one JSON object: `{"name": {"v": value, "c": clock}}`
+    /// (``Field/write(to:)``).
     func writeFields(to writer: inout JSONTextWriter) {
         writer.beginObject()
         for (name, field) in fields {
@@ -90,8 +73,9 @@ struct SyncOperation: Equatable {
         writer.endObject()
     }
 
-    /// Writes ``json``'s text: the outbox's operations and the change log's rows are written so,
-    /// without building their trees.
+    /// Writes the operation as JSON, `{"class", "pk", "kind", "clock", "fields"}`: the outbox's
+    /// operations and the change log's rows are written so, without building their trees, and
+    /// read back by ``init(json:)``.
     func write(to writer: inout JSONTextWriter) {
         writer.beginObject()
         writer.key("class")
@@ -115,7 +99,7 @@ struct SyncOperation: Equatable {
         self.fields = fields
     }
 
-    /// The operation `json` describes (``json``, or a row of `burrow.changes` made into one).
+    /// The operation `json` describes (what ``write(to:)`` writes, or a row of `burrow.changes` made into one).
     ///
     /// - Throws: ``SyncError/Code/malformedServerData`` for anything that is not one.
     init(json: JSONValue) throws(SyncError) {

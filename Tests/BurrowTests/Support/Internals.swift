@@ -57,14 +57,23 @@ enum Internals {
     }
 
     /// The sync operation `text` describes (as the outbox and the change log hold it), written
-    /// by `JSONTextWriter` and as a `JSONValue` tree.
+    /// by `JSONTextWriter` and as a `JSONValue` tree built here from its members.
     ///
     /// - Throws: `SyncError` for a text that is no operation.
     static func syncOperationTexts(_ text: String) throws -> (streamed: String, tree: String) {
         let operation = try SyncOperation(json: try JSONValue(parsing: text))
         var writer = JSONTextWriter()
         operation.write(to: &writer)
-        return (writer.text, operation.json.text)
+        let fields = JSONValue.object(operation.fields.map { name, field in
+            var members: [(String, JSONValue)] = [("v", field.value), ("c", .string(field.clock))]
+            if let edits = field.edits { members.append(("e", edits.json)) }
+            if let keys = field.keys { members.append(("k", .array(keys.map(JSONValue.string)))) }
+            return (name, .object(members))
+        })
+        let tree = JSONValue.object([("class", .string(operation.className)), ("pk", operation.primaryKey),
+                                     ("kind", .string(operation.kind.rawValue)),
+                                     ("clock", operation.clock.map(JSONValue.string) ?? .null), ("fields", fields)])
+        return (writer.text, tree.text)
     }
 }
 
