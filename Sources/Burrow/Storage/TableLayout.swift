@@ -65,7 +65,8 @@ final class TableLayout: Sendable {
     static func open(_ storedClass: StoredClass, in txn: Transaction, create: Bool, handleEpoch: UInt64 = 0) throws -> TableLayout {
         let id = storedClass.id
         // A row's seal or checksum covers its key: a walk checks each page's header only.
-        let rows = try txn.openDatabase(named: FileHeader.rowsName(classID: id), create: create, sealed: true).checkingPages(.headersOnly)
+        let rows = try database(FileHeader.rowsName(classID: id), of: storedClass, holding: "objects", in: txn, create: create)
+            .checkingPages(.headersOnly)
         var indexes: [(column: Int, database: Database)] = []
         var primaryKeys: Database?
         var lists: [(column: Int, database: Database)] = []
@@ -73,22 +74,39 @@ final class TableLayout: Sendable {
             if property.collection != nil {
                 let name = FileHeader.collectionName(classID: id, propertyID: property.id)
                 // Read as runs found by a seek to the owner: a cursor checks each page it reaches whole.
-                lists.append((column, try txn.openDatabase(named: name, create: create, sealed: true).checkingPages(.wholePages)))
+                let database = try database(name, of: storedClass, holding: "'\(property.name)' values", in: txn, create: create)
+                lists.append((column, database.checkingPages(.wholePages)))
             } else if property.isPrimary {
                 if !storedClass.keysArePrimaryKeys {
                     // Its values are object keys, in the clear as row keys anyway; in an encrypted
                     // file each match is checked against the sealed row.
-                    primaryKeys = try txn.openDatabase(named: FileHeader.primaryKeyName(classID: id), create: create)
+                    primaryKeys = try database(FileHeader.primaryKeyName(classID: id), of: storedClass, holding: "primary keys",
+                                               in: txn, create: create, sealed: false)
                 }
             } else if property.isIndexed && property.kind.isIndexable {
                 // An indexed AnyRealmValue keeps no index: its equality compares across kinds.
                 let name = FileHeader.indexName(classID: id, propertyID: property.id)
-                indexes.append((column, try txn.openDatabase(named: name, create: create, sealed: true)))
+                indexes.append((column, try database(name, of: storedClass, holding: "'\(property.name)' index", in: txn, create: create)))
             }
         }
         return TableLayout(storedClass: storedClass, rows: rows, secondaryIndexes: indexes, primaryKeys: primaryKeys,
                            lists: lists, visibility: HandleVisibility(createdInTransaction: create ? txn.id : 0, epoch: handleEpoch),
                            cipher: FileCipher.of(txn))
+    }
+
+    /// The database `name` of `storedClass` in `txn`; one the catalog records that the file's
+    /// directory of databases lacks is damage (a write of Burrow's creates them together).
+    ///
+    /// - Throws: ``StorageError`` naming what the database holds when it is missing, or
+    ///   ``LMDBError`` from LMDB.
+    private static func database(_ name: String, of storedClass: StoredClass, holding what: String, in txn: Transaction,
+                                 create: Bool, sealed: Bool = true) throws -> Database {
+        do {
+            return try txn.openDatabase(named: name, create: create, sealed: sealed)
+        } catch {
+            guard error == .notFound, !create else { throw error }
+            throw StorageError.damaged("the database of the \(what) of '\(storedClass.name)' is missing from the file's list of databases")
+        }
     }
 
     /// The same databases under `storedClass`, the same class with other property names.

@@ -13,7 +13,7 @@ import Testing
 /// with random bytes, a quarter are truncated. `BURROW_DAMAGE_COPIES` (30 by default) and
 /// `BURROW_DAMAGE_SEED` (1) set the size and the seed: `Scripts/damage-campaign.sh --reads`
 /// runs a thousand. `BURROW_DAMAGE_KEEP`, a folder, keeps there each copy read wrong without an
-/// error, with the original beside it, to be looked into.
+/// error or ended in a way never acceptable, with the original beside it, to be looked into.
 @Suite(.plainFilesOnly("the campaign makes its own plain and encrypted files"))
 struct DamageCampaignTests {
     let directory = TestDirectory()
@@ -226,9 +226,10 @@ struct DamageCampaignTests {
         case intact = "found the file intact"
         case threwInvalidDatabase = "threw invalidDatabase"
         case stoppedInLMDB = "stopped in LMDB's code (an assertion or a fault)"
+        case threwOtherwise = "THREW an error that does not say the file is damaged"
         case crashed = "CRASHED in Burrow's own checks"
 
-        var isFailure: Bool { self == .crashed }
+        var isFailure: Bool { self == .crashed || self == .threwOtherwise }
 
         init(_ result: ExitTest.Result?) {
             let output = result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) } ?? ""
@@ -236,6 +237,7 @@ struct DamageCampaignTests {
             if output.contains("verify: damaged") { self = .foundDamage }
             else if output.contains("verify: intact") { self = .intact }
             else if output.contains("verify: threw invalidDatabase") { self = .threwInvalidDatabase }
+            else if output.contains("verify: threw") { self = .threwOtherwise }
             else if errors.contains("mdb.c:") || FaultReporter.faultIsInLMDB(errors) { self = .stoppedInLMDB }
             else { self = .crashed }
         }
@@ -297,13 +299,18 @@ struct DamageCampaignTests {
             }
             let verified = VerifyOutcome(verification)
             verifications[verified, default: 0] += 1
-            let verifyErrors = verification.map { String(String(decoding: $0.standardErrorContent, as: UTF8.self).prefix(3_000)) } ?? ""
+            let verifyErrors = verification.map {
+                String(String(decoding: $0.standardOutputContent + $0.standardErrorContent, as: UTF8.self).prefix(3_000))
+            } ?? ""
             #expect(!verified.isFailure, "copy \(index) (\(damage)): verifyFile \(verified.rawValue): \(verifyErrors)")
             if outcome == .wrongData && verified == .intact { missedByVerify += 1 }
             if outcome == .wrongData {
                 let what = "\(detail) wrong, damage in \(Self.structures(at: changed, in: bytes))"
                 wrongReads[what, default: 0] += 1
-                if let folder = Self.keptCopies { try Self.keep(copy, original: original, what: "\(what), bytes \(changed)", in: folder) }
+            }
+            if outcome == .wrongData || outcome.isFailure || verified.isFailure, let folder = Self.keptCopies {
+                let what = "\(outcome.rawValue) \(detail); verifyFile \(verified.rawValue); damage in \(Self.structures(at: changed, in: bytes)), bytes \(changed)"
+                try Self.keep(copy, original: original, what: what, in: folder)
             }
             #expect(!outcome.isFailure, "copy \(index) (\(damage)): \(outcome.rawValue): \(detail)")
             if !outcome.isFailure {

@@ -158,6 +158,34 @@ import Testing
         #expect(verification.problems.count == Realm.FileVerification.listedProblemLimit)
     }
 
+    /// A damaged name in LMDB's list of databases leaves a class's database unfound: opening,
+    /// and checking, say the file is damaged and which database it lacks, for each kind.
+    @Test(arguments: ["rows", "index", "collection"]) func aDatabaseTheFileLacksIsNamedAsDamage(kind: String) throws {
+        try file()
+        let name: String, what: String
+        do {
+            let layouts = try Realm(configuration: directory.configuration(objectTypes: Self.types)).internals.catalog.layouts
+            func property(_ name: String, of className: String) -> UInt32 {
+                layouts[className]!.storedClass.properties.first { $0.name == name }!.id
+            }
+            switch kind {
+            case "rows": (name, what) = (FileHeader.rowsName(classID: layouts["Puppy"]!.classID), "the objects of 'Puppy'")
+            case "index":
+                (name, what) = (FileHeader.indexName(classID: layouts["Person"]!.classID, propertyID: property("name", of: "Person")),
+                                "the 'name' index of 'Person'")
+            default:
+                (name, what) = (FileHeader.collectionName(classID: layouts["Kennel"]!.classID, propertyID: property("tags", of: "Kennel")),
+                                "the 'tags' values of 'Kennel'")
+            }
+        }
+        try damage { txn in try txn.drop(txn.openDatabase(named: name), delete: true) }
+        let opening = try #require(throws: Realm.Error.self) { try Realm(configuration: directory.configuration(objectTypes: Self.types)) }
+        #expect(opening.code == .invalidDatabase)
+        #expect(opening.localizedDescription.contains("database of \(what) is missing"), "\(opening.localizedDescription)")
+        let checking = try #require(throws: Realm.Error.self) { try Realm.verifyFile(at: directory.file()) }
+        #expect(checking.code == .invalidDatabase)
+    }
+
     @Test func aFileThatIsNotARealmThrows() throws {
         try Data("not a realm file at all".utf8).write(to: directory.file())
         #expect(throws: Realm.Error.self) { try Realm.verifyFile(at: directory.file()) }
