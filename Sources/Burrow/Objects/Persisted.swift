@@ -186,20 +186,34 @@ extension Persisted: PersistedField {
     /// naming the type, when the type could not build its default and none was assigned.
     @inline(__always)
     private static func held(at value: UnsafeRawPointer) -> UnsafePointer<Value> {
-        if Value._defaultMayFail, value.assumingMemoryBound(to: Value?.self).pointee == nil {
+        if Value._defaultMayFail { requireAssigned(at: value) }
+        return value.assumingMemoryBound(to: Value.self)
+    }
+
+    /// Traps, naming the type, when the `Value?` at `value` is `nil`. Apart from ``held(at:)``
+    /// so that the common types, whose default never fails, never look up `Value?`'s metadata:
+    /// the runtime would look it up at every call of a function that merely mentions it.
+    @inline(never)
+    private static func requireAssigned(at value: UnsafeRawPointer) {
+        if value.assumingMemoryBound(to: Value?.self).pointee == nil {
             _ = Value._defaultValue
         }
-        return value.assumingMemoryBound(to: Value.self)
     }
 
     /// Stores `newValue` at `value` (a `Value?`, the wrapper's `value`).
     @inline(__always)
     private static func store(_ newValue: Value, at value: UnsafeMutableRawPointer) {
         if Value._defaultMayFail {
-            value.assumingMemoryBound(to: Value?.self).pointee = newValue
+            storeOptional(newValue, at: value)
         } else {
             value.assumingMemoryBound(to: Value.self).pointee = newValue
         }
+    }
+
+    /// Stores `newValue` in the `Value?` at `value`; apart, as ``requireAssigned(at:)`` is.
+    @inline(never)
+    private static func storeOptional(_ newValue: Value, at value: UnsafeMutableRawPointer) {
+        value.assumingMemoryBound(to: Value?.self).pointee = newValue
     }
 
     static func persistedValue(at value: UnsafeRawPointer) -> _PersistedValue {
