@@ -85,8 +85,14 @@ struct QueryExecutor {
         } else {
             keys = try matchingKeys(test: test, path: prepared.path)
         }
-        for step in steps {
-            keys = try apply(step, to: keys)
+        while let step = steps.popFirst() {
+            if case .sort(let descriptors) = step, let page = Self.page(after: steps), let limit = page.limit {
+                // Only the page that follows is put in order.
+                keys = try sorted(keys, by: descriptors, page: page.offset..<page.offset + min(limit, Int.max - page.offset))
+                steps = steps.dropFirst()
+            } else {
+                keys = try apply(step, to: keys)
+            }
         }
         try prepared.links?.throwFailure()
         return keys
@@ -160,43 +166,73 @@ struct QueryExecutor {
             let end = limit.map { start + min(keys.count - start, $0) } ?? keys.count
             return Array(keys[start..<end])
         case .sort(let descriptors):
-            // An object with an empty link on the way to a sort key path sorts after every
-            // other ascending, before them descending, as realm-core sorts it; a nil value at the
-            // end of the path sorts first.
-            let values = try reachedKeyPathValues(keys, paths: descriptors.map(\.keyPath))
-            let order = keys.indices.sorted { a, b in
-                for (position, descriptor) in descriptors.enumerated() {
-                    switch (values[a][position], values[b][position]) {
-                    case (nil, nil): continue
-                    case (nil, _): return !descriptor.ascending
-                    case (_, nil): return descriptor.ascending
-                    case (let x?, let y?):
-                        let result = Self.sortOrder(x, y)
-                        if result != 0 { return descriptor.ascending ? result < 0 : result > 0 }
-                    }
-                }
-                return a < b
-            }
-            return order.map { keys[$0] }
+            return try sorted(keys, by: descriptors, page: nil)
         case .distinct(let names):
             // An object with an empty link on the way to a distinct key path is left out, as
             // realm-core leaves it out.
             let values = try reachedKeyPathValues(keys, paths: names)
-            var seen = Set<[_PersistedValue?]>()
-            return keys.indices.filter { !values[$0].contains(nil) && seen.insert(values[$0]).inserted }.map { keys[$0] }
+            let width = names.count
+            var seen = Set<ArraySlice<_PersistedValue?>>()
+            return keys.indices.filter { index in
+                let own = values[index * width..<(index + 1) * width]
+                return !own.contains(nil) && seen.insert(own).inserted
+            }.map { keys[$0] }
         }
     }
 
-    /// The values `paths` name for each object of `keys`, `nil` where a link on the way is
-    /// empty; traps for a path the table does not have (the query was checked when it was made).
-    private func reachedKeyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [[_PersistedValue?]] {
+    /// `keys` in the order `descriptors` give, ties in key order; with `page`, only the keys
+    /// at those positions of that order, found without ordering the others.
+    private func sorted(_ keys: [ObjectKey], by descriptors: [SortDescriptor], page: Range<Int>?) throws -> [ObjectKey] {
+        guard !descriptors.isEmpty else { return page.map { Array(keys[$0.clamped(to: keys.indices)]) } ?? keys }
+        let values = try reachedKeyPathValues(keys, paths: descriptors.map(\.keyPath))
+        let width = descriptors.count
+        let ascending = descriptors.map(\.ascending)
+        var entries = keys.indices.map { SortEntry(values[$0 * width], index: $0) }
+        func precedes(_ a: SortEntry, _ b: SortEntry) -> Bool {
+            let first = SortEntry.order(a, b).map { ascending[0] ? $0 : -$0 }
+                ?? Self.sortOrder(values[a.index * width], values[b.index * width], ascending: ascending[0])
+            if first != 0 { return first < 0 }
+            for position in 1..<width {
+                let result = Self.sortOrder(values[a.index * width + position], values[b.index * width + position], ascending: ascending[position])
+                if result != 0 { return result < 0 }
+            }
+            return a.index < b.index
+        }
+        guard let page else {
+            entries.sort(by: precedes)
+            return entries.map { keys[$0.index] }
+        }
+        let kept = page.clamped(to: entries.indices)
+        PageSelection.select(kept, of: &entries, by: precedes)
+        return entries[kept].map { keys[$0.index] }
+    }
+
+    /// The order of two objects' values for one sort key, `-1` when the first comes first. An
+    /// object with an empty link on the way to the key path (`nil`) sorts after every other
+    /// ascending, before them descending, as realm-core sorts it; a null value at the end of
+    /// the path sorts first.
+    private static func sortOrder(_ a: _PersistedValue?, _ b: _PersistedValue?, ascending: Bool) -> Int {
+        let result: Int
+        switch (a, b) {
+        case (nil, nil): return 0
+        case (nil, _): result = 1
+        case (_, nil): result = -1
+        case (let x?, let y?): result = sortOrder(x, y)
+        }
+        return ascending ? result : -result
+    }
+
+    /// The values `paths` name for each object of `keys`, one after another (the values of
+    /// the object at index `i` at `i * paths.count`), `nil` where a link on the way is empty;
+    /// traps for a path the table does not have (the query was checked when it was made).
+    private func reachedKeyPathValues(_ keys: [ObjectKey], paths: [String]) throws -> [_PersistedValue?] {
         let readers = self.readers(of: paths)
-        var values: [[_PersistedValue?]] = []
-        values.reserveCapacity(keys.count)
+        var values: [_PersistedValue?] = []
+        values.reserveCapacity(keys.count * paths.count)
         try layout.forEachRow(of: keys, in: transaction) { key, row in
-            guard let row else { return values.append(paths.map { _ in nil }) }
-            let reader = RowReader(row, key: key)
-            values.append(try readers.map { try $0.reachedValue(of: reader, in: transaction) })
+            guard let row else { return values.append(contentsOf: repeatElement(nil, count: readers.count)) }
+            let rowReader = RowReader(row, key: key)
+            for reader in readers { values.append(try reader.reachedValue(of: rowReader, in: transaction)) }
         }
         return values
     }

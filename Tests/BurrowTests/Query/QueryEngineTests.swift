@@ -107,6 +107,27 @@ import Testing
         #expect(ids(ascending.limit(5, offset: 1000)).isEmpty)
     }
 
+    /// A page of a sort no index answers (an unindexed property, nils, ties, several keys) is
+    /// the same positions of the whole sort, wherever it lies.
+    @Test func pagesOfSortsNoIndexAnswerAreThoseOfTheWholeSort() throws {
+        let people = try seeded().objects(Person.self)
+        let sorts: [Results<Person>] = [
+            people.sorted(byKeyPath: "age"), people.sorted(byKeyPath: "age", ascending: false),
+            people.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "birthdate")]),
+            people.filter("id > 20").sorted(byKeyPath: "nickname"),
+        ]
+        for sorted in sorts {
+            let whole = ids(sorted)
+            for (offset, limit) in [(0, 1), (0, 20), (13, 7), (45, 10), (70, 30), (95, 20), (99, 1), (100, 3), (0, 1000)] {
+                let end = min(whole.count, offset + limit)
+                #expect(ids(sorted.limit(limit, offset: offset)) == (offset < end ? Array(whole[offset..<end]) : []),
+                        "\(sorted) page \(offset) + \(limit)")
+            }
+        }
+        #expect(ids(people.filter("TRUEPREDICATE SORT(age DESC, id DESC) LIMIT(3)")) == [97, 90, 83])
+        #expect(ids(people.sorted(by: [] as [Burrow.SortDescriptor]).limit(3, offset: 2)) == [2, 3, 4])
+    }
+
     @Test func pagingIsLive() throws {
         let realm = try seeded()
         let page = realm.objects(Person.self).sorted(byKeyPath: "id").limit(5, offset: 95)
