@@ -56,8 +56,9 @@ extension RealmCore {
                 let held = field.accessor.read(at: info.pointer(to: index, in: object) + field.valueOffset) as? AnyRealmValue ?? .none
                 values[bound.fieldColumns[index]] = try storedMixed(held, update: update, in: write)
             }
+            // (`mapValues` allocates even for an empty dictionary, and most objects reuse nothing.)
             try store(values, claim: claim, in: layout, update: update, write: write,
-                      keepingEmbedded: reusedElements.mapValues { Set($0.compactMap { $0 }) })
+                      keepingEmbedded: reusedElements.isEmpty ? [:] : reusedElements.mapValues { Set($0.compactMap { $0 }) })
             if !info.collectionFields.isEmpty {
                 write.pendingKeys[ObjectIdentifier(object)] = claim.key
                 defer { write.pendingKeys[ObjectIdentifier(object)] = nil }
