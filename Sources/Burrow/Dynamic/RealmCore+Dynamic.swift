@@ -5,8 +5,10 @@ import LMDB
 extension RealmCore {
     /// The file's class `name` read by name, or `nil` when the file has no such class.
     func dynamicBound(named name: String) -> BoundClass? {
-        guard let layout = catalog.layouts[name] else { return nil }
-        return dynamicBound(layout)
+        if let known = lastDynamicBound(named: name) { return known }
+        guard let layout = catalog.layouts[name], let bound = dynamicBound(layout) else { return nil }
+        rememberDynamicBound(bound, named: name)
+        return bound
     }
 
     /// The file's class `name` read by name; traps when the file has no such class.

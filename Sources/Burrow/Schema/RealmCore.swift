@@ -22,6 +22,10 @@ final class RealmCore: RealmSession {
     /// Classes read by name, by their layout: a layout is one class's storage for one catalog
     /// revision, so its identity stands for the stored class without hashing it.
     @exclusivity(unchecked) private var dynamicInfos: [ObjectIdentifier: (layout: TableLayout, info: ClassInfo)] = [:]
+    /// The class ``dynamicBound(named:)`` last returned, with its name, at `boundRevision`:
+    /// code that reads objects by class name reads one class many times in a row, and each
+    /// lookup by name copies the catalog and hashes the name.
+    @exclusivity(unchecked) private var lastNamedBound: (name: String, bound: BoundClass)?
     /// Classes resolved for writing in the open write, by model type.
     @exclusivity(unchecked) private var writeBound: [ObjectIdentifier: BoundClass] = [:]
     /// The class ``boundForWriting(_:in:)`` last returned.
@@ -108,6 +112,22 @@ final class RealmCore: RealmSession {
         }
     }
 
+    /// The class last read by `name`, while the catalog it was resolved against holds.
+    func lastDynamicBound(named name: String) -> BoundClass? {
+        exclusively {
+            guard catalogRevision == boundRevision, let lastNamedBound, lastNamedBound.name == name else { return nil }
+            return lastNamedBound.bound
+        }
+    }
+
+    /// Remembers `bound`, just resolved against the catalog, as the class read by `name`.
+    func rememberDynamicBound(_ bound: BoundClass, named name: String) {
+        exclusively {
+            guard catalogRevision == boundRevision else { return }
+            lastNamedBound = (name, bound)
+        }
+    }
+
     @inline(__always)
     private func cachedBound(_ info: ClassInfo) -> BoundClass? {
         let revision = catalogRevision
@@ -115,6 +135,7 @@ final class RealmCore: RealmSession {
             boundClasses.removeAll(keepingCapacity: true)
             dynamicInfos.removeAll(keepingCapacity: true)
             lastBound = nil
+            lastNamedBound = nil
             boundRevision = revision
         }
         if let lastBound, lastBound.info === info { return lastBound }

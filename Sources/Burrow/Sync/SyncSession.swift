@@ -209,12 +209,14 @@ public final class SyncSession: @unchecked Sendable {
         }
     }
 
-    /// Called by the worker when nothing waits for upload (`everything`), or when a batch
-    /// formed whole after the armed waiters began was acknowledged.
-    func uploadsDone(everything: Bool) {
+    /// Called by the worker when a read of the file made after the armed waiters were armed
+    /// found nothing to upload, or when a batch formed whole after that was acknowledged: the
+    /// armed waiters are done. A waiter that came after the arming waits for the next turn,
+    /// even when this turn found nothing: the read may have come before its writes.
+    func uploadsDone() {
         let ready = status.withLock { status -> [Waiter] in
-            let ready = status.uploadWaiters.filter { everything || $0.armed }.map(\.waiter)
-            status.uploadWaiters.removeAll { everything || $0.armed }
+            let ready = status.uploadWaiters.filter(\.armed).map(\.waiter)
+            status.uploadWaiters.removeAll(where: \.armed)
             return ready
         }
         ready.forEach { $0(nil) }

@@ -189,10 +189,10 @@ final class SyncWorker: @unchecked Sendable {
                 if progress.isObserved(.upload) {
                     progress.report(.upload, units: UInt64(batch.sent.count), bytes: batch.bytes, remaining: UInt64(try replica.pendingCount()))
                 }
-                if batch.isWhole { session.uploadsDone(everything: false) }
+                if batch.isWhole { session.uploadsDone() }
                 uploaded = true
             } else {
-                session.uploadsDone(everything: true)
+                session.uploadsDone()
                 uploaded = false
             }
             let subscriptions = session.subscriptions.committed.version
