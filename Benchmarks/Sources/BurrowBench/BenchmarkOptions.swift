@@ -27,6 +27,7 @@ struct BenchmarkOptions {
                       insert N objects into a Burrow file, then run only STEP (insert,
                       randomGet, scanFilter, indexEquality, sortedPage, readAll, updateAll) REPEATS
                       times, printing each time: for profilers, whose samples it dominates
+                      (an insert after the first deletes the objects first, untimed)
           --predicate with --profile: the query steps written with #Predicate
           --encrypted with --profile: an encrypted file. Under valgrind --tool=callgrind,
                       each repeat is dumped as a profile part of its own

@@ -1,8 +1,8 @@
-@testable import Burrow
+import Burrow
 import Testing
 
-/// `PageSelection`: the page it puts in place is the same as that of a full sort, whatever the
-/// input's order, its ties and the page's bounds.
+/// The selection of a sorted page: the page it puts in place is the same as that of a full
+/// sort, whatever the input's order, its ties and the page's bounds.
 @Suite struct PageSelectionTests {
     /// Indices ordered by `values`, ties by index: the total order results sort by.
     private func order(_ values: [Int]) -> (Int, Int) -> Bool {
@@ -13,7 +13,7 @@ import Testing
         let precedes = order(values)
         let sorted = values.indices.sorted(by: precedes)
         var selected = Array(values.indices)
-        PageSelection.select(page, of: &selected, by: precedes)
+        Internals.selectPage(page, of: &selected, by: precedes)
         let kept = page.clamped(to: sorted.indices)
         #expect(Array(selected[kept]) == Array(sorted[kept]), comment)
         #expect(selected.sorted() == Array(values.indices), "nothing lost or doubled: \(comment)")
@@ -47,14 +47,14 @@ import Testing
 
     @Test func emptyAndOutOfRangePagesChangeNothing() {
         var none: [Int] = []
-        PageSelection.select(0..<10, of: &none) { $0 < $1 }
+        Internals.selectPage(0..<10, of: &none) { $0 < $1 }
         #expect(none.isEmpty)
         var three = [2, 0, 1]
-        PageSelection.select(5..<9, of: &three) { $0 < $1 }
+        Internals.selectPage(5..<9, of: &three) { $0 < $1 }
         #expect(three == [2, 0, 1])
-        PageSelection.select(1..<1, of: &three) { $0 < $1 }
+        Internals.selectPage(1..<1, of: &three) { $0 < $1 }
         #expect(three == [2, 0, 1])
-        PageSelection.select(1..<2, of: &three) { $0 < $1 }
+        Internals.selectPage(1..<2, of: &three) { $0 < $1 }
         #expect(three[1] == 1)
     }
 }

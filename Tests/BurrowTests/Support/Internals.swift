@@ -10,7 +10,8 @@ import LMDB
 // these files and not the tests. The files:
 // - Internals.swift: realms, results, objects, configurations, tokens and the process;
 // - Internals+Storage.swift: the records of the file;
-// - Internals+Models.swift: model classes, schemas and queries.
+// - Internals+Models.swift: model classes, schemas and queries;
+// - Internals+Sorting.swift: the orders results sort by.
 // LayeringTests checks that no other test file names `.core`, and lists the files that still
 // import Burrow `@testable`.
 
