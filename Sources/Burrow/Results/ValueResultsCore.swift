@@ -88,16 +88,29 @@ final class ValueResultsCore {
                 return scratch.withUnsafeBytes { test(RowReader($0)) }
             }
         }
-        for step in query.steps {
+        var steps = query.steps[...]
+        while let step = steps.popFirst() {
             switch step {
             case .sort(let descriptors):
-                // Every descriptor names `self`: the first decides.
+                // Every descriptor names `self`: the first decides. Ties keep the order they had.
                 let ascending = descriptors.first?.ascending ?? true
-                positions = positions.enumerated().sorted { a, b in
-                    let order = QueryExecutor.sortOrder(values[a.element], values[b.element])
+                let current = positions
+                var entries = current.indices.map { SortEntry(values[current[$0]], index: $0) }
+                func precedes(_ a: SortEntry, _ b: SortEntry) -> Bool {
+                    let order = SortEntry.order(a, b) ?? QueryExecutor.sortOrder(values[current[a.index]], values[current[b.index]])
                     if order != 0 { return ascending ? order < 0 : order > 0 }
-                    return a.offset < b.offset
-                }.map(\.element)
+                    return a.index < b.index
+                }
+                if case .slice(let offset, let limit?)? = steps.first {
+                    // Only the page that follows is put in order.
+                    let page = (offset..<offset + min(limit, Int.max - offset)).clamped(to: entries.indices)
+                    PageSelection.select(page, of: &entries, by: precedes)
+                    positions = entries[page].map { current[$0.index] }
+                    steps = steps.dropFirst()
+                } else {
+                    entries.sort(by: precedes)
+                    positions = entries.map { current[$0.index] }
+                }
             case .distinct:
                 var seen = Set<_PersistedValue>()
                 positions = positions.filter { seen.insert(values[$0]).inserted }

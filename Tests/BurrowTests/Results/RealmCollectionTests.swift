@@ -118,6 +118,30 @@ private func storesSamples<T: SampleValues>(in list: List<T>) -> Bool {
         #expect(scores.filter("self > 1").index(of: 1) == nil)
     }
 
+    /// Sorts of a list of values, whole and by the page, give Swift's stable sort of the values
+    /// (nils first ascending, strings by their UTF-8 bytes, ties in list order).
+    @Test func pagesOfSortedValuesAreThoseOfTheWholeSort() throws {
+        let (realm, _, kennel) = try seeded()
+        let words = (0..<300).map { "w\((($0 * 7_919) % 97))" + ($0 % 5 == 0 ? String(repeating: "ü", count: 9) : "") }
+        let numbers: [Int?] = (0..<300).map { $0 % 13 == 0 ? nil : ($0 * 31) % 41 - 20 }
+        try realm.write {
+            kennel.tags.removeAll()
+            kennel.tags.append(objectsIn: words)
+            kennel.scores.removeAll()
+            kennel.scores.append(objectsIn: numbers)
+        }
+        let wordOrder = words.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let numberOrder = numbers.sorted { ($0 ?? .min) < ($1 ?? .min) }
+        #expect(Array(kennel.tags.sorted(ascending: true)) == wordOrder)
+        #expect(Array(kennel.tags.sorted(ascending: false)) == Array(wordOrder.reversed()))
+        #expect(Array(kennel.scores.sorted(ascending: true)) == numberOrder)
+        for (offset, limit) in [(0, 10), (37, 20), (150, 1), (290, 30), (300, 5)] {
+            let end = min(300, offset + limit)
+            #expect(Array(kennel.tags.sorted(ascending: true).limit(limit, offset: offset)) == Array(wordOrder[min(offset, 300)..<end]))
+            #expect(Array(kennel.scores.sorted(ascending: true).limit(limit, offset: offset)) == Array(numberOrder[min(offset, 300)..<end]))
+        }
+    }
+
     @Test func resultsOfValuesAreLive() throws {
         let (realm, _, kennel) = try seeded()
         let big = kennel.scores.filter("self > 2").sorted(ascending: false)
