@@ -3,14 +3,6 @@ import LMDB
 /// Classes read and written by name, through ``DynamicObject``s: the storage is the same as for
 /// model classes, the values come from the stored schema instead of a class's fields.
 extension RealmCore {
-    /// The file's class `name` read by name, or `nil` when the file has no such class.
-    func dynamicBound(named name: String) -> BoundClass? {
-        if let known = lastDynamicBound(named: name) { return known }
-        guard let layout = catalog.layouts[name], let bound = dynamicBound(layout) else { return nil }
-        rememberDynamicBound(bound, named: name)
-        return bound
-    }
-
     /// The file's class `name` read by name; traps when the file has no such class.
     func verifiedDynamicBound(named name: String) -> BoundClass {
         guard let bound = dynamicBound(named: name) else { burrowPreconditionFailure("Object type '\(name)' is not managed by the Realm.") }

@@ -12,6 +12,23 @@
 /// // order[10..<30] is what order.sorted { values[$0] < values[$1] }[10..<30] would be
 /// ```
 enum PageSelection {
+    /// Orders `elements` by `precedes`: all of them, or with `page`, only those a full sort puts
+    /// there (``select(_:of:by:)``). Returns where the ordered elements lie.
+    static func order<Element>(_ elements: inout [Element], page: Range<Int>?, by precedes: (Element, Element) -> Bool) -> Range<Int> {
+        guard let page else {
+            elements.sort(by: precedes)
+            return elements.indices
+        }
+        let kept = page.clamped(to: elements.indices)
+        select(kept, of: &elements, by: precedes)
+        return kept
+    }
+
+    /// The positions a page of `limit` elements from `offset` covers, whatever the limit.
+    static func page(offset: Int, limit: Int) -> Range<Int> {
+        offset..<offset + min(limit, Int.max - offset)
+    }
+
     /// Rearranges `elements` so that `page` holds, in order, the elements a full sort by
     /// `precedes` would put there; the others are left in some order around it.
     static func select<Element>(_ page: Range<Int>, of elements: inout [Element], by precedes: (Element, Element) -> Bool) {

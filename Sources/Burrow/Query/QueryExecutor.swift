@@ -88,7 +88,7 @@ struct QueryExecutor {
         while let step = steps.popFirst() {
             if case .sort(let descriptors) = step, let page = Self.page(after: steps), let limit = page.limit {
                 // Only the page that follows is put in order.
-                keys = try sorted(keys, by: descriptors, page: page.offset..<page.offset + min(limit, Int.max - page.offset))
+                keys = try sorted(keys, by: descriptors, page: PageSelection.page(offset: page.offset, limit: limit))
                 steps = steps.dropFirst()
             } else {
                 keys = try apply(step, to: keys)
@@ -198,12 +198,7 @@ struct QueryExecutor {
             }
             return a.index < b.index
         }
-        guard let page else {
-            entries.sort(by: precedes)
-            return entries.map { keys[$0.index] }
-        }
-        let kept = page.clamped(to: entries.indices)
-        PageSelection.select(kept, of: &entries, by: precedes)
+        let kept = PageSelection.order(&entries, page: page, by: precedes)
         return entries[kept].map { keys[$0.index] }
     }
 
@@ -211,7 +206,7 @@ struct QueryExecutor {
     /// object with an empty link on the way to the key path (`nil`) sorts after every other
     /// ascending, before them descending, as realm-core sorts it; a null value at the end of
     /// the path sorts first.
-    private static func sortOrder(_ a: _PersistedValue?, _ b: _PersistedValue?, ascending: Bool) -> Int {
+    static func sortOrder(_ a: _PersistedValue?, _ b: _PersistedValue?, ascending: Bool) -> Int {
         let result: Int
         switch (a, b) {
         case (nil, nil): return 0

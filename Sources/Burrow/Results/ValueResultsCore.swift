@@ -101,16 +101,14 @@ final class ValueResultsCore {
                     if order != 0 { return ascending ? order < 0 : order > 0 }
                     return a.index < b.index
                 }
+                // Only a page that follows is put in order.
+                var page: Range<Int>?
                 if case .slice(let offset, let limit?)? = steps.first {
-                    // Only the page that follows is put in order.
-                    let page = (offset..<offset + min(limit, Int.max - offset)).clamped(to: entries.indices)
-                    PageSelection.select(page, of: &entries, by: precedes)
-                    positions = entries[page].map { current[$0.index] }
+                    page = PageSelection.page(offset: offset, limit: limit)
                     steps = steps.dropFirst()
-                } else {
-                    entries.sort(by: precedes)
-                    positions = entries.map { current[$0.index] }
                 }
+                let kept = PageSelection.order(&entries, page: page, by: precedes)
+                positions = entries[kept].map { current[$0.index] }
             case .distinct:
                 var seen = Set<_PersistedValue>()
                 positions = positions.filter { seen.insert(values[$0]).inserted }

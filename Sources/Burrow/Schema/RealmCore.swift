@@ -112,20 +112,17 @@ final class RealmCore: RealmSession {
         }
     }
 
-    /// The class last read by `name`, while the catalog it was resolved against holds.
-    func lastDynamicBound(named name: String) -> BoundClass? {
-        exclusively {
+    /// The file's class `name` read by name, or `nil` when the file has no such class.
+    func dynamicBound(named name: String) -> BoundClass? {
+        let remembered = exclusively { () -> BoundClass? in
             guard catalogRevision == boundRevision, let lastNamedBound, lastNamedBound.name == name else { return nil }
             return lastNamedBound.bound
         }
-    }
-
-    /// Remembers `bound`, just resolved against the catalog, as the class read by `name`.
-    func rememberDynamicBound(_ bound: BoundClass, named name: String) {
-        exclusively {
-            guard catalogRevision == boundRevision else { return }
-            lastNamedBound = (name, bound)
-        }
+        if let remembered { return remembered }
+        guard let layout = catalog.layouts[name], let bound = dynamicBound(layout) else { return nil }
+        // Resolving it made the realm's class caches current.
+        exclusively { lastNamedBound = (name, bound) }
+        return bound
     }
 
     @inline(__always)

@@ -12,12 +12,7 @@ extension Internals {
     /// The order of two sort values compared whole (`-1` when `a` comes first, ascending): a
     /// null first, an empty link on the way to the key path (`nil`) last.
     static func sortOrder(_ a: _PersistedValue?, _ b: _PersistedValue?) -> Int {
-        switch (a, b) {
-        case (nil, nil): 0
-        case (nil, _): 1
-        case (_, nil): -1
-        case (let x?, let y?): QueryExecutor.sortOrder(x, y)
-        }
+        QueryExecutor.sortOrder(a, b, ascending: true)
     }
 
     /// The order a sort's entries give the two values from their ordered words, or `nil` where
