@@ -84,20 +84,9 @@ private enum EncodingPath {
         }
     }
 
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-        }
-        return key
-    }()
+    private static let slot = ThreadSlot { Path() }
 
-    private static var path: Path {
-        if let pointer = pthread_getspecific(slot) { return Unmanaged<Path>.fromOpaque(pointer).takeUnretainedValue() }
-        let path = Path()
-        pthread_setspecific(slot, Unmanaged.passRetained(path as AnyObject).toOpaque())
-        return path
-    }
+    private static var path: Path { slot.value }
 
     static func enter(_ object: Object) { path.objects.insert(Identity(object)) }
     static func leave(_ object: Object) { path.objects.remove(Identity(object)) }

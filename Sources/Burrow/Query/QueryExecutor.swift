@@ -48,6 +48,9 @@ struct QueryExecutor {
     /// - Throws: ``Realm/Error`` `invalidQuery` when the predicate does not fit the table.
     static func prepare(_ predicate: PredicateNode, for layout: TableLayout, links makeLinks: () -> LinkResolver, readsTable: Bool) throws -> Prepared {
         let planner = QueryPlanner(layout: layout)
+        if readsTable, let path = planner.exactEqualityPath(predicate) {
+            return Prepared(links: nil, test: nil, path: path)
+        }
         let bound = try PredicateBinder(storedClass: layout.storedClass).bind(predicate)
         if readsTable, let path = planner.exactEqualityPath(bound) {
             return Prepared(links: nil, test: nil, path: path)

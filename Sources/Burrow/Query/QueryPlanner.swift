@@ -19,6 +19,8 @@ struct QueryPlanner {
         case objectKeyRange(lower: ObjectKey, upper: ObjectKey, covered: Bool)
         /// Exact index keys in an index database.
         case indexPoints(IndexAccess, keys: [[UInt8]], covered: Bool)
+        /// One exact index key whose entries are the matches: a lone `==` the index answers.
+        case indexPoint(IndexAccess, key: [UInt8])
         /// Index keys in any of the ranges `[lower, upper)`.
         case indexRanges(IndexAccess, [(lower: [UInt8], upper: [UInt8])], covered: Bool)
         /// Every object.
@@ -34,6 +36,7 @@ struct QueryPlanner {
             switch self {
             case .objectKeys(_, let covered), .objectKeyRange(_, _, let covered), .indexPoints(_, _, let covered),
                  .indexRanges(_, _, let covered): covered
+            case .indexPoint: true
             case .scan: false
             }
         }
@@ -111,6 +114,25 @@ struct QueryPlanner {
     /// nothing is left to check); `nil` for anything else.
     func exactEqualityPath(_ predicate: BoundPredicate) -> AccessPath? {
         guard let (column, value) = loneEquality(predicate) else { return nil }
+        return exactEqualityPath(column: column, value: value)
+    }
+
+    /// ``exactEqualityPath(_:)`` read from the parsed tree, before binding: the common
+    /// `property == value` on a stored property of the class, made ready without the binder.
+    /// `nil` for anything else, which the binder then takes.
+    func exactEqualityPath(_ node: PredicateNode) -> AccessPath? {
+        guard case .comparison(let comparison) = node, comparison.op == .equal, comparison.quantifier == nil,
+              !comparison.caseInsensitive, !comparison.diacriticInsensitive,
+              case .keyPath(let name, _) = comparison.lhs, case .literal(let value, _) = comparison.rhs,
+              let column = layout.storedClass.properties.firstIndex(where: { $0.name == name }),
+              layout.storedClass.properties[column].collection == nil, isExact(value, for: column) else {
+            return nil
+        }
+        return exactEqualityPath(column: column, value: value)
+    }
+
+    /// The path of `property == value` for the property at `column`, `value` of its own kind.
+    private func exactEqualityPath(column: Int, value: _PersistedValue) -> AccessPath? {
         // The value has the column's kind: no conversion, one key.
         if column == layout.primaryKeyColumn && layout.usesPrimaryKeyAsObjectKey {
             guard case .int(let integer) = value else { return nil }
@@ -118,7 +140,7 @@ struct QueryPlanner {
         }
         guard let access = access(column) else { return nil }
         let key = IndexKeyEncoder.key(for: value, hashingWith: layout.cipher)
-        return IndexKeyEncoder.isTruncated(key) ? nil : .indexPoints(access, keys: [key], covered: true)
+        return IndexKeyEncoder.isTruncated(key) ? nil : .indexPoint(access, key: key)
     }
 
     /// On an encrypted file, the path of a lone `property == value` on an index whose value has
@@ -132,19 +154,22 @@ struct QueryPlanner {
               !IndexKeyEncoder.isTruncated(IndexKeyEncoder.key(for: value)), let access = access(column) else {
             return nil
         }
-        return .indexPoints(access, keys: [IndexKeyEncoder.key(for: value, hashingWith: cipher)], covered: true)
+        return .indexPoint(access, key: IndexKeyEncoder.key(for: value, hashingWith: cipher))
     }
 
     /// The column and value of a predicate that is a lone exact `property == value`, the value of
     /// the property's own kind (or `nil` for an optional property); `nil` for anything else.
     private func loneEquality(_ predicate: BoundPredicate) -> (column: Int, value: _PersistedValue)? {
         guard case .comparison(let comparison) = predicate.root, case .value(let column, let value) = comparison.subject,
-              comparison.comparison.op == .equal, comparison.isIndexable,
-              value.kind == layout.kinds[column] || value.isNull,
-              !value.isNull || layout.storedClass.properties[column].isOptional else {
+              comparison.comparison.op == .equal, comparison.isIndexable, isExact(value, for: column) else {
             return nil
         }
         return (column, value)
+    }
+
+    /// Whether `value` has the kind of the property at `column`, or is `nil` for an optional one.
+    private func isExact(_ value: _PersistedValue, for column: Int) -> Bool {
+        value.isNull ? layout.storedClass.properties[column].isOptional : value.kind == layout.kinds[column]
     }
 
     /// The common `property == value` on a key or an index, planned without the general
@@ -181,20 +206,21 @@ struct QueryPlanner {
             var keys: [ObjectKey] = []
             keys.reserveCapacity(16)  // room for a typical match without regrowing
             for point in points.count == 1 ? points : Array(Set(points)) {
-                let before = keys.count
-                do {
-                    var entry = try cursor.seek(atLeast: point)
-                    while let (key, value) = entry, Self.matches(point, key, access) {
-                        keys.append(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className))
-                        entry = try cursor.next()
-                    }
-                } catch LMDBError.damagedPage {
-                    throw layout.damagedPage(holding: layout.indexName(access.column))
+                try visitEntries(of: point, in: access, with: cursor) { key in
+                    keys.append(key)
+                    return true
                 }
-                if keys.count == before { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: txn) }
             }
             // One point's entries come in object key order already: they share the value prefix.
             return points.count == 1 ? keys : keys.sorted()
+        case .indexPoint(let access, let point):
+            var keys: [ObjectKey] = []
+            keys.reserveCapacity(16)
+            try visitEntries(of: point, in: access, with: txn.openCursor(access.database)) { key in
+                keys.append(key)
+                return true
+            }
+            return keys
         case .indexRanges(let access, let ranges, _):
             let cursor = try txn.openCursor(access.database)
             var keys: [ObjectKey] = []
@@ -220,33 +246,41 @@ struct QueryPlanner {
         case .objectKeys(let keys, _) where keys.count <= 1:
             if let key = keys.first, try exists(key, in: txn) { _ = visit(key) }
             return true
-        case .indexPoints(let access, let points, _) where points.count == 1:
-            let point = points[0]
-            let cursor = try txn.openCursor(access.database)
-            var found = false
-            do {
-                var entry = try cursor.seek(atLeast: point)
-                while let (key, value) = entry, Self.matches(point, key, access) {
-                    found = true
-                    guard visit(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className)) else { return true }
-                    entry = try cursor.next()
-                }
-            } catch LMDBError.damagedPage {
-                throw layout.damagedPage(holding: layout.indexName(access.column))
-            }
-            if !found { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: txn) }
+        case .indexPoint(let access, let point):
+            try visitEntries(of: point, in: access, with: txn.openCursor(access.database), visit)
             return true
         default:
             return false
         }
     }
 
+    /// Calls `visit` with the object keys of the entries of index key `point`, in object key
+    /// order, until it returns `false`. Finding none, checks the entries beside where they
+    /// would be: damage there can hide them.
+    private func visitEntries(of point: [UInt8], in access: IndexAccess, with cursor: Cursor, _ visit: (ObjectKey) throws -> Bool) throws {
+        var found = false
+        do {
+            var entry = try cursor.seek(atLeast: point)
+            while let (key, value) = entry, Self.matches(point, key, access) {
+                found = true
+                guard try visit(access.objectKeyIsSuffix ? Self.suffixKey(key) : try ObjectKey(checking: value, in: layout.className)) else { return }
+                entry = try cursor.next()
+            }
+        } catch LMDBError.damagedPage {
+            throw layout.damagedPage(holding: layout.indexName(access.column))
+        }
+        if !found { try layout.verifyIndexEntriesBeside(point, in: access.database, column: access.column, txn: cursor.transaction) }
+    }
+
     /// Checks a candidate that an index point of `path` led to and whose row the query's test
     /// rejected: the row's own value must have that point's key (it shares a truncated or
     /// hashed key with the value asked for), or the index entry is damaged.
     func verifyRejected(_ key: ObjectKey, row: UnsafeRawBufferPointer, of path: AccessPath) throws {
-        guard case .indexPoints(let access, let points, _) = path else { return }
-        try layout.verifyRejectedCandidate(key, row: row, column: access.column, points: points)
+        switch path {
+        case .indexPoints(let access, let points, _): try layout.verifyRejectedCandidate(key, row: row, column: access.column, points: points)
+        case .indexPoint(let access, let point): try layout.verifyRejectedCandidate(key, row: row, column: access.column, points: [point])
+        default: return
+        }
     }
 
     /// Checks a candidate that `path` led to and that has no row: an index holds entries of
@@ -255,7 +289,7 @@ struct QueryPlanner {
     /// named by object keys were checked to exist already.
     func verifyMissing(_ key: ObjectKey, of path: AccessPath) throws {
         switch path {
-        case .indexPoints(let access, _, _), .indexRanges(let access, _, _):
+        case .indexPoints(let access, _, _), .indexPoint(let access, _), .indexRanges(let access, _, _):
             throw layout.danglingEntry(in: access.column, to: key)
         default:
             return

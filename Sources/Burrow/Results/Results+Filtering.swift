@@ -8,7 +8,7 @@ extension Results {
     /// ```
     /// Traps on a malformed query, with the position and the reason; to have mistakes thrown,
     /// build a ``QueryPredicate`` first.
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+    public consuming func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
             return with(query.adding(try QueryCache.parse(predicateFormat, arguments: args)))
         } catch {
@@ -17,7 +17,7 @@ extension Results {
     }
 
     /// The results that also match `predicate`.
-    public func filter(_ predicate: QueryPredicate) -> Results<Element> {
+    public consuming func filter(_ predicate: QueryPredicate) -> Results<Element> {
         with(query.adding(predicate.parsed))
     }
 

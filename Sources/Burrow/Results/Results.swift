@@ -201,10 +201,16 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection {
         }
     }
 
-    func with(_ query: ResultsQuery) -> Results<Element> {
+    consuming func with(_ query: ResultsQuery) -> Results<Element> {
         switch backing {
-        case .objects(let core): Results(core: core.with(query))
-        case .values(let values): Results(values: values.with(query))
+        case .objects(var core):
+            // Results made only to be narrowed (`realm.objects(Dog.self).filter(…)`) give their
+            // core to the new ones rather than leave it behind.
+            guard isKnownUniquelyReferenced(&core) else { return Results(core: core.with(query)) }
+            core.select(query)
+            return Results(core: core)
+        case .values(let values):
+            return Results(values: values.with(query))
         }
     }
 

@@ -7,7 +7,7 @@ final class ResultsCore {
     /// Results keep their realm open.
     private let use: RealmUse
     let info: ClassInfo
-    let query: ResultsQuery
+    private(set) var query: ResultsQuery
 
     /// The matching keys of the last generation evaluated.
     private var cache = GenerationCache<[ObjectKey]>([])
@@ -28,7 +28,7 @@ final class ResultsCore {
     }
 
     /// The realm generation the core was made in, which ``Realm/invalidate()`` compares.
-    let createdGeneration: UInt64
+    private(set) var createdGeneration: UInt64
 
     init(realm: RealmCore, info: ClassInfo, query: ResultsQuery) {
         self.realm = realm
@@ -41,6 +41,9 @@ final class ResultsCore {
     /// The class resolved against the file, or `nil` while the file has no table for it.
     var bound: BoundClass? { realm.bound(info) }
 
+    /// The table of the class, or `nil` while the file has none.
+    private var layout: TableLayout? { realm.layout(of: info) }
+
     /// A core for `query` over the same class; traps when the query does not fit the class.
     func with(_ query: ResultsQuery) -> ResultsCore {
         var query = query
@@ -50,30 +53,45 @@ final class ResultsCore {
         return core
     }
 
+    /// Makes this core select `query` over the same class, as ``with(_:)`` would make a new one
+    /// do: for results nothing else holds (`realm.objects(Dog.self).filter(…)`), which need not
+    /// be kept as they were.
+    func select(_ query: ResultsQuery) {
+        var query = query
+        query.source = self.query.source
+        realm.exclusively {
+            self.query = query
+            cache = GenerationCache([])
+            compiled = nil
+        }
+        createdGeneration = realm.generation
+        validate()
+    }
+
     /// The stored class queries are checked against: the file's, or the model's before the
     /// file has a table for it.
     private var storedClass: StoredClass {
-        bound?.layout.storedClass ?? info.storedClassBeforeTable
+        layout?.storedClass ?? info.storedClassBeforeTable
     }
 
     /// Checks the predicate and the steps' property names now, so that a bad query traps where
     /// it is written.
     private func validate() {
-        let layout = bound?.layout
-        let storedClass = layout?.storedClass ?? info.storedClassBeforeTable
+        let layout = self.layout
         if let predicate = query.predicate {
             if let layout {
                 _ = prepared(for: layout)
             } else {
                 do {
-                    _ = try PredicateCompiler(storedClass: storedClass, links: links).compile(predicate)
+                    _ = try PredicateCompiler(storedClass: info.storedClassBeforeTable, links: links).compile(predicate)
                 } catch {
                     burrowPreconditionFailure(Realm.Error.message(of: error))
                 }
             }
         }
+        guard !query.steps.isEmpty else { return }
+        let storedClass = layout?.storedClass ?? info.storedClassBeforeTable
         let stepKeyPaths = query.stepKeyPaths
-        guard !stepKeyPaths.isEmpty else { return }
         let catalog = realm.catalog
         for (name, use) in stepKeyPaths {
             if case .failure(let error) = KeyPathReader.make(name, on: storedClass, catalog: catalog, for: use) {
@@ -129,7 +147,7 @@ final class ResultsCore {
 
     /// Runs the query over the realm's current version.
     private func evaluate() throws -> [ObjectKey] {
-        guard let layout = bound?.layout else { return [] }
+        guard let layout else { return [] }
         return try executor(for: layout).keys(prepared(for: layout), members: try sourceKeys(), steps: query.steps)
     }
 
@@ -178,7 +196,7 @@ final class ResultsCore {
             }
             return walked ? counted : keys.count
         }
-        guard let layout = bound?.layout else { return 0 }
+        guard let layout else { return 0 }
         do {
             return try layout.count(in: realm.transaction)
         } catch {
@@ -192,14 +210,16 @@ final class ResultsCore {
     /// whose keys were evaluated for this generation already read those instead. With
     /// `counting`, the keys are only counted, and an encrypted file's index answers too.
     private func walkSinglePoint(counting: Bool = false, _ visit: (ObjectKey) -> Bool) -> Bool {
-        guard query.readsTable, query.steps.isEmpty, let layout = bound?.layout else { return false }
+        guard query.steps.isEmpty, query.readsTable, let layout else { return false }
         return realm.exclusively {
-            guard cache.generation != realm.generation, layout.isVisible(to: realm.transaction) else { return false }
+            guard cache.generation != realm.generation else { return false }
+            let transaction = realm.transaction
+            guard layout.isVisible(to: transaction) else { return false }
             let prepared = prepared(for: layout)
             // Objects are read through the row test; only a count may take the entries alone.
             guard let path = prepared.test == nil ? prepared.path : counting ? prepared.countablePath : nil else { return false }
             do {
-                return try QueryPlanner(layout: layout).visitSinglePoint(path, in: realm.transaction, visit)
+                return try QueryPlanner(layout: layout).visitSinglePoint(path, in: transaction, visit)
             } catch {
                 burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
             }
@@ -219,7 +239,7 @@ final class ResultsCore {
             if walked { return first }
         }
         guard query.isWholeTable else { return last ? keys.last : keys.first }
-        guard let layout = bound?.layout, layout.isVisible(to: realm.transaction) else { return nil }
+        guard let layout, layout.isVisible(to: realm.transaction) else { return nil }
         do {
             let cursor = try realm.transaction.openCursor(layout.rows)
             return try (last ? cursor.last() : cursor.first()).map { entry throws in try ObjectKey(checking: entry.key, in: layout.className) }
@@ -241,7 +261,7 @@ final class ResultsCore {
             burrowPreconditionFailure("Invalid property name '\(name)' for class '\(storedClass.name)'.")
         }
         let kind = storedClass.properties[column].kind
-        guard let layout = bound?.layout else { return (kind, []) }
+        guard let layout else { return (kind, []) }
         do {
             return (kind, try executor(for: layout).values(of: column, for: keys))
         } catch {
@@ -251,7 +271,7 @@ final class ResultsCore {
 
     /// The position of the first object that also matches `node`.
     func firstIndex(matching node: PredicateNode) -> Int? {
-        guard let layout = bound?.layout else { return nil }
+        guard let layout else { return nil }
         let links = self.links
         let test: RowPredicate
         do {
@@ -269,7 +289,7 @@ final class ResultsCore {
 
     /// Deletes every matching object inside `write`.
     func deleteAll(in write: WriteState) {
-        guard let layout = bound?.layout else { return }
+        guard let layout else { return }
         if query.isWholeTable && write.tables.canEmptyAtOnce(layout) {
             realm.perform(in: write) { try write.tables.removeAll(in: layout) }
         } else {

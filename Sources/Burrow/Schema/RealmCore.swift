@@ -98,6 +98,12 @@ final class RealmCore: RealmSession {
         exclusively { cachedBound(info) }
     }
 
+    /// The table of `info` in the file, as ``bound(_:)-(ClassInfo)`` finds it: `nil` while the
+    /// file has none.
+    func layout(of info: ClassInfo) -> TableLayout? {
+        exclusively { cachedBound(info)?.layout }
+    }
+
     /// The class read by name whose storage is `layout`, resolved against the file.
     func dynamicBound(_ layout: TableLayout) -> BoundClass? {
         exclusively {

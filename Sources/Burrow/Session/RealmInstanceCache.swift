@@ -1,10 +1,5 @@
 import LMDB
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The realms of each thread, queue and actor, by configuration identity: `Realm()` on a thread
 /// (or `Realm(queue:)` on a queue, `Realm.open()` on an actor) returns the instance it already
@@ -60,25 +55,11 @@ enum RealmInstanceCache {
         }
     }
 
-    /// The thread-local slot; its destructor releases a thread's entries when the thread ends.
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-        }
-        burrowPrecondition(status == 0, "Cannot create the thread-local realm cache (error \(status)).")
-        return key
-    }()
+    /// Each thread's entries, released when the thread ends.
+    private static let slot = ThreadSlot { Entries() }
 
     /// The calling thread's entries.
-    static var current: Entries {
-        if let pointer = pthread_getspecific(slot) {
-            return Unmanaged<Entries>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let entries = Entries()
-        pthread_setspecific(slot, Unmanaged.passRetained(entries as AnyObject).toOpaque())
-        return entries
-    }
+    static var current: Entries { slot.value }
 
     /// The entries of `confinement`'s thread, queue or actor.
     static func entries(for confinement: Confinement) -> Entries {
