@@ -108,7 +108,7 @@ extension Transaction {
     /// Whether the branch page at `page` (page `number`, of `size` bytes) is sound, checked
     /// once while the snapshot lasts. Remembered in the table of checked leaf pages under its
     /// address with the low bit set: a page's address is a multiple of its size.
-    private func branchPageIsSound(_ page: UnsafeRawPointer, number: UInt, size: Int) -> Bool {
+    func branchPageIsSound(_ page: UnsafeRawPointer, number: UInt, size: Int) -> Bool {
         let tagged = UInt(bitPattern: page) | 1
         if hasChecked(tagged) { return true }
         guard BranchPageCheck.isSound(page, number: number, size: size) else { return false }
