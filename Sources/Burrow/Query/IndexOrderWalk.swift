@@ -39,8 +39,9 @@ struct IndexOrderWalk {
 
     /// The keys of objects passing `test`, in sort order, leaving out the first `skip` of them
     /// and stopping once `stopAfter` are kept; `nil` when the index cannot give the exact order
-    /// (a value too long to store whole). Skipped objects are walked past, never gathered, so a
-    /// deep page costs a walk of the index and no more.
+    /// (a value too long to store whole). Skipped objects are never gathered: with no test they
+    /// are passed over a leaf page at a time (``Cursor/skip(_:backwards:)``), otherwise walked
+    /// past, so a deep page costs at most a walk of the index.
     func keys(in txn: Transaction, matching test: RowPredicate?, skipping skip: Int = 0, stopAfter: Int?) throws -> [ObjectKey]? {
         let database: Database
         var suffix = false
@@ -63,12 +64,20 @@ struct IndexOrderWalk {
         var runValue: [UInt8] = []
         let limit = stopAfter ?? .max
         var entry = try ascending ? cursor.first() : cursor.last()
-        if test == nil && (ascending || !suffix), skip > 0, entry != nil {
-            // Every object is kept in walk order: the ones before the page are passed over
-            // unread (no value too long to store whole is among them: checked above).
+        if test == nil, skip > 0, entry != nil {
+            // Every object is kept: the ones before the page are passed over unread (no value
+            // too long to store whole is among them: checked above).
             let moved = try cursor.skip(skip, backwards: !ascending)
             skipped = moved
             entry = moved == skip ? try cursor.current() : nil
+            if !ascending && suffix, let (key, _) = entry {
+                // Walking backwards, equal values come in falling object key order, and each run
+                // is put back in rising order: start at the run of the entry reached, and pass
+                // over its entries before that one again when the run is put in order.
+                let before = try Self.entriesAfter(key, inRunOf: cursor)
+                skipped -= before
+                entry = try cursor.current()
+            }
         }
         while let (key, value) = entry {
             if case .index = source, IndexKeyEncoder.isTruncated(key) { return nil }
@@ -101,5 +110,21 @@ struct IndexOrderWalk {
         }
         run.reversed().forEach(keep)
         return Array(keys.prefix(limit))
+    }
+
+    /// How many entries after the one with `key`, where `cursor` stands, share its value (the
+    /// key but for its last 8 bytes, the object key); leaves the cursor on the last of them.
+    private static func entriesAfter(_ key: UnsafeRawBufferPointer, inRunOf cursor: Cursor) throws -> Int {
+        let value = Array(key[..<(key.count - 8)])
+        var count = 0
+        while let (next, _) = try cursor.next() {
+            guard next.count == value.count + 8, next.starts(with: value) else {
+                _ = try cursor.previous()
+                return count
+            }
+            count += 1
+        }
+        _ = try cursor.last()
+        return count
     }
 }

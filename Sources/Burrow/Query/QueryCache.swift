@@ -3,7 +3,8 @@ import LMDB
 /// Recently used query strings, parsed once into templates whose `%@` and `%K` arguments are
 /// bound at each use: a query run many times with different arguments is lexed and parsed once.
 enum QueryCache {
-    private enum Entry: Sendable {
+    /// Boxed: an entry is copied out of the caches at every use, which then costs one retain.
+    private indirect enum Entry: Sendable {
         /// A template to bind.
         case template(ParsedQuery)
         /// Tokens of a query that needs its arguments to be parsed.

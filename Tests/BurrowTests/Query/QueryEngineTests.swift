@@ -107,6 +107,42 @@ import Testing
         #expect(ids(ascending.limit(5, offset: 1000)).isEmpty)
     }
 
+    /// Pages deep into an index of many leaf pages, which a sort passes over a page at a time:
+    /// the same positions as the whole sort, ties in object key order, both ways, from the
+    /// first object to past the last, and inside a write too.
+    @Test func deepPagesOfAnIndexedSortAreThoseOfTheWholeSort() throws {
+        let realm = try directory.realm()
+        let count = 6_000
+        try realm.write {
+            for i in 0..<count {
+                realm.add(Person(value: ["id": i, "name": "n\(i * 7 % 600)", "age": i % 13]))
+            }
+        }
+        let people = realm.objects(Person.self)
+        // By name, equal names by id (the object key order of integer keys).
+        let byName = (0..<count).sorted { ("n\($0 * 7 % 600)", $0) < ("n\($1 * 7 % 600)", $1) }
+        let byNameDescending = (0..<count).sorted { ("n\($0 * 7 % 600)", $1) > ("n\($1 * 7 % 600)", $0) }
+        let sorts: [(Results<Person>, [Int])] = [
+            (people.sorted(byKeyPath: "name"), byName),
+            (people.sorted(byKeyPath: "name", ascending: false), byNameDescending),
+            (people.sorted(byKeyPath: "id"), Array(0..<count)),
+            (people.sorted(byKeyPath: "id", ascending: false), Array((0..<count).reversed())),
+        ]
+        let pages = [(0, 5), (1, 3), (9, 2), (10, 1), (129, 4), (1_000, 20), (2_999, 7), (3_005, 10), (5_990, 20), (5_999, 1), (6_000, 5), (9_000, 1)]
+        for (sorted, order) in sorts {
+            #expect(ids(sorted) == order, "\(sorted)")
+            for (offset, limit) in pages {
+                let end = min(count, offset + limit)
+                #expect(ids(sorted.limit(limit, offset: offset)) == (offset < end ? Array(order[offset..<end]) : []),
+                        "\(sorted) page \(offset) + \(limit)")
+            }
+        }
+        try realm.write {
+            #expect(ids(people.sorted(byKeyPath: "name", ascending: false).limit(3, offset: 3_005)) == Array(byNameDescending[3_005..<3_008]))
+            #expect(ids(people.sorted(byKeyPath: "name").limit(3, offset: 4_321)) == Array(byName[4_321..<4_324]))
+        }
+    }
+
     /// A page of a sort no index answers (an unindexed property, nils, ties, several keys) is
     /// the same positions of the whole sort, wherever it lies.
     @Test func pagesOfSortsNoIndexAnswerAreThoseOfTheWholeSort() throws {
