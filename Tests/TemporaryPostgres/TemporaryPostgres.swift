@@ -29,7 +29,7 @@ public final class TemporaryPostgres: @unchecked Sendable {
     /// The folder holding the data directory, the socket and the log.
     public let folder: URL
     /// The loopback TCP port it listens on.
-    public let port: Int
+    public private(set) var port: Int
     /// The superuser role, which connects without a password over the socket.
     public let superuser = "burrow"
     /// The database tests use.
@@ -75,7 +75,7 @@ public final class TemporaryPostgres: @unchecked Sendable {
         let server = TemporaryPostgres(folder: folder, port: freePort(), bin: bin, runAs: runAs, networkNamespace: networkNamespace)
         do {
             try server.initialize()
-            try server.startServer()
+            try server.startServerOnAFreePort()
             let connection = try PostgresConnection(server.connectionString(database: "postgres"))
             try connection.execute("CREATE DATABASE \(server.database)")
         } catch {
@@ -99,7 +99,7 @@ public final class TemporaryPostgres: @unchecked Sendable {
                                                 "-R", "-X", "stream", "-c", "fast", "--no-sync"])
             try replica.appendSettings(["port = \(replica.port)", "unix_socket_directories = '\(replicaFolder.path)'",
                                         "hot_standby = on"])
-            try replica.startServer()
+            try replica.startServerOnAFreePort()
         } catch {
             replica.stop()
             throw Unavailable(description: "the replica did not start: \(error)")
@@ -140,6 +140,21 @@ public final class TemporaryPostgres: @unchecked Sendable {
 
     private func startServer() throws {
         try runServerTool("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "start"])
+    }
+
+    /// Starts a new server, moving it to another free port when the one chosen was taken
+    /// meanwhile: a port found free is not held, and until the server binds it another
+    /// server, or a connection's own end, may take it first.
+    private func startServerOnAFreePort() throws {
+        for attempt in 1... {
+            do {
+                return try startServer()
+            } catch where attempt < 5 && ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Address already in use") {
+                try FileManager.default.removeItem(atPath: log)
+                port = Self.freePort()
+                try appendSettings(["port = \(port)"])
+            }
+        }
     }
 
     /// Stops the server at once, as a crash or a power cut would (`immediate` shutdown), and

@@ -71,12 +71,24 @@ struct PredicateLeafLayout {
         withUnsafePointer(to: expression) { pointer -> [_PersistedValue]? in
             let base = UnsafeRawPointer(pointer)
             for bytes in fixed where !Self.holds(base + bytes.offset, bytes.expected) { return nil }
-            var literals = [_PersistedValue](repeating: .null, count: constants.count)
-            for constant in constants {
-                guard let literal = constant.read(base + constant.offset) else { return nil }
-                literals[constant.placeholder] = literal
+            // Filled in place (an array of `.null`s made first cost more than the rest of the
+            // binding): the placeholders are a permutation of the constants' indices, checked
+            // when the layout was learnt, so once every constant is read all are initialized.
+            var complete = true
+            let literals = [_PersistedValue](unsafeUninitializedCapacity: constants.count) { buffer, count in
+                for constant in constants {
+                    guard let literal = constant.read(base + constant.offset) else { break }
+                    (buffer.baseAddress! + constant.placeholder).initialize(to: literal)
+                    count += 1
+                }
+                if count < constants.count {
+                    // Only the places of the constants read so far are initialized.
+                    complete = false
+                    for constant in constants.prefix(count) { (buffer.baseAddress! + constant.placeholder).deinitialize(count: 1) }
+                    count = 0
+                }
             }
-            return literals
+            return complete ? literals : nil
         }
     }
 

@@ -33,6 +33,25 @@ extension RealmCollection where Element: ObjectBase {
     }
 }
 
+extension Results where Element: ObjectBase {
+    /// The objects matching a Foundation `Predicate`, as ``RealmCollection/filter(_:)-(Predicate<Element>)``
+    /// makes them; results nothing else holds (`realm.objects(Dog.self).filter(#Predicate { … })`)
+    /// give their core to the new ones.
+    ///
+    /// ```swift
+    /// let puppies = try realm.objects(Dog.self).filter(#Predicate { $0.age < 2 })
+    /// ```
+    ///
+    /// - Throws: ``Realm/Error/Code/invalidQuery`` naming the first expression with no query form.
+    public consuming func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
+        let (node, template) = try PredicateTranslation.translation(of: predicate)
+        let translated = QueryPredicate(node: node)
+        let results = filter(translated)
+        try PredicateTranslation.validateOnce(predicate, template: template) { try results.validate(translated) }
+        return results
+    }
+}
+
 extension QueryPredicate {
     /// A Foundation `Predicate` translated into a query, to filter with, validate or keep.
     ///
