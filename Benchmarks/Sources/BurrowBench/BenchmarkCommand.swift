@@ -37,6 +37,15 @@ enum BenchmarkCommand {
                 exit(2)
             }
         }
+        if arguments.count > 1, arguments[1] == PeakMemoryRun.childFlag {
+            do {
+                try PeakMemoryRun.runChild(Array(arguments.dropFirst(2)))
+                exit(0)
+            } catch {
+                report("\(error)")
+                exit(2)
+            }
+        }
         if arguments.count > 1, arguments[1] == SyncLatencyRun.clientFlag {
             do {
                 try SyncLatencyRun.runClient(Array(arguments.dropFirst(2)))
@@ -103,6 +112,10 @@ enum BenchmarkCommand {
                     print("building the predicates alone: \(String(format: "%.4f", PredicateFloor.measure(rounds: profile.repeats))) s")
                 }
                 agree = true
+            } else if options.peakMemoryOnly {
+                print(PeakMemoryRun.summary(try PeakMemoryRun.measure(count: options.objectCount, in: workspace.directory),
+                                            count: options.objectCount))
+                agree = true
             } else if options.groupCommitOnly {
                 let measurement = try GroupCommitStep.measure(trials: options.rounds, in: workspace.directory)
                 print(GroupCommitStep.summary(measurement))
@@ -154,6 +167,8 @@ enum BenchmarkCommand {
         let concurrent = try ConcurrentReadsStep.measure(count: count, trials: max(rounds, 3), in: directory)
         report("Group commit")
         let groupCommit = try GroupCommitStep.measure(trials: max(rounds, 3), in: directory)
+        report("Peak memory")
+        let memory = try PeakMemoryRun.measure(count: count, in: directory)
         report("Notifications")
         let notifications = try NotificationStep.measure(count: count, in: directory)
         let notificationInstructions = try NotificationInstructions.measure(count: min(count, NotificationInstructions.countedObjects), in: directory)
@@ -184,6 +199,7 @@ enum BenchmarkCommand {
         print(String(format: "Burrow list append: %.2f µs on a list of %d, %.2f µs on an empty list: %.2fx",
                      lists.long * 1e6, ListAppend.longLength, lists.empty * 1e6, lists.long / lists.empty))
         print(CompactionStep.summary(compaction, count: count))
+        print(PeakMemoryRun.summary(memory, count: count))
         print(ConcurrentReadsStep.summary(concurrent))
         print(GroupCommitStep.summary(groupCommit))
         print(NotificationStep.summary(notifications, count: count))

@@ -10,7 +10,7 @@ struct BenchmarkOptions {
     var rounds = 3
 
     static let usage = """
-        usage: BurrowBench [--rounds R] [--concurrent-reads | --group-commit | --notifications | --sections] [N] [directory]
+        usage: BurrowBench [--rounds R] [--concurrent-reads | --group-commit | --notifications | --sections | --peak-memory] [N] [directory]
                BurrowBench --profile STEP REPEATS [--encrypted | --predicate] [N] [directory]
                BurrowBench --file-growth GIB [directory]
 
@@ -23,6 +23,9 @@ struct BenchmarkOptions {
           --notifications
                       run only the notifications step
           --sections  run only the sectioned-results notification step
+          --peak-memory
+                      run only the peak-memory step: each engine runs every step in a
+                      process of its own, which reports its high-water mark (VmHWM)
           --profile STEP REPEATS
                       insert N objects into a Burrow file, then run only STEP (insert,
                       randomGet, scanFilter, indexEquality, sortedPage, readAll, updateAll) REPEATS
@@ -57,6 +60,8 @@ struct BenchmarkOptions {
     var notificationsOnly = false
     /// Whether only the sectioned-results notification step runs.
     var sectionsOnly = false
+    /// Whether only the peak-memory step runs (``PeakMemoryRun``).
+    var peakMemoryOnly = false
     /// The one Burrow step to repeat, and how many times (`--profile`).
     var profile: (step: Step, repeats: Int)?
     /// Whether the profiled file is encrypted.
@@ -131,6 +136,10 @@ struct BenchmarkOptions {
         }
         if let flag = remaining.firstIndex(of: "--sections") {
             sectionsOnly = true
+            remaining.remove(at: flag)
+        }
+        if let flag = remaining.firstIndex(of: "--peak-memory") {
+            peakMemoryOnly = true
             remaining.remove(at: flag)
         }
         var positional = remaining[...]
