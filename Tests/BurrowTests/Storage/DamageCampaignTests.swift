@@ -110,11 +110,25 @@ struct DamageCampaignTests {
         for index in 0..<1_200 {
             queries.append("P=\(index) \(realm.objects(CampaignPet.self).filter("name == %@", petName(index)).count)")
         }
-        return [lines, lookups, queries].map { fingerprint($0.joined(separator: "\n")) }
+        // Pages deep into the sort of an indexed name, which pass over the index's leaf pages
+        // before them by their headers, both ways.
+        var pages: [String] = []
+        for offset in stride(from: 0, to: owners, by: 97) {
+            for ascending in [true, false] {
+                let page = realm.objects(CampaignOwner.self).sorted(byKeyPath: "name", ascending: ascending).limit(3, offset: offset)
+                pages.append("O\(ascending ? "+" : "-")\(offset) \(page.map { "\($0.id)" }.joined(separator: ","))")
+            }
+        }
+        for offset in stride(from: 0, to: pets, by: 89) {
+            let page = realm.objects(CampaignPet.self).sorted(byKeyPath: "name").limit(3, offset: offset)
+            pages.append("P+\(offset) \(page.map(\.code).joined(separator: ","))")
+        }
+        return [lines, lookups, queries, pages].map { fingerprint($0.joined(separator: "\n")) }
     }
 
-    /// The parts of what is read: every object by iteration, by its primary key, by a query of its indexed name.
-    static let parts = ["iteration", "primary-key lookups", "indexed queries"]
+    /// The parts of what is read: every object by iteration, by its primary key, by a query of
+    /// its indexed name, and pages of the sort by that name.
+    static let parts = ["iteration", "primary-key lookups", "indexed queries", "sorted pages"]
 
     /// A short fingerprint of what was read (FNV-1a, 64 bits).
     static func fingerprint(_ text: String) -> String {
