@@ -129,6 +129,8 @@ public final class Cursor {
     public func firstKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_FIRST, opening: false)?.key }
     /// Moves to the next entry and gives its key only, as ``firstKey()`` does.
     public func nextKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_NEXT, opening: false)?.key }
+    /// The key of the entry under the cursor only, as ``firstKey()`` gives it.
+    public func currentKey() throws(LMDBError) -> UnsafeRawBufferPointer? { try get(MDB_GET_CURRENT, opening: false)?.key }
 
     /// Moves to `key` exactly.
     public func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? { try get(MDB_SET_KEY, key: key) }

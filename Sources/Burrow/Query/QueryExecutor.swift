@@ -85,6 +85,11 @@ struct QueryExecutor {
             // The walk has sorted, and cut the page that follows, if any.
             keys = walked
             steps = steps.dropFirst(page == nil ? 1 : 2)
+        } else if test == nil, prepared.path.isScan, let page = Self.page(after: steps) {
+            // Every object in table order, then a page: read from the table where the page
+            // begins, what lies before it passed over.
+            keys = try pageOfTable(offset: page.offset, limit: page.limit)
+            steps = steps.dropFirst()
         } else {
             keys = try matchingKeys(test: test, path: prepared.path)
         }
@@ -98,6 +103,27 @@ struct QueryExecutor {
             }
         }
         try prepared.links?.throwFailure()
+        return keys
+    }
+
+    /// The keys of the table's objects from position `offset` on, at most `limit` of them, in
+    /// key order: the rows before the page are passed over a leaf page at a time
+    /// (``Cursor/skip(_:backwards:)``), and only the page's keys are read.
+    private func pageOfTable(offset: Int, limit: Int?) throws -> [ObjectKey] {
+        let limit = limit ?? .max
+        guard limit > 0 else { return [] }
+        let cursor = try transaction.openCursor(layout.rows)
+        var key = try cursor.firstKey()
+        if offset > 0, key != nil {
+            guard try cursor.skip(offset) == offset else { return [] }
+            key = try cursor.currentKey()
+        }
+        var keys: [ObjectKey] = []
+        while let bytes = key {
+            keys.append(try ObjectKey(checking: bytes, in: layout.className))
+            guard keys.count < limit else { break }
+            key = try cursor.nextKey()
+        }
         return keys
     }
 

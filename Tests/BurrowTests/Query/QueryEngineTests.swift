@@ -127,6 +127,8 @@ import Testing
             (people.sorted(byKeyPath: "name", ascending: false), byNameDescending),
             (people.sorted(byKeyPath: "id"), Array(0..<count)),
             (people.sorted(byKeyPath: "id", ascending: false), Array((0..<count).reversed())),
+            // Table order, which a page reads from the table where it begins.
+            (people, Array(0..<count)),
         ]
         let pages = [(0, 5), (1, 3), (9, 2), (10, 1), (129, 4), (1_000, 20), (2_999, 7), (3_005, 10), (5_990, 20), (5_999, 1), (6_000, 5), (9_000, 1)]
         for (sorted, order) in sorts {
@@ -140,7 +142,15 @@ import Testing
         try realm.write {
             #expect(ids(people.sorted(byKeyPath: "name", ascending: false).limit(3, offset: 3_005)) == Array(byNameDescending[3_005..<3_008]))
             #expect(ids(people.sorted(byKeyPath: "name").limit(3, offset: 4_321)) == Array(byName[4_321..<4_324]))
+            #expect(ids(people.limit(3, offset: 4_321)) == [4_321, 4_322, 4_323])
+            realm.delete(people.filter("id < 1000 OR id == 4321"))
+            #expect(ids(people.limit(3, offset: 3_320)) == [4_320, 4_322, 4_323])
         }
+        // Pages of what is left, and a page past its end.
+        #expect(ids(people.limit(2, offset: 0)) == [1_000, 1_001])
+        #expect(ids(people.limit(4, offset: 3_319)) == [4_319, 4_320, 4_322, 4_323])
+        #expect(ids(people.limit(2, offset: 4_998)) == [5_999])
+        #expect(ids(people.limit(2, offset: 4_999)).isEmpty)
     }
 
     /// A page of a sort no index answers (an unindexed property, nils, ties, several keys) is
