@@ -20,40 +20,16 @@ enum BenchmarkCommand {
         var status: Int32 = 0
         let arguments = CommandLine.arguments
         if arguments.count == 4, arguments[1] == NotificationStep.writerFlag, let commits = Int(arguments[3]) {
-            do {
-                try NotificationStep.runWriter(path: arguments[2], commits: commits)
-                exit(0)
-            } catch {
-                report("\(error)")
-                exit(2)
-            }
+            runChild { try NotificationStep.runWriter(path: arguments[2], commits: commits) }
         }
         if arguments.count == 4, arguments[1] == NotificationInstructions.childFlag, let count = Int(arguments[2]) {
-            do {
-                try NotificationInstructions.runChild(count: count, directory: URL(fileURLWithPath: arguments[3]))
-                exit(0)
-            } catch {
-                report("\(error)")
-                exit(2)
-            }
+            runChild { try NotificationInstructions.runChild(count: count, directory: URL(fileURLWithPath: arguments[3])) }
         }
         if arguments.count > 1, arguments[1] == PeakMemoryRun.childFlag {
-            do {
-                try PeakMemoryRun.runChild(Array(arguments.dropFirst(2)))
-                exit(0)
-            } catch {
-                report("\(error)")
-                exit(2)
-            }
+            runChild { try PeakMemoryRun.runChild(Array(arguments.dropFirst(2))) }
         }
         if arguments.count > 1, arguments[1] == SyncLatencyRun.clientFlag {
-            do {
-                try SyncLatencyRun.runClient(Array(arguments.dropFirst(2)))
-                exit(0)
-            } catch {
-                report("\(error)")
-                exit(2)
-            }
+            runChild { try SyncLatencyRun.runClient(Array(arguments.dropFirst(2))) }
         }
         do {
             let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -232,6 +208,18 @@ enum BenchmarkCommand {
                    + " (\(step.checkMeaning): \(measurement.check))")
         }
         return results
+    }
+
+    /// Runs the work of a child process the benchmark started, and exits: 0 when it is done,
+    /// 2 (after saying why) when it threw.
+    private static func runChild(_ body: () throws -> Void) -> Never {
+        do {
+            try body()
+            exit(0)
+        } catch {
+            report("\(error)")
+            exit(2)
+        }
     }
 
     /// Writes a line to standard error.
