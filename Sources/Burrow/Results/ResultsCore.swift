@@ -226,8 +226,8 @@ final class ResultsCore {
         }
     }
 
-    /// The first (or last) matching object's key, without evaluating a whole class or a lone
-    /// indexed equality.
+    /// The first (or last) matching object's key, without evaluating a whole class, a lone
+    /// indexed equality, or (for the first) a sort.
     func edgeKey(last: Bool) -> ObjectKey? {
         realm.verifyThread()
         if !query.isWholeTable, !last {
@@ -237,6 +237,7 @@ final class ResultsCore {
                 return false
             }
             if walked { return first }
+            if let first = firstOfSort() { return first }
         }
         guard query.isWholeTable else { return last ? keys.last : keys.first }
         guard let layout, layout.isVisible(to: realm.transaction) else { return nil }
@@ -245,6 +246,23 @@ final class ResultsCore {
             return try (last ? cursor.last() : cursor.first()).map { entry throws in try ObjectKey(checking: entry.key, in: layout.className) }
         } catch {
             burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
+        }
+    }
+
+    /// The first matching key of results that sort, evaluated as their page of one: a sort an
+    /// index answers walks to it and stops, another selects the least instead of ordering all.
+    /// `nil` (nothing to say) when there is no sort, or the keys of this generation are known.
+    private func firstOfSort() -> ObjectKey?? {
+        guard query.steps.contains(where: { if case .sort = $0 { true } else { false } }), let layout else { return nil }
+        return realm.exclusively {
+            guard cache.generation != realm.generation else { return nil }
+            do {
+                let page = try executor(for: layout).keys(prepared(for: layout), members: try sourceKeys(),
+                                                          steps: query.steps + [.slice(offset: 0, limit: 1)])
+                return .some(page.first)
+            } catch {
+                burrowPreconditionFailure(TrapMessage.cannotRead(realm.coordinator.path, error))
+            }
         }
     }
 

@@ -153,6 +153,40 @@ import Testing
         #expect(ids(people.limit(2, offset: 4_999)).isEmpty)
     }
 
+    /// `first` of sorted results is found as a page of one (an index walk that stops, or a
+    /// selection of the least): the same object as the whole sort's first, for every kind of sort,
+    /// and again after a write moves the results to a new version.
+    @Test func theFirstOfSortedResultsIsTheWholeSortsFirst() throws {
+        let realm = try seeded()
+        let people = realm.objects(Person.self)
+        let sorts: [(String, () -> Results<Person>)] = [
+            ("name", { people.sorted(byKeyPath: "name") }),
+            ("name descending", { people.sorted(byKeyPath: "name", ascending: false) }),
+            ("age, nils first", { people.sorted(byKeyPath: "age") }),
+            ("age descending, then birthdate", { people.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "birthdate")]) }),
+            ("filtered by name", { people.filter("id > 37").sorted(byKeyPath: "name", ascending: false) }),
+            ("filtered, unindexed", { people.filter("age != nil AND id < 60").sorted(byKeyPath: "nickname") }),
+            ("distinct then sorted", { people.distinct(by: ["name"]).sorted(byKeyPath: "age", ascending: false) }),
+            ("sorted twice", { people.sorted(byKeyPath: "id", ascending: false).sorted(byKeyPath: "name") }),
+            ("nothing matches", { people.filter("id > 1000").sorted(byKeyPath: "name") }),
+        ]
+        for round in 0..<2 {
+            for (name, sorted) in sorts {
+                let first = sorted().first?.id
+                #expect(first == ids(sorted()).first, "\(name), round \(round)")
+                #expect(sorted().isEmpty == ids(sorted()).isEmpty, "\(name), round \(round)")
+            }
+            // A new first for most sorts.
+            try realm.write {
+                realm.add(Person(value: ["id": 500, "name": "a", "age": 99, "nickname": "Aa"]))
+                realm.add(Person(value: ["id": 501, "name": "zz", "age": 99, "nickname": "aa"]))
+            }
+            #expect(people.sorted(byKeyPath: "name").first?.id == 500)
+            #expect(people.sorted(byKeyPath: "name", ascending: false).first?.id == 501)
+            try realm.write { realm.delete(people.filter("id >= 500")) }
+        }
+    }
+
     /// A page of a sort no index answers (an unindexed property, nils, ties, several keys) is
     /// the same positions of the whole sort, wherever it lies.
     @Test func pagesOfSortsNoIndexAnswerAreThoseOfTheWholeSort() throws {
