@@ -19,27 +19,16 @@ extension LocalReplica {
     /// Applies `rows`, the current rows of a server table as creations, in one write that the
     /// journal does not record; returns the errors of those that did not decode.
     ///
-    /// A table's rows name each object once, so the objects of `emptyClasses`, classes that had
-    /// none when their download began, are not looked up before they are created. One that
-    /// exists after all (written here since) is only updated by its creation, as it would be.
-    ///
     /// - Throws: storage errors.
     @discardableResult
-    func apply(rows: [SyncOperation], emptyClasses: Set<String> = []) throws -> [SyncError] {
-        try apply(rows.map { (0, $0) }, through: 0, skippingPulled: false, emptyClasses: emptyClasses)
-    }
-
-    /// The classes among `names` of which the file holds no object.
-    ///
-    /// - Throws: storage errors.
-    func classesWithoutObjects(among names: Set<String>) throws -> Set<String> {
-        try names.filter { name in try realm.core.catalog.layouts[name].map { try $0.count(in: realm.core.transaction) == 0 } ?? true }
+    func apply(rows: [SyncOperation]) throws -> [SyncError] {
+        try apply(rows.map { (0, $0) }, through: 0, skippingPulled: false)
     }
 
     private func apply(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64,
-                       skippingPulled: Bool, emptyClasses: Set<String> = []) throws -> [SyncError] {
+                       skippingPulled: Bool) throws -> [SyncError] {
         do {
-            return try applyInWrite(changes, through: last, skippingPulled: skippingPulled, emptyClasses: emptyClasses)
+            return try applyInWrite(changes, through: last, skippingPulled: skippingPulled)
         } catch {
             // The waiting links changed with a write that did not commit: read them again.
             forgetDeferredLinks()
@@ -48,7 +37,7 @@ extension LocalReplica {
     }
 
     private func applyInWrite(_ changes: [(sequence: UInt64, operation: SyncOperation)], through last: UInt64,
-                              skippingPulled: Bool, emptyClasses: Set<String>) throws -> [SyncError] {
+                              skippingPulled: Bool) throws -> [SyncError] {
         try journaledWrite { journal, txn in
             var rejected: [SyncError] = []
             let pulled = try journal.number(.pulled, in: txn) ?? 0
@@ -61,7 +50,7 @@ extension LocalReplica {
             for (sequence, operation) in changes where !skippingPulled || sequence > pulled {
                 do {
                     try applyOne(operation, schemas: schemas, journal: journal, client: client, txn: txn, propertyIDs: &propertyIDs,
-                                 latest: &latest, knownAbsent: emptyClasses.contains(operation.className))
+                                 latest: &latest)
                 } catch let error as SyncError where error.code == .malformedServerData {
                     // A change that does not decode is checked before it touches anything:
                     // it is skipped and reported, and the changes after it still apply.
@@ -77,11 +66,9 @@ extension LocalReplica {
     }
 
     /// Applies one change. `propertyIDs` keeps each class's property ids by name for the
-    /// changes after it; `latest` becomes the change's clock when that is later; with
-    /// `knownAbsent`, a creation's object is known not to exist and is not looked up.
+    /// changes after it; `latest` becomes the change's clock when that is later.
     private func applyOne(_ operation: SyncOperation, schemas: [String: ObjectSchema], journal: SyncJournal, client: UUID,
-                          txn: Transaction, propertyIDs: inout [UInt32: [String: UInt32]], latest: inout HybridTimestamp?,
-                          knownAbsent: Bool = false) throws {
+                          txn: Transaction, propertyIDs: inout [UInt32: [String: UInt32]], latest: inout HybridTimestamp?) throws {
         guard let schema = schemas[operation.className], let keyProperty = schema.primaryKeyProperty,
               let (layout, key, storedKey) = try address(of: operation.className, primaryKey: operation.primaryKey, schemas: schemas) else { return }
         var pending = try journal.pendingObject(classID: layout.classID, primaryKey: storedKey, in: txn)
@@ -89,9 +76,7 @@ extension LocalReplica {
         // Clock texts compare as the clocks do: the latest is the one to witness.
         let newest = operation.fields.lazy.map(\.1.clock).reduce(operation.clock ?? "") { max($0, $1) }
         if let seen = ChangeClock(text: newest)?.timestamp, latest.map({ seen > $0 }) ?? true { latest = seen }
-        // A creation wrongly taken for absent would still only update the object (the create
-        // below keeps `.modified`): only the shortcut for values it holds already is lost.
-        let existing = knownAbsent && operation.kind == .create ? nil : realm.dynamicObject(ofType: operation.className, forPrimaryKey: key)
+        let existing = realm.dynamicObject(ofType: operation.className, forPrimaryKey: key)
         switch operation.kind {
         case .delete:
             if let created = local(pending?.created), let clock = operation.clock, created > clock { return }

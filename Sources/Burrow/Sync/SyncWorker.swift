@@ -252,10 +252,9 @@ final class SyncWorker: @unchecked Sendable {
     private func download(_ classes: Set<String>, conditions: [String: String], atLeast minimum: UInt64, keysOf: Set<String>,
                           from store: ServerStore, into replica: LocalReplica) throws -> (through: UInt64, keys: [String: Set<String>]) {
         var keys: [String: Set<String>] = [:]
-        let emptyClasses = try replica.classesWithoutObjects(among: classes)
         let through = try store.snapshot(of: classes.sorted(), conditions: conditions, pageSizes: Self.snapshotPageSizes,
                                          atLeast: minimum) { operations, bytes, rowsLeft in
-            try replica.apply(rows: operations, emptyClasses: emptyClasses).forEach(session.report)
+            try replica.apply(rows: operations).forEach(session.report)
             for operation in operations {
                 if keysOf.contains(operation.className) { keys[operation.className, default: []].insert(operation.primaryKey.asciiText) }
                 heldDigests.note(operation.className, operation.primaryKey)
