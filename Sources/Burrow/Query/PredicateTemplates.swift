@@ -55,31 +55,21 @@ enum PredicateTemplates {
         let root: ObjectIdentifier
     }
 
-    /// The template a thread bound last, which a loop filtering with one predicate finds again
-    /// without the shared cache's lock.
-    private final class LastTemplate {
-        var key: Key?
-        var template: Template?
-    }
-
     private static let capacity = 512
     private static let mostAttempts = 4
     private static let entries = Locked<[Key: Entry]>([:])
-    private static let last = ThreadSlot { LastTemplate() }
+    /// The template a thread bound last, which a loop filtering with one predicate finds again.
+    private static let last = ThreadSlot { LastFound<Key, Template>() }
 
     /// The translation of `expression` (over objects of `Root`) bound from its type's
     /// template, with the template, or `nil` when there is none or the expression does not fit it.
     static func node<Root>(of expression: any StandardPredicateExpression<Bool>, root: Root.Type) -> (node: PredicateNode, template: Template)? {
         let key = Key(expression: ObjectIdentifier(type(of: expression)), root: ObjectIdentifier(root))
-        let last = self.last.value
-        let template: Template
-        if last.key == key, let known = last.template {
-            template = known
-        } else {
+        let template = last.value.value(for: key) { () -> Template? in
             guard case .template(let found)? = entries.withLock({ $0[key] }) else { return nil }
-            (last.key, last.template) = (key, found)
-            template = found
+            return found
         }
+        guard let template else { return nil }
         return bind(expression, to: template).map { ($0, template) }
     }
 

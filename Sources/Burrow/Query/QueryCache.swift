@@ -11,27 +11,14 @@ enum QueryCache {
         case tokens([QueryLexer.Token])
     }
 
-    /// The query a thread parsed last, which a loop filtering with one string finds again
-    /// without the shared cache's lock and hashing.
-    private final class LastQuery {
-        var format = ""
-        var entry: Entry?
-    }
-
     private static let capacity = 512
     private static let entries = Locked<[String: Entry]>([:])
-    private static let last = ThreadSlot { LastQuery() }
+    /// The query a thread parsed last, which a loop filtering with one string finds again.
+    private static let last = ThreadSlot { LastFound<String, Entry>() }
 
     /// Parses `format` with `arguments`, reusing what was learnt of `format` before.
     static func parse(_ format: String, arguments: [Any]) throws -> ParsedQuery {
-        let last = self.last.value
-        let entry: Entry
-        if let known = last.entry, last.format == format {
-            entry = known
-        } else {
-            entry = try entries.withLock({ $0[format] }) ?? learn(format)
-            (last.format, last.entry) = (format, entry)
-        }
+        let entry = try last.value.value(for: format) { entries.withLock { $0[format] } } ?? learn(format)
         switch entry {
         case .template(let template): return try template.binding(arguments)
         case .tokens(let tokens): return try QueryParser.parse(tokens: tokens, arguments: arguments)
