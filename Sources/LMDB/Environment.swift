@@ -150,12 +150,24 @@ public final class Environment: @unchecked Sendable {
             if withoutLock { flags |= UInt32(MDB_NOLOCK) }
             try checkMetaPages(atPath: path)
             try LMDBError.check(mdb_env_open(handle, path, flags, options.fileMode))
+            keepFileFromChildProcesses(handle)
             try checkFileHoldsItsPages(handle)
         } catch {
             mdb_env_close(handle)
             throw error
         }
         return handle
+    }
+
+    /// Marks the file's main descriptor close-on-exec. LMDB 0.9 opens its lock file and its
+    /// synchronous write descriptor with `O_CLOEXEC` but not the main one, so every program the
+    /// process starts would inherit the file open for writing: the file could not be replaced
+    /// under it, nor its disk remounted read-only, while the child lived.
+    private static func keepFileFromChildProcesses(_ handle: OpaquePointer) {
+        var fd: Int32 = -1
+        guard mdb_env_get_fd(handle, &fd) == MDB_SUCCESS, fd >= 0 else { return }
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
     /// Refuses a file shorter than the last page its meta page names: LMDB maps the file and

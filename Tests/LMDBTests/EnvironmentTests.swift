@@ -27,6 +27,26 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path + "-lock"))
     }
 
+    /// A program the process starts (here with `posix_spawn`, which closes nothing itself)
+    /// inherits none of the file's descriptors: each is close-on-exec.
+    @Test func childProcessesDoNotInheritTheFile() throws {
+        let path = directory.path("inherited.mdb")
+        let listing = directory.path("descriptors.txt")
+        let environment = try Environment.open(path: path)
+        #expect(environment.pageSize > 0)
+        let script = "for f in /proc/$$/fd/*; do readlink \"$f\"; done > '\(listing)'"
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", script]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let opened = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(opened.contains(listing), "the listing names the child's own descriptors")
+        #expect(!opened.contains { $0.hasPrefix(path) }, "the child holds \(opened.filter { $0.hasPrefix(path) })")
+    }
+
     @Test func readOnlyOpenOfAMissingFileFails() {
         var options = Environment.Options()
         options.readOnly = true

@@ -41,7 +41,14 @@ final class SmallDisk {
     }
 
     /// Makes the disk read-only: nothing can be written or created on it, by root neither.
+    /// The kernel refuses ("busy") while any process holds a file on it open for writing, and a
+    /// child that another test is starting holds a copy of this process's descriptors until
+    /// it runs its program; so a refusal is tried again for a while.
     func remountReadOnly() throws {
+        for _ in 0..<40 {
+            if (try? Self.run("/bin/mount", "-o", "remount,ro", url.path)) != nil { return }
+            usleep(50_000)
+        }
         try Self.run("/bin/mount", "-o", "remount,ro", url.path)
     }
 
