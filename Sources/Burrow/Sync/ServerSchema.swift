@@ -180,11 +180,14 @@ enum ServerSchema {
         let captured = Set((0..<existing.rowCount).compactMap { existing[$0, 0] })
         for className in classes where !captured.contains(className) {
             let table = table(className)
+            // Burrow's own writes are left out in the trigger's condition, not in its body: an
+            // after-row trigger otherwise queues an event for each row an upload writes.
             try connection.execute("""
                 CREATE TRIGGER burrow_order BEFORE INSERT OR UPDATE OR DELETE ON \(table)
                     FOR EACH STATEMENT EXECUTE FUNCTION burrow.order_sql_write();
                 CREATE TRIGGER burrow_capture AFTER INSERT OR UPDATE OR DELETE ON \(table)
-                    FOR EACH ROW EXECUTE FUNCTION burrow.capture_sql_write();
+                    FOR EACH ROW WHEN (coalesce(current_setting('burrow.applying', true), '') <> 'on')
+                    EXECUTE FUNCTION burrow.capture_sql_write();
                 CREATE TRIGGER burrow_no_truncate BEFORE TRUNCATE ON \(table)
                     FOR EACH STATEMENT EXECUTE FUNCTION burrow.refuse_truncate();
                 """)

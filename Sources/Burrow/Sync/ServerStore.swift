@@ -125,6 +125,9 @@ struct ServerStore {
         var rows = try loadRows(of: operations.filter {
             sqlRows[HistoryKey(className: $0.className, primaryKey: $0.primaryKey.asciiText)] == nil
         })
+        // Keys the table did not show: most often objects new to the server.
+        let unread = Set(operations.lazy.map { HistoryKey(className: $0.className, primaryKey: $0.primaryKey.asciiText) }
+            .filter { rows[$0] == nil && sqlRows[$0] == nil })
         for (key, written) in sqlRows { rows[key] = written.before }
         var effects: [SyncOperation] = []
         var touched: [HistoryKey] = []
@@ -147,7 +150,7 @@ struct ServerStore {
             if seen.insert(key).inserted { touched.append(key) }
         }
         try storeHistories(touched.map { ($0, histories[$0]!) }, seen: loaded)
-        try storeRows(touched.filter { sqlRows[$0] == nil }.map { ($0, rows[$0] ?? nil) })
+        try storeRows(touched.filter { sqlRows[$0] == nil }.map { ($0, rows[$0] ?? nil) }, unread: unread)
         for key in touched {
             guard let written = sqlRows[key], !Self.sameRow(rows[key] ?? nil, written.after) else { continue }
             // A policy may forbid this role the row; the SQL writer's value then stands.
@@ -259,7 +262,11 @@ struct ServerStore {
         try connection.execute("SELECT burrow.store_histories($1::jsonb)", [records.text])
     }
 
-    private func storeRows(_ rows: [(HistoryKey, [String: JSONValue]?)]) throws {
+    /// Writes `rows` to their class tables: a row deletes its object's row when `nil`, and
+    /// replaces or inserts it otherwise. Those of `unread` keys (the table did not show them
+    /// when read) are first inserted as they are, without arbitrating conflicts, which costs a
+    /// third more; a row there after all undoes that insert and takes the way that replaces.
+    private func storeRows(_ rows: [(HistoryKey, [String: JSONValue]?)], unread: Set<HistoryKey> = []) throws {
         for (className, entries) in Dictionary(grouping: rows, by: \.0.className) {
             guard let keyName = primaryKeys[className] else { continue }
             let table = ServerSchema.table(className), column = PostgresConnection.quoted(keyName)
@@ -270,27 +277,48 @@ struct ServerStore {
                     DELETE FROM \(table) WHERE \(column) IN (SELECT k.\(column) FROM jsonb_populate_recordset(NULL::\(table), $1::jsonb) k)
                     """, [JSONValue.array(gone).text])
             }
-            guard !alive.isEmpty else { continue }
-            let columns = Set(alive.flatMap { $0.1.keys }).sorted()
-            let quoted = columns.map(PostgresConnection.quoted)
-            var records = JSONTextWriter(capacity: alive.count * 128)
-            records.beginArray()
-            for (_, row) in alive {
-                records.beginObject()
-                for (name, value) in row.sorted(by: { $0.key < $1.key }) {
-                    records.key(name)
-                    records.value(value)
+            let fresh = alive.filter { unread.contains($0.0) }
+            if !fresh.isEmpty {
+                try connection.execute("SAVEPOINT burrow_new_rows")
+                do {
+                    try insert(fresh.map(\.1), into: table, keyColumn: column, replacing: false)
+                    try connection.execute("RELEASE SAVEPOINT burrow_new_rows")
+                } catch let error as PostgresError where error.sqlState == Self.uniqueViolation {
+                    try connection.execute("ROLLBACK TO SAVEPOINT burrow_new_rows")
+                    try insert(fresh.map(\.1), into: table, keyColumn: column, replacing: true)
                 }
-                records.endObject()
             }
-            records.endArray()
-            let updates = quoted.filter { $0 != column }.map { "\($0) = EXCLUDED.\($0)" }
-            try connection.execute("""
-                INSERT INTO \(table) (\(quoted.joined(separator: ", ")))
-                SELECT \(quoted.joined(separator: ", ")) FROM jsonb_populate_recordset(NULL::\(table), $1::jsonb)
-                ON CONFLICT (\(column)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
-                """, [records.text])
+            let known = alive.filter { !unread.contains($0.0) }
+            if !known.isEmpty { try insert(known.map(\.1), into: table, keyColumn: column, replacing: true) }
         }
+    }
+
+    /// PostgreSQL's SQLSTATE for a duplicate key.
+    private static let uniqueViolation = "23505"
+
+    /// Inserts `rows` into `table`; `replacing` replaces a row of the same key (`keyColumn`,
+    /// quoted) where one exists, and otherwise a row of the same key fails the insert.
+    private func insert(_ rows: [[String: JSONValue]], into table: String, keyColumn column: String, replacing: Bool) throws {
+        let columns = Set(rows.flatMap(\.keys)).sorted()
+        let quoted = columns.map(PostgresConnection.quoted)
+        var records = JSONTextWriter(capacity: rows.count * 128)
+        records.beginArray()
+        for row in rows {
+            records.beginObject()
+            for (name, value) in row.sorted(by: { $0.key < $1.key }) {
+                records.key(name)
+                records.value(value)
+            }
+            records.endObject()
+        }
+        records.endArray()
+        let updates = quoted.filter { $0 != column }.map { "\($0) = EXCLUDED.\($0)" }
+        let conflict = !replacing ? "" : "ON CONFLICT (\(column)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
+        try connection.execute("""
+            INSERT INTO \(table) (\(quoted.joined(separator: ", ")))
+            SELECT \(quoted.joined(separator: ", ")) FROM jsonb_populate_recordset(NULL::\(table), $1::jsonb)
+            \(conflict)
+            """, [records.text])
     }
 
     private func storeEffects(_ effects: [SyncOperation], client: UUID) throws {

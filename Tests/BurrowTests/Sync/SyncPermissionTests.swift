@@ -138,6 +138,24 @@ final class SyncPermissionTests {
         #expect(rejections("ana").count == 3)
     }
 
+    /// A row written past Burrow (no history, no change) that a role's policies hide: the
+    /// role's creation of the same key finds the row only when it writes, and is refused
+    /// there, leaving the row as it was.
+    @Test func aCreationOverAHiddenRowWrittenPastBurrowIsRefused() throws {
+        try fixture.psql(#"SET burrow.applying = 'on'; INSERT INTO "OwnedTask" (id, owner, title, points, tags) VALUES ('x1', 'ana', 'written past Burrow', 0, '[]')"#)
+        let bob = try open("bob")
+        try bob.write {
+            bob.create(OwnedTask.self, value: ["id": "x1", "owner": "bob", "title": "bob's"])
+            bob.create(OwnedTask.self, value: ["id": "x2", "owner": "bob", "title": "bob's too"])
+        }
+        try fixture.converge([bob])
+        #expect(rejections("bob").map(\.primaryKeyText) == ["x1"])
+        #expect(rejections("bob").first?.reason.contains("row-level security") == true, "\(rejections("bob"))")
+        #expect(try serverRow("x1") == "ana:written past Burrow:0")
+        #expect(try serverRow("x2") == "bob:bob's too:0")
+        #expect(ids(bob) == ["x2"])
+    }
+
     @Test func noRoleReadsAnothersRowsInBurrowsOwnTables() throws {
         let ana = try open("ana"), bob = try open("bob")
         try ana.write {
@@ -167,6 +185,7 @@ final class SyncPermissionTests {
         try bob.write { bob.create(OwnedTask.self, value: ["id": "a2", "owner": "bob", "title": "taken"]) }
         try fixture.converge([ana, bob])
         #expect(rejections("bob").map(\.primaryKeyText) == ["a2"])
+        #expect(rejections("bob").first?.reason.contains("hides this object's row") == true, "\(rejections("bob"))")
         #expect(try serverRow("a2") == "ana:ana's plan:0" && ids(bob) == ["b1"])
 
         // Other programs' writes wait for a role that sees every row, as bob sees none of them.
