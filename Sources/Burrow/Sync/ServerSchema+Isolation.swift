@@ -77,6 +77,16 @@ extension ServerSchema {
             DROP POLICY IF EXISTS burrow_read ON burrow.objects;
             CREATE POLICY burrow_read ON burrow.objects FOR SELECT
                 USING (burrow.can_see(class, pk) OR (deleted IS NOT NULL AND (created IS NULL OR created <= deleted)));
+            ALTER TABLE burrow.sql_writes ENABLE ROW LEVEL SECURITY;
+            """)
+        try installHistoryStore(on: connection)
+    }
+
+    /// Creates (or replaces) `burrow.store_histories(records jsonb)`, the one way roles write
+    /// histories: it refuses, as row-level security would, to overwrite the history of an
+    /// object alive on the server whose row the role could not read (a record without `seen`).
+    static func installHistoryStore(on connection: PostgresConnection) throws {
+        try connection.execute("""
             CREATE OR REPLACE FUNCTION burrow.store_histories(records jsonb) RETURNS void LANGUAGE plpgsql SECURITY DEFINER
             SET search_path = pg_catalog, pg_temp AS $$
             BEGIN
@@ -110,7 +120,15 @@ extension ServerSchema {
                 ON CONFLICT (class, pk) DO UPDATE SET created = EXCLUDED.created, deleted = EXCLUDED.deleted,
                     clocks = EXCLUDED.clocks, collections = EXCLUDED.collections;
             END $$;
-            ALTER TABLE burrow.sql_writes ENABLE ROW LEVEL SECURITY;
             """)
+    }
+
+    /// Whether `burrow.store_histories` inserts histories new to the server without
+    /// arbitrating conflicts (servers set up before it did keep a slower, equivalent one).
+    static func historyStoreIsCurrent(on connection: PostgresConnection) throws -> Bool {
+        try connection.execute("""
+            SELECT coalesce((SELECT prosrc LIKE '%unique_violation%' FROM pg_proc
+                             WHERE oid = to_regprocedure('burrow.store_histories(jsonb)')), false)
+            """)[0, 0] == "t"
     }
 }

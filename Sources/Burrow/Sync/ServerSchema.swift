@@ -180,17 +180,45 @@ enum ServerSchema {
         let captured = Set((0..<existing.rowCount).compactMap { existing[$0, 0] })
         for className in classes where !captured.contains(className) {
             let table = table(className)
-            // Burrow's own writes are left out in the trigger's condition, not in its body: an
-            // after-row trigger otherwise queues an event for each row an upload writes.
             try connection.execute("""
                 CREATE TRIGGER burrow_order BEFORE INSERT OR UPDATE OR DELETE ON \(table)
                     FOR EACH STATEMENT EXECUTE FUNCTION burrow.order_sql_write();
-                CREATE TRIGGER burrow_capture AFTER INSERT OR UPDATE OR DELETE ON \(table)
-                    FOR EACH ROW WHEN (coalesce(current_setting('burrow.applying', true), '') <> 'on')
-                    EXECUTE FUNCTION burrow.capture_sql_write();
+                \(captureTrigger(on: table));
                 CREATE TRIGGER burrow_no_truncate BEFORE TRUNCATE ON \(table)
                     FOR EACH STATEMENT EXECUTE FUNCTION burrow.refuse_truncate();
                 """)
+        }
+    }
+
+    /// The statement that creates the trigger recording other programs' writes to `table`.
+    /// Burrow's own writes are left out in its condition, not in its body: an after-row trigger
+    /// otherwise queues an event for each row an upload writes.
+    private static func captureTrigger(on table: String) -> String {
+        """
+        CREATE TRIGGER burrow_capture AFTER INSERT OR UPDATE OR DELETE ON \(table)
+            FOR EACH ROW WHEN (coalesce(current_setting('burrow.applying', true), '') <> 'on')
+            EXECUTE FUNCTION burrow.capture_sql_write()
+        """
+    }
+
+    /// Brings what a server set up by an earlier version runs up to date where it did the same
+    /// work more slowly: the history store (``installHistoryStore(on:)``) and the class tables'
+    /// capture triggers. An operator's act (``Realm/setUpSyncServer(_:for:)``, `burrow sync
+    /// setup`), with the rights of the owner of Burrow's schema; clients that connect leave
+    /// the server as they find it, since their roles may not alter it.
+    ///
+    /// - Throws: ``PostgresError``.
+    static func upgrade(on connection: PostgresConnection) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(uploadLock))")
+            if try !historyStoreIsCurrent(on: connection) { try installHistoryStore(on: connection) }
+            let outdated = try connection.execute("""
+                SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE t.tgname = 'burrow_capture' AND n.nspname = $1 AND t.tgqual IS NULL
+                """, [tableSchema])
+            for className in (0..<outdated.rowCount).compactMap({ outdated[$0, 0] }) {
+                try connection.execute("DROP TRIGGER burrow_capture ON \(table(className)); \(captureTrigger(on: table(className)))")
+            }
         }
     }
 

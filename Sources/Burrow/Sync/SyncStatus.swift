@@ -70,7 +70,9 @@ extension Realm {
     /// Creates Burrow's tables in the server's database for the synced classes of
     /// `configuration` (its model classes; with `objectTypes: []`, the classes stored in its
     /// file): the `burrow` schema and a table per class. What a sync session does at its first connection, for an operator to
-    /// run once with a role allowed to create tables, so that clients need none.
+    /// run once with a role allowed to create tables, so that clients need none. Run again on
+    /// a server an earlier version set up, it also replaces what that version installed with
+    /// the current, faster equivalents (the history store, the class tables' capture triggers).
     ///
     /// ```swift
     /// try Realm.setUpSyncServer("postgresql://admin@db.internal/tasks", for: config)
@@ -90,6 +92,7 @@ extension Realm {
         do {
             let connection = try PostgresConnection(server)
             try ServerSchema.install(on: connection)
+            try ServerSchema.upgrade(on: connection)
             try ServerSchema.migrate(schemas, on: connection)
         } catch let error as PostgresError {
             throw SyncWorker.syncError(error)

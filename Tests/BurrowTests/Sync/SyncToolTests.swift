@@ -31,6 +31,47 @@ final class SyncToolTests {
                           "due": "timestamp with time zone", "score": "double precision"])
     }
 
+    /// A server an earlier version set up (its history store arbitrating every insert, its
+    /// capture trigger firing for Burrow's own writes) is brought up to date by setup, and
+    /// syncs as before.
+    @Test func setupBringsWhatAnEarlierVersionInstalledUpToDate() throws {
+        let file = directory.file("models.realm")
+        _ = try Realm(configuration: Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self]))
+        #expect(try BurrowToolRun(["sync", "setup", server.connectionString, file.path]).status == 0)
+        let admin = try PostgresConnection(server.connectionString)
+        func current() throws -> [String] {
+            [try admin.execute("SELECT prosrc LIKE '%unique_violation%' FROM pg_proc WHERE proname = 'store_histories'")[0, 0] ?? "",
+             try admin.execute("SELECT pg_get_triggerdef(oid) LIKE '%WHEN%' FROM pg_trigger WHERE tgname = 'burrow_capture'")[0, 0] ?? ""]
+        }
+        #expect(try current() == ["t", "t"])
+        try admin.execute("""
+            CREATE OR REPLACE FUNCTION burrow.store_histories(records jsonb) RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = pg_catalog, pg_temp AS $$
+            BEGIN
+                INSERT INTO burrow.objects (class, pk, created, deleted, clocks, collections)
+                SELECT class, pk, created, deleted, clocks, collections FROM jsonb_to_recordset(records)
+                    AS r(class text, pk jsonb, created text, deleted text, clocks jsonb, collections jsonb)
+                ON CONFLICT (class, pk) DO UPDATE SET created = EXCLUDED.created, deleted = EXCLUDED.deleted,
+                    clocks = EXCLUDED.clocks, collections = EXCLUDED.collections;
+            END $$;
+            DROP TRIGGER burrow_capture ON "SyncedTask";
+            CREATE TRIGGER burrow_capture AFTER INSERT OR UPDATE OR DELETE ON "SyncedTask"
+                FOR EACH ROW EXECUTE FUNCTION burrow.capture_sql_write();
+            """)
+        #expect(try current() == ["f", "f"])
+        let run = try BurrowToolRun(["sync", "setup", server.connectionString, file.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try current() == ["t", "t"])
+
+        let configuration = fixture.configuration("client", objectTypes: [SyncedTask.self]) { $0.append(QuerySubscription<SyncedTask>()) }
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.create(SyncedTask.self, value: ["id": "after", "title": "upgraded"]) }
+        try realm.syncSession!.waitUntilSynced()
+        #expect(try admin.execute("SELECT title FROM \"SyncedTask\" WHERE id = 'after'")[0, 0] == "upgraded")
+        #expect(try admin.execute("SELECT count(*) FROM burrow.objects WHERE pk = '\"after\"'")[0, 0] == "1")
+        #expect(try admin.execute("SELECT count(*) FROM burrow.sql_writes")[0, 0] == "0")
+    }
+
     @Test func aRoleGrantedOnlyDataAccessSyncsOnceAnOperatorSetUpTheServer() throws {
         let file = directory.file("models.realm")
         _ = try Realm(configuration: Realm.Configuration(fileURL: file, objectTypes: [SyncedTask.self]))
