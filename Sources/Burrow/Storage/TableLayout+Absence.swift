@@ -102,14 +102,15 @@ extension TableLayout {
     /// Checks that a search for the missing key `sought` ended between two keys that enclose
     /// it, `found` (the first at least it) after it and `before` before it, as in a sound
     /// B-tree. A damaged branch page leads a search to the wrong leaf, past which LMDB's search
-    /// ends at the next page's first key, whichever it is.
+    /// ends at the next page's first key, whichever it is. The error's names are built only when
+    /// it is thrown: every lookup that finds nothing runs this.
     private func checkBracket(_ found: [UInt8]?, _ before: [UInt8]?, around sought: [UInt8],
-                              holding structure: String, forMissing missing: String) throws {
+                              holding structure: @autoclosure () -> String, forMissing missing: @autoclosure () -> String) throws {
         // LMDB's order: bytes, then the shorter first, as arrays compare.
         let foundIsPast = found.map { sought.lexicographicallyPrecedes($0) } ?? true
         let beforeIsBelow = before.map { $0.lexicographicallyPrecedes(sought) } ?? true
         guard foundIsPast, beforeIsBelow else {
-            throw StorageError.damaged("a search for \(missing) in \(structure) of '\(className)' ends between keys that do "
+            throw StorageError.damaged("a search for \(missing()) in \(structure()) of '\(className)' ends between keys that do "
                                        + "not enclose it (a damaged branch page led it astray)")
         }
     }

@@ -138,9 +138,12 @@ final class LocalReplica {
             var shadows: [ShadowUpdate] = []
             let schemas = self.schemasByName
             var clocks = ClockTexts(client: client)
+            var plans: [UInt32: ClassUpload?] = [:]
             let uploads = try pending.flatMap { entry in
-                try self.operations(for: entry.object, classID: entry.classID, schemas: schemas, clocks: &clocks, journal: journal,
-                                    txn: txn, shadows: &shadows)
+                let plan = plans[entry.classID] ?? self.classUpload(entry.classID, schemas: schemas)
+                plans[entry.classID] = plan
+                guard let plan else { return [SyncOperation]() }
+                return try self.operations(for: entry.object, of: plan, clocks: &clocks, journal: journal, txn: txn, shadows: &shadows)
             }
             var batch = Batch(number: number, operations: uploads, sent: pending, shadows: shadows)
             let stored = Self.encode(batch)
@@ -181,16 +184,40 @@ final class LocalReplica {
         }
     }
 
-    /// The operations that upload `pending`, a pending record of class `classID` (whose schema
-    /// `schemas` holds); adds to `shadows` what the file's collection shadows become once the
-    /// server has them.
-    private func operations(for pending: PendingObject, classID: UInt32, schemas: [String: ObjectSchema], clocks: inout ClockTexts,
-                            journal: SyncJournal, txn: Transaction, shadows: inout [ShadowUpdate]) throws -> [SyncOperation] {
+    /// What uploading the objects of one class needs, worked out once a batch.
+    struct ClassUpload {
+        let classID: UInt32
+        let className: String
+        let schema: ObjectSchema
+        let keyProperty: Property
+        /// Stored property ids by name, and names by id.
+        let ids: [String: UInt32]
+        let names: [UInt32: String]
+        /// The properties a creation uploads: all but linking objects.
+        let uploaded: [Property]
+    }
+
+    /// The ``ClassUpload`` of the class `classID`, whose schema `schemas` holds (or the
+    /// file's, for a class the models no longer declare); `nil` for a class without a primary
+    /// key or no longer stored.
+    private func classUpload(_ classID: UInt32, schemas: [String: ObjectSchema]) -> ClassUpload? {
         guard let layout = core.catalog.layouts.values.first(where: { $0.classID == classID }),
-              case let schema = schemas[layout.className] ?? layout.storedClass.objectSchema, let keyProperty = schema.primaryKeyProperty,
-              let swiftKey = pending.primaryKey.anyValue ?? (pending.primaryKey.isNull ? NSNull() : nil) else { return [] }
-        let className = layout.className
-        let primaryKey = SyncValueCodec.encode(swiftKey, of: keyProperty)
+              case let schema = schemas[layout.className] ?? layout.storedClass.objectSchema,
+              let keyProperty = schema.primaryKeyProperty else { return nil }
+        let properties = layout.storedClass.properties
+        return ClassUpload(classID: classID, className: layout.className, schema: schema, keyProperty: keyProperty,
+                           ids: Dictionary(properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a }),
+                           names: Dictionary(properties.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }),
+                           uploaded: schema.properties.filter { $0.type != .linkingObjects })
+    }
+
+    /// The operations that upload `pending`, a pending record of the class `plan` describes;
+    /// adds to `shadows` what the file's collection shadows become once the server has them.
+    private func operations(for pending: PendingObject, of plan: ClassUpload, clocks: inout ClockTexts,
+                            journal: SyncJournal, txn: Transaction, shadows: inout [ShadowUpdate]) throws -> [SyncOperation] {
+        guard let swiftKey = pending.primaryKey.anyValue ?? (pending.primaryKey.isNull ? NSNull() : nil) else { return [] }
+        let classID = plan.classID, className = plan.className, schema = plan.schema, ids = plan.ids, names = plan.names
+        let primaryKey = SyncValueCodec.encode(swiftKey, of: plan.keyProperty)
         func clock(_ time: HybridTimestamp) -> String { clocks.text(time) }
         var result: [SyncOperation] = []
         let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey)
@@ -201,8 +228,6 @@ final class LocalReplica {
             if object == nil { shadows.append(ShadowUpdate(classID: classID, primaryKey: pending.primaryKey, property: nil, elements: nil)) }
         }
         guard pending.existsLocally, let object else { return result }
-        let ids = Dictionary(layout.storedClass.properties.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
-        let names = Dictionary(layout.storedClass.properties.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         func field(_ property: Property, at time: HybridTimestamp) throws -> SyncOperation.Field {
             let value = SyncValueCodec.encode(object[property.name], of: property)
             guard let kind = CollectionKind(of: property), let id = ids[property.name] else {
@@ -217,7 +242,7 @@ final class LocalReplica {
             return SyncOperation.Field(value: .null, clock: clock(time), edits: edits)
         }
         if let created = pending.created {
-            let fields = try schema.properties.filter { $0.type != .linkingObjects }.map { property in
+            let fields = try plan.uploaded.map { property in
                 let time = ids[property.name].flatMap { pending.properties[$0] }.map { max($0, created) } ?? created
                 return (property.name, try field(property, at: time))
             }
