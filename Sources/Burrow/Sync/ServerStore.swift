@@ -541,10 +541,11 @@ struct ServerStore {
                       LEFT JOIN burrow.objects o ON o.class = \(PostgresConnection.literal(className))
                           AND o.pk = to_jsonb(t.\(PostgresConnection.quoted(keyName)))\(condition)
                       """)
-                while true {
+                // The next page is fetched and parsed while this one is applied.
+                try PagePipeline.run(fetch: { () throws -> (operations: [SyncOperation], bytes: Int)? in
                     let rows = try connection.execute("FETCH \(pageSize) FROM burrow_snapshot")
                     pageSize = min(pageSize * 2, pageSizes.upperBound)
-                    if rows.rowCount == 0 { break }
+                    if rows.rowCount == 0 { return nil }
                     var bytes = 0
                     let operations = try (0..<rows.rowCount).map { row throws -> SyncOperation in
                         bytes += (rows[row, 0]?.utf8.count ?? 0) + (rows[row, 1]?.utf8.count ?? 0)
@@ -560,9 +561,11 @@ struct ServerStore {
                                                  return (name, field)
                                              })
                     }
-                    rowsLeft -= min(rowsLeft, UInt64(operations.count))
-                    try page(operations, bytes, rowsLeft)
-                }
+                    return (operations, bytes)
+                }, apply: { fetched in
+                    rowsLeft -= min(rowsLeft, UInt64(fetched.operations.count))
+                    try page(fetched.operations, fetched.bytes, rowsLeft)
+                })
                 try connection.execute("CLOSE burrow_snapshot")
             }
             return sequence

@@ -260,6 +260,12 @@ extension SyncSession {
 // MARK: - Sync
 
 extension Internals {
+    /// Runs the two stages a download's pages go through: `fetch` on a thread of its own,
+    /// one page ahead of `apply`.
+    static func pipelinePages<Page>(fetch: @escaping () throws -> Page?, apply: (Page) throws -> Void) throws {
+        try PagePipeline.run(fetch: fetch, apply: apply)
+    }
+
     /// A position key between `lower` and `upper`, as an insert at `clock` makes it.
     static func positionKey(between lower: String?, and upper: String?, clock: String) -> String {
         PositionKey.between(lower, upper, clock: clock)
