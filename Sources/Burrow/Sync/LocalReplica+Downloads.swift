@@ -169,6 +169,9 @@ extension LocalReplica {
     /// Whether `object`'s `property` already holds `wire`, a value in wire form, so that
     /// setting it would only make a change notification.
     static func holds(_ object: DynamicObject, _ wire: JSONValue, property: Property) -> Bool {
-        SyncValueCodec.encode(object[property.name], of: property).canonical == wire.canonical
+        let held = SyncValueCodec.encode(object[property.name], of: property)
+        // The same text is the same value: only values spelled apart (numbers and members as
+        // the server's `jsonb` respells and reorders them) are compared in canonical form.
+        return held == wire || held.canonical == wire.canonical
     }
 }
