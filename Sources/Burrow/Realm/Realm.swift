@@ -49,7 +49,10 @@ public struct Realm: Equatable {
 
     /// The realm for `configuration`: this thread's cached instance, or a new one. With
     /// `queue`, the realm is confined to that serial queue instead of the calling thread: it
-    /// may be used in any block the queue runs, whatever thread runs it, and nowhere else.
+    /// may be used in any block the queue runs, whatever thread runs it, and nowhere else. Code
+    /// the main queue runs on another thread than the main one (code on the main actor once
+    /// `dispatchMain()` ended the main thread) gets the main queue's realm, as with
+    /// `queue: .main`: the main actor may resume on another thread after each `await`.
     ///
     /// ```swift
     /// let queue = DispatchQueue(label: "import")
@@ -70,7 +73,14 @@ public struct Realm: Equatable {
     ///   versions kept than `maximumNumberOfActiveVersions`, or no reader slot left).
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
         if queue == nil { Confinement.noteMainThread() }
-        try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .thread(pthread_self()))
+        // Code the main queue runs on another thread than the main one (after `dispatchMain()`,
+        // Dispatch's threads take turns running it; so on the main actor) opens the main
+        // queue's realm: its next block, or the main actor after an `await`, may run on
+        // another thread, as RealmSwift's main-thread realm is used across them.
+        let confinement: Confinement = if let queue { .queue(queue) }
+            else if Confinement.isOnMainQueueOffTheMainThread { .queue(.main) }
+            else { .thread(pthread_self()) }
+        try self.init(configuration: configuration, confinement: confinement)
     }
 
     /// Traps for settings that exclude each other, with RealmSwift's messages.

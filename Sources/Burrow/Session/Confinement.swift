@@ -37,6 +37,12 @@ enum Confinement {
         mainThread.withLock { $0 = pthread_self() }
     }
 
+    /// Whether the caller runs a block of the main queue on a thread other than the main one
+    /// (as code on the main actor does once `dispatchMain()` ended the main thread).
+    static var isOnMainQueueOffTheMainThread: Bool {
+        !Thread.isMainThread && DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
+
     /// Whether the caller runs on the main queue: the main thread's realm may be used there,
     /// whichever thread runs it. `dispatchMain()` ends the main thread and has a thread of
     /// Dispatch's run the main queue from then on, one block at a time, as the main thread did.

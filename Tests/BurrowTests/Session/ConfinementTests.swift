@@ -176,3 +176,29 @@ actor DogStore {
         #expect(again == realm)  // the actor's cached instance
     }
 }
+
+/// `Realm()` on the main actor when the main queue runs off the main thread, as under the test
+/// runner (which called `dispatchMain()`): the main actor may resume on another thread after
+/// each `await`, so the realm is the main queue's.
+@Suite struct MainQueueRealmTests {
+    @MainActor @Test func theMainActorOffTheMainThreadUsesTheMainQueuesRealmAcrossSuspensionPoints() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration()
+        let realm = try Realm(configuration: configuration)
+        // On the main thread itself (a program whose main thread runs the main queue), the realm
+        // is that thread's, which the main queue may use too (MainQueueWritesTests).
+        #expect(realm.internals.isConfinedToTheMainQueue == !Thread.isMainThread)
+        var threads = Set<UInt>()
+        for age in 0..<30 {
+            try realm.write { realm.add(Dog(value: ["name": "d\(age)", "age": age])) }
+            try await Task.sleep(for: .milliseconds(1))  // resumes on whichever thread runs the main queue
+            threads.insert(UInt(pthread_self()))
+            #expect(realm.objects(Dog.self).count == age + 1)
+            #expect(try Realm(configuration: configuration).internals.identity == realm.internals.identity)
+        }
+        print("the main actor ran on \(threads.count) thread(s)")
+        // Elsewhere, a realm of its own.
+        let elsewhere = try await Task.detached { try Realm(configuration: configuration).internals.isConfinedToTheMainQueue }.value
+        #expect(!elsewhere)
+    }
+}

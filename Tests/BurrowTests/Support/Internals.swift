@@ -108,6 +108,12 @@ struct RealmInternals {
     var writeState: WriteState? { core.writeState }
     /// The engine object itself, for identity.
     var identity: ObjectIdentifier { ObjectIdentifier(core) }
+    /// Whether the realm is confined to the main queue (rather than to a thread, another
+    /// queue or an actor).
+    var isConfinedToTheMainQueue: Bool {
+        // `DispatchQueue.main` wraps the one main queue in a new object each time: compared by label.
+        if case .queue(let queue) = core.confinement { queue.label == DispatchQueue.main.label } else { false }
+    }
 
     /// The frozen versions of the file the process holds, each pinned by one frozen realm.
     var frozenVersionCount: Int { core.coordinator.frozenVersionCount }
