@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --tests
-suites='ConfinementTests|AsyncWriteTests|GroupCommitTests|FreezingTests|ThreadSafeReferenceTests|SnapshotOrderTests|VersionLimitTests|CollectionIdentityTests|InvalidateTests|NotificationTests|CollectionNotificationTests|NotificationDeliveryTests'
+suites='ConfinementTests|MainQueueRealmTests|PagePipelineTests|AsyncWriteTests|GroupCommitTests|FreezingTests|ThreadSafeReferenceTests|SnapshotOrderTests|VersionLimitTests|CollectionIdentityTests|InvalidateTests|NotificationTests|CollectionNotificationTests|NotificationDeliveryTests'
 swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
