@@ -18,7 +18,7 @@ enum QueryCache {
 
     /// Parses `format` with `arguments`, reusing what was learnt of `format` before.
     static func parse(_ format: String, arguments: [Any]) throws -> ParsedQuery {
-        let entry = try last.value.value(for: format) { entries.withLock { $0[format] } } ?? learn(format)
+        let entry = try last.value.value(for: format, orMake: { try entries.withLock { $0[format] } ?? learn(format) })
         switch entry {
         case .template(let template): return try template.binding(arguments)
         case .tokens(let tokens): return try QueryParser.parse(tokens: tokens, arguments: arguments)

@@ -72,15 +72,7 @@ public struct Realm: Equatable {
     ///   `fileOperationFailed` (a file to delete for `deleteRealmIfMigrationNeeded` is open), `unsupportedFileFormatVersion`, `outOfDiskSpace`, `limitExceeded` (more
     ///   versions kept than `maximumNumberOfActiveVersions`, or no reader slot left).
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
-        if queue == nil { Confinement.noteMainThread() }
-        // Code the main queue runs on another thread than the main one (after `dispatchMain()`,
-        // Dispatch's threads take turns running it; so on the main actor) opens the main
-        // queue's realm: its next block, or the main actor after an `await`, may run on
-        // another thread, as RealmSwift's main-thread realm is used across them.
-        let confinement: Confinement = if let queue { .queue(queue) }
-            else if Confinement.isOnMainQueueOffTheMainThread { .queue(.main) }
-            else { .thread(pthread_self()) }
-        try self.init(configuration: configuration, confinement: confinement)
+        try self.init(configuration: configuration, confinement: queue.map { .queue($0) } ?? .ofCaller())
     }
 
     /// Traps for settings that exclude each other, with RealmSwift's messages.

@@ -31,16 +31,21 @@ enum Confinement {
     }()
 
     /// Notes that the calling thread is the main thread, when it is.
-    static func noteMainThread() {
+    private static func noteMainThread() {
         guard Thread.isMainThread else { return }
         _ = mainQueueKey
         mainThread.withLock { $0 = pthread_self() }
     }
 
-    /// Whether the caller runs a block of the main queue on a thread other than the main one
-    /// (as code on the main actor does once `dispatchMain()` ended the main thread).
-    static var isOnMainQueueOffTheMainThread: Bool {
-        !Thread.isMainThread && DispatchQueue.getSpecific(key: mainQueueKey) == true
+    /// Where a realm opened without a queue belongs: the calling thread, or the main queue for
+    /// code the main queue runs on another thread than the main one. After `dispatchMain()`,
+    /// Dispatch's threads take turns running the main queue, so its next block, or the main
+    /// actor after an `await`, may run elsewhere, as RealmSwift's main-thread realm is used
+    /// across them.
+    static func ofCaller() -> Confinement {
+        noteMainThread()
+        let isOnMainQueueOffTheMainThread = !Thread.isMainThread && DispatchQueue.getSpecific(key: mainQueueKey) == true
+        return isOnMainQueueOffTheMainThread ? .queue(.main) : .thread(pthread_self())
     }
 
     /// Whether the caller runs on the main queue: the main thread's realm may be used there,

@@ -16,4 +16,12 @@ final class LastFound<Key: Equatable, Value> {
         (self.key, value) = (key, found)
         return found
     }
+
+    /// The value kept for `key`, or what `make` gives, which is then kept.
+    func value(for key: Key, orMake make: () throws -> Value) rethrows -> Value {
+        if let value, self.key == key { return value }
+        let made = try make()
+        (self.key, value) = (key, made)
+        return made
+    }
 }

@@ -141,7 +141,7 @@ final class LocalReplica {
             var plans: [UInt32: ClassUpload?] = [:]
             let uploads = try pending.flatMap { entry in
                 let plan = plans[entry.classID] ?? self.classUpload(entry.classID, schemas: schemas)
-                plans[entry.classID] = plan
+                plans[entry.classID] = .some(plan)
                 guard let plan else { return [SyncOperation]() }
                 return try self.operations(for: entry.object, of: plan, clocks: &clocks, journal: journal, txn: txn, shadows: &shadows)
             }

@@ -125,9 +125,7 @@ struct ServerStore {
         var rows = try loadRows(of: operations.filter {
             sqlRows[HistoryKey(className: $0.className, primaryKey: $0.primaryKey.asciiText)] == nil
         })
-        // Keys the table did not show: most often objects new to the server.
-        let unread = Set(operations.lazy.map { HistoryKey(className: $0.className, primaryKey: $0.primaryKey.asciiText) }
-            .filter { rows[$0] == nil && sqlRows[$0] == nil })
+        let read = Set(rows.keys)
         for (key, written) in sqlRows { rows[key] = written.before }
         var effects: [SyncOperation] = []
         var touched: [HistoryKey] = []
@@ -150,7 +148,9 @@ struct ServerStore {
             if seen.insert(key).inserted { touched.append(key) }
         }
         try storeHistories(touched.map { ($0, histories[$0]!) }, seen: loaded)
-        try storeRows(touched.filter { sqlRows[$0] == nil }.map { ($0, rows[$0] ?? nil) }, unread: unread)
+        // The keys the table did not show are most often of objects new to the server.
+        let uploaded = touched.filter { sqlRows[$0] == nil }
+        try storeRows(uploaded.map { ($0, rows[$0] ?? nil) }, unread: Set(uploaded).subtracting(read))
         for key in touched {
             guard let written = sqlRows[key], !Self.sameRow(rows[key] ?? nil, written.after) else { continue }
             // A policy may forbid this role the row; the SQL writer's value then stands.
