@@ -42,3 +42,15 @@ extension PersistableEnum {
         return RawValue._fromAny(value).flatMap(Self.init(rawValue:))
     }
 }
+
+/// RealmSwift's older name for an enum stored by its raw value, which can also be the value of a
+/// ``RealmOptional`` or a ``RealmProperty`` of an optional: declare new enums
+/// ``PersistableEnum``.
+///
+/// ```swift
+/// enum Level: Int, RealmEnum { case low, high }
+/// final class Alarm: Object {
+///     let level = RealmOptional<Level>()
+/// }
+/// ```
+public protocol RealmEnum: PersistableEnum, RealmOptionalType {}

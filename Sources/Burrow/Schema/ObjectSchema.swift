@@ -23,6 +23,14 @@ public struct ObjectSchema: Equatable, Sendable, CustomStringConvertible {
         self.isEmbedded = isEmbedded
     }
 
+    /// The model class this process uses for the class, or ``DynamicObject`` for a class of the
+    /// file that no model class of this process declares.
+    ///
+    /// ```swift
+    /// realm.schema["Dog"]?.objectClass == Dog.self    // true
+    /// ```
+    public var objectClass: ObjectBase.Type { ClassInfo.type(named: className) ?? DynamicObject.self }
+
     /// The primary key property, if the class has one.
     public var primaryKeyProperty: Property? { properties.first(where: \.isPrimary) }
 

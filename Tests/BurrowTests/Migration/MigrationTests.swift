@@ -48,8 +48,11 @@ import Testing
         let reopened = try Realm(configuration: configuration([Member.self], version: 1))
         #expect(reopened.objects(Member.self).sorted(byKeyPath: "name").map(\.score) == [3, 0])
         #expect(try Realm.schemaVersion(at: directory.file(), encryptionKey: TestDirectory.suiteKey) == 1)
+        // RealmSwift's global name for it answers the same.
+        #expect(try schemaVersionAtURL(directory.file(), encryptionKey: TestDirectory.suiteKey) == 1)
         // The file has no key to open it with.
         expectError(.invalidDatabase) { try Realm.schemaVersion(at: directory.file(), encryptionKey: Data(count: 64)) }
+        expectError(.invalidDatabase) { try schemaVersionAtURL(directory.file(), encryptionKey: Data(count: 64)) }
     }
 
     @Test func theSameVersionWithAChangedSchemaThrowsEveryDifference() throws {
@@ -98,6 +101,29 @@ import Testing
         #expect(people.map(\.age) == [31, -1])
         #expect(people.map(\.nickname) == ["Annie", nil])
         #expect(people.filter("age > 30").count == 1)
+    }
+
+    @Test func performMigrationMigratesWithoutARealmLeftOpen() throws {
+        try writeVersion0People()
+        final class Member: Object {
+            @Persisted var name = ""
+            @Persisted var age = 0
+            @Persisted var nickname: String?
+        }
+        let runs = Locked(0)
+        let migrating = configuration([Member.self], version: 2) { migration, _ in
+            runs.withLock { $0 += 1 }
+            migration.enumerateObjects(ofType: "Member") { old, new in new!["age"] = Int(old!["age"] as! String) ?? -1 }
+        }
+        try Realm.performMigration(for: migrating)
+        #expect(runs.withLock { $0 } == 1)
+        #expect(try schemaVersionAtURL(directory.file(), encryptionKey: TestDirectory.suiteKey) == 2)
+        // Opening afterwards finds nothing left to migrate.
+        let realm = try Realm(configuration: migrating)
+        #expect(runs.withLock { $0 } == 1)
+        #expect(realm.objects(Member.self).sorted(byKeyPath: "name").map(\.age) == [31, -1])
+        // A schema that needs a higher version throws, as opening would.
+        expectError(.schemaMismatch) { try Realm.performMigration(for: configuration([Member.self], version: 1)) }
     }
 
     @Test func optionalityChangesConvertNilToTheDefault() throws {

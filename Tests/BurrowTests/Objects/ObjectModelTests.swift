@@ -19,6 +19,13 @@ import Testing
         #expect(schema["mood"]?.type == .string)
         #expect(schema["scratch"] == nil)
         #expect(schema["fullName"] == nil)
+        #expect(schema.objectClass == Person.self)
+    }
+
+    @Test func aClassNoModelDeclaresIsADynamicObjectsClass() throws {
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Person.self]))
+        #expect(realm.schema["Person"]?.objectClass == Person.self)
+        #expect(ObjectSchema(className: "NoModelDeclaresThis", properties: []).objectClass == DynamicObject.self)
     }
 
     @Test func mapsEveryScalarTypeToItsPropertyType() {
@@ -146,6 +153,19 @@ import Testing
         let stored = try #require(realm.objects(AllTypes.self).first)
         #expect(stored.string == bigString)
         #expect(stored.data == bigData)
+    }
+
+    @Test func realmObjectNameChoosesTheStoredName() throws {
+        final class Pet: Object {
+            @Persisted var name = ""
+            override class func _realmObjectName() -> String? { "Companion" }
+        }
+        #expect(Pet.className() == "Companion" && Pet().objectSchema.className == "Companion")
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Pet.self]))
+        try realm.write { realm.add(Pet(value: ["name": "Rex"])) }
+        #expect(realm.schema["Companion"]?.objectClass == Pet.self && realm.schema["Pet"] == nil)
+        #expect(realm.dynamicObjects("Companion").map { $0["name"] as? String } == ["Rex"])
+        #expect(realm.objects(Pet.self).filter("name == 'Rex'").count == 1)
     }
 
     @Test func describesItselfAsRealmSwiftDoes() {

@@ -16,6 +16,27 @@ import Testing
         #expect(reading.humidity.value == nil && RealmOptional(4).value == 4)
     }
 
+    @Test func aRealmEnumIsTheValueOfARealmOptional() throws {
+        enum Shift: Int, RealmEnum { case day = 1, night = 2 }
+        final class Watch: Object {
+            @Persisted(primaryKey: true) var id = 0
+            let shift = RealmOptional<Shift>()
+        }
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Watch.self]))
+        try realm.write {
+            let watch = Watch()
+            watch.id = 1
+            watch.shift.value = .night
+            realm.add(watch)
+            realm.add(Watch(value: ["id": 2]))
+        }
+        #expect(realm.fileSchema["Watch"]?["shift"]?.type == .int && realm.fileSchema["Watch"]?["shift"]?.isOptional == true)
+        #expect(realm.object(ofType: Watch.self, forPrimaryKey: 1)?.shift.value == .night)
+        #expect(realm.object(ofType: Watch.self, forPrimaryKey: 2)?.shift.value == nil)
+        #expect(realm.objects(Watch.self).filter("shift == 2").map(\.id) == [1])
+        #expect(realm.objects(Watch.self).filter("shift == nil").map(\.id) == [2])
+    }
+
     @Test func theValueIsStoredQueriedAndUpdated() throws {
         let realm = try directory.realm()
         try realm.write {
