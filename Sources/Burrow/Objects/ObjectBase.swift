@@ -91,15 +91,6 @@ open class ObjectBase {
     /// ```
     open class func _realmIgnoreClass() -> Bool { false }
 
-    /// The name the class is stored under, when it is not the class's own: RealmSwift's class
-    /// method for a Swift class whose stored name must differ (two classes of one name in
-    /// different modules, or a file written under another name).
-    ///
-    /// ```swift
-    /// override class func _realmObjectName() -> String? { "Pet" }
-    /// ```
-    open class func _realmObjectName() -> String? { nil }
-
     /// The schema of the class, as RealmSwift's class method reads it.
     ///
     /// ```swift

@@ -261,7 +261,6 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The unqualified Swift name of `type`: `V1.Pet` and `V2.Pet` are both `Pet`.
     static func storedName(of type: ObjectBase.Type) -> String {
-        if let chosen = type._realmObjectName() { return chosen }
         let full = String(describing: type)
         return full.split(separator: ".").last.map(String.init) ?? full
     }

@@ -155,19 +155,6 @@ import Testing
         #expect(stored.data == bigData)
     }
 
-    @Test func realmObjectNameChoosesTheStoredName() throws {
-        final class Pet: Object {
-            @Persisted var name = ""
-            override class func _realmObjectName() -> String? { "Companion" }
-        }
-        #expect(Pet.className() == "Companion" && Pet().objectSchema.className == "Companion")
-        let realm = try Realm(configuration: directory.configuration(objectTypes: [Pet.self]))
-        try realm.write { realm.add(Pet(value: ["name": "Rex"])) }
-        #expect(realm.schema["Companion"]?.objectClass == Pet.self && realm.schema["Pet"] == nil)
-        #expect(realm.dynamicObjects("Companion").map { $0["name"] as? String } == ["Rex"])
-        #expect(realm.objects(Pet.self).filter("name == 'Rex'").count == 1)
-    }
-
     @Test func describesItselfAsRealmSwiftDoes() {
         let dog = Dog(value: ["Rex", 3])
         #expect(dog.description == "Dog {\n\tname = Rex;\n\tage = 3;\n}")
