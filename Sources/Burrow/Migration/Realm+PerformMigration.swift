@@ -10,8 +10,8 @@ extension Realm {
     /// try Realm.performMigration(for: configuration)
     /// ```
     /// - Throws: ``Realm/Error`` as ``Realm/init(configuration:queue:)`` does: a schema that
-    ///   needs a higher version (`schemaMismatch`), a file that is not Burrow's or a wrong key
-    ///   (`invalidDatabase`), or a migration block that throws.
+    ///   needs a higher version, or a migration that leaves primary keys duplicate
+    ///   (`schemaMismatch`); a file that is not Burrow's or a wrong key (`invalidDatabase`).
     public static func performMigration(for configuration: Realm.Configuration = .defaultConfiguration) throws {
         // Opening migrates (or, under deleteRealmIfMigrationNeeded, starts the file anew); the
         // realm is let go at once.
