@@ -157,7 +157,8 @@ public final class SyncSession: @unchecked Sendable {
         if let error = outcome.withLock({ $0 }) { throw error }
     }
 
-    private func enqueue(_ direction: ProgressDirection, _ waiter: @escaping Waiter) {
+    /// Calls `waiter` once the work in `direction` waiting now is done, or the session stopped.
+    func enqueue(_ direction: ProgressDirection, _ waiter: @escaping Waiter) {
         let stopped = status.withLock { status -> Bool in
             guard status.state != .inactive else { return true }
             switch direction {

@@ -126,6 +126,73 @@ import Testing
         expectError(.schemaMismatch) { try Realm.performMigration(for: configuration([Member.self], version: 1)) }
     }
 
+    @Test func asyncOpenMigratesOffTheCallersThreadAndDeliversOnTheQueue() throws {
+        try writeVersion0People()
+        final class Member: Object {
+            @Persisted var name = ""
+            @Persisted var age = 0
+        }
+        let caller = pthread_self()
+        let migratedOn = Locked<pthread_t?>(nil)
+        let migrating = configuration([Member.self], version: 1) { migration, _ in
+            migratedOn.withLock { $0 = pthread_self() }
+            migration.enumerateObjects(ofType: "Member") { old, new in new!["age"] = Int(old!["age"] as! String) ?? -1 }
+        }
+        let queue = DispatchQueue(label: "callback")
+        let delivered = DispatchSemaphore(value: 0)
+        let ages = Locked<[Int]?>(nil)
+        Realm.asyncOpen(configuration: migrating, callbackQueue: queue) { result in
+            dispatchPrecondition(condition: .onQueue(queue))
+            let realm = try! result.get()
+            // Confined to the queue: usable here, in a write too.
+            try! realm.write { realm.create(Member.self, value: ["name": "Cy", "age": 7]) }
+            ages.withLock { $0 = realm.objects(Member.self).sorted(byKeyPath: "name").map(\.age) }
+            delivered.signal()
+        }
+        #expect(delivered.wait(timeout: .now() + 30) == .success)
+        #expect(ages.withLock { $0 } == [31, -1, 7])
+        let migrationThread = try #require(migratedOn.withLock { $0 })
+        #expect(pthread_equal(migrationThread, caller) == 0, "the migration ran on the caller's thread")
+
+        // What opening throws reaches the callback as a failure.
+        let failed = DispatchSemaphore(value: 0)
+        let failure = Locked<Realm.Error?>(nil)
+        Realm.asyncOpen(configuration: configuration([Member.self], version: 0), callbackQueue: queue) { result in
+            if case .failure(let error) = result { failure.withLock { $0 = error as? Realm.Error } }
+            failed.signal()
+        }
+        #expect(failed.wait(timeout: .now() + 30) == .success)
+        #expect(failure.withLock { $0?.code } == .schemaMismatch)
+    }
+
+    @Test func aCancelledAsyncOpenNeverCallsBack() throws {
+        try writeVersion0People()
+        final class Member: Object {
+            @Persisted var name = ""
+            @Persisted var age = 0
+        }
+        let migrated = DispatchSemaphore(value: 0)
+        let migrating = configuration([Member.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "Member") { _, new in new!["age"] = 1 }
+            migrated.signal()
+        }
+        // The callback queue is held until the task is cancelled, whatever the open's pace.
+        let queue = DispatchQueue(label: "callback")
+        queue.suspend()
+        let calls = Locked(0)
+        let task = Realm.asyncOpen(configuration: migrating, callbackQueue: queue) { _ in calls.withLock { $0 += 1 } }
+        task.addProgressNotification(queue: queue) { _ in Issue.record("a realm without sync reported download progress") }
+        #expect(migrated.wait(timeout: .now() + 30) == .success)
+        task.cancel()
+        queue.resume()
+        Thread.sleep(forTimeInterval: 0.3)
+        queue.sync {}
+        #expect(calls.withLock { $0 } == 0)
+        // The migration that ran stays run.
+        let realm = try Realm(configuration: configuration([Member.self], version: 1))
+        #expect(realm.objects(Member.self).map(\.age) == [1, 1])
+    }
+
     @Test func optionalityChangesConvertNilToTheDefault() throws {
         try writeVersion0People()
         final class Member: Object {

@@ -93,6 +93,29 @@ final class SyncProgressTests {
         #expect(reports.withLock { $0.count } == seen.count, "an invalidated token was called")
     }
 
+    @Test func asyncOpenDeliversASyncedRealmOnceTheServersDataIsDownloaded() throws {
+        let writer = try Realm(configuration: configuration("writer"))
+        try createTasks(writer, count: 3_000, prefix: "s")
+        try writer.syncSession!.waitUntilSynced()
+        let queue = DispatchQueue(label: "callback")
+        let delivered = DispatchSemaphore(value: 0)
+        let count = Locked(-1)
+        let reports = Locked<[SyncSession.Progress]>([])
+        let task = Realm.asyncOpen(configuration: configuration("fresh"), callbackQueue: queue) { result in
+            count.withLock { $0 = (try? result.get())?.objects(SyncedTask.self).count ?? -2 }
+            delivered.signal()
+        }
+        task.addProgressNotification(queue: queue) { progress in
+            dispatchPrecondition(condition: .onQueue(queue))
+            reports.withLock { $0.append(progress) }
+        }
+        #expect(delivered.wait(timeout: .now() + 60) == .success)
+        #expect(count.withLock { $0 } == 3_000, "the callback ran before the download")
+        let seen = reports.withLock { $0 }
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.progressEstimate <= $1.progressEstimate }, "\(seen)")
+        #expect(seen.isEmpty || seen.last!.isTransferComplete, "\(seen)")
+    }
+
     @Test func aStoppedSessionTakesNoProgressNotification() throws {
         let configuration = configuration("stopped")
         // The realm is let go at once: the session outlives it.
