@@ -34,22 +34,30 @@ extension PredicateCompiler {
     }
 
     /// A comparison through `LinkingObjects`: ANY (unless ALL or NONE) of the linking objects,
-    /// or `@count` of them.
+    /// `@count` of them, or the linking objects themselves compared with objects
+    /// (`linkingObjects == obj`, `ANY linkingObjects IN {…}`).
     func compileThroughBacklinks(_ comparison: Comparison, _ backlinks: (origin: String, property: String),
                                  rest: String?, at position: Int) throws(Realm.Error) -> RowPredicate {
-        guard let rest else {
-            throw QueryError.at(position, "compare a property of the linking objects, or their @count")
-        }
+        let identity = rest == nil ? try Self.objectIdentity(comparison, at: position) : nil
+        let quantifier = comparison.quantifier ?? .any
         guard let links, let layout = links.catalog.layouts[storedClass.name], let origin = links.catalog.layouts[backlinks.origin] else {
             // No table for the linking class: every object has no linking objects.
             if rest == "@count" || rest == "@size", case .literal(let literal, _) = comparison.rhs {
                 let result = Self.test(comparison.op, ValueComparator.compare(.int(0), literal))
                 return { _ in result }
             }
-            let result = comparison.quantifier == Quantifier.all || comparison.quantifier == Quantifier.none
+            let result = quantifier == .all || quantifier == .none
             return { _ in result }
         }
         let sources = Self.linkingKeys(backlinks, to: layout, links: links)
+        guard let rest else {
+            // The binder let through only objects: compared by class and key.
+            let (keys, matchesWhenFound) = identity!
+            let classID = origin.classID
+            return Self.quantified(quantifier, over: sources) { key in
+                keys.contains(TypedKey(classID: classID, key: key.rawValue)) == matchesWhenFound
+            }
+        }
         if rest == "@count" || rest == "@size" {
             guard comparison.quantifier == nil, case .literal(let literal, _) = comparison.rhs else {
                 throw QueryError.at(position, "@count of linking objects compares only with a value")
@@ -57,23 +65,88 @@ extension PredicateCompiler {
             let op = comparison.op
             return { row in !row.isAbsent && Self.test(op, ValueComparator.compare(.int(Int64(sources(row).count)), literal)) }
         }
+        if rest.hasPrefix("@") {
+            return try compileBacklinkAggregate(comparison, rest, sources: sources, origin: origin, links: links, at: position)
+        }
         var inner = comparison
         inner.quantifier = nil
         inner.lhs = .keyPath(rest, position: position)
         let test = try PredicateCompiler(storedClass: origin.storedClass, links: links).compile(.comparison(inner))
-        let quantifier = comparison.quantifier ?? .any
+        return Self.quantified(quantifier, over: sources) { key in
+            guard let sourceRow = links.row(key.rawValue, in: origin) else { return nil }
+            return test(RowReader(sourceRow, key: key))
+        }
+    }
+
+    /// `linkingObjects.@min|@max|@sum|@avg.property op value`: an aggregate of a property of
+    /// the linking objects, compared once.
+    private func compileBacklinkAggregate(_ comparison: Comparison, _ rest: String, sources: @escaping (RowReader) -> [ObjectKey],
+                                          origin: TableLayout, links: LinkResolver, at position: Int) throws(Realm.Error) -> RowPredicate {
+        let parts = rest.split(separator: ".", maxSplits: 1).map(String.init)
+        guard comparison.quantifier == nil else {
+            throw QueryError.at(position, "'\(comparison.quantifier!.rawValue)' cannot apply to '\(rest)' of linking objects")
+        }
+        guard parts.count == 2, let column = origin.storedClass.properties.firstIndex(where: { $0.name == parts[1] }) else {
+            throw QueryError.at(position, "'\(parts[0])' of linking objects needs a property of \(origin.className) after it, as in '\(parts[0]).age'")
+        }
+        guard case .literal(let literal, _) = comparison.rhs else {
+            throw QueryError.at(comparison.rhs.position, "'\(rest)' of linking objects compares only with a value")
+        }
+        let kind = origin.kinds[column]
+        let reduce = try Self.aggregate(parts[0], of: kind, at: position)
+        let op = comparison.op
         return { row in
+            guard !row.isAbsent else { return false }
+            let values = sources(row).compactMap { key in links.row(key.rawValue, in: origin).map { RowReader($0).value(column, kind: kind) } }
+            let value = reduce(values)
+            return Self.test(op, ValueComparator.compare(value, literal), lhsNull: value.isNull, rhsNull: literal.isNull)
+        }
+    }
+
+    /// Whether ANY, ALL or NONE of the linking objects pass `test` (`nil`: an object that is
+    /// gone, not counted).
+    private static func quantified(_ quantifier: Quantifier, over sources: @escaping (RowReader) -> [ObjectKey],
+                                   _ test: @escaping (ObjectKey) -> Bool?) -> RowPredicate {
+        { row in
             var matches = 0, total = 0
             for key in sources(row) {
-                guard let sourceRow = links.row(key.rawValue, in: origin) else { continue }
+                guard let passed = test(key) else { continue }
                 total += 1
-                if test(RowReader(sourceRow, key: key)) { matches += 1 }
+                if passed { matches += 1 }
             }
             switch quantifier {
             case .any: return matches > 0
             case .all: return matches == total
             case .none: return matches == 0
             }
+        }
+    }
+
+    /// A class and key: an object, as a comparison with objects names it.
+    struct TypedKey: Hashable {
+        let classID: UInt32
+        let key: UInt64
+    }
+
+    /// The objects a comparison of linking objects themselves names, and whether a linking
+    /// object matches by being one of them (`==`, `IN`) or by not being one (`!=`).
+    private static func objectIdentity(_ comparison: Comparison, at position: Int) throws(Realm.Error) -> (Set<TypedKey>, Bool) {
+        func keys(_ values: [_PersistedValue]) throws(Realm.Error) -> Set<TypedKey> {
+            var keys = Set<TypedKey>()
+            for value in values {
+                switch value {
+                case .typedLink(let classID, let key): keys.insert(TypedKey(classID: classID, key: key))
+                case .null: continue
+                default: throw QueryError.at(position, "linking objects compare with objects, not with \(value.displayText)")
+                }
+            }
+            return keys
+        }
+        switch (comparison.op, comparison.rhs) {
+        case (.equal, .literal(let value, _)): return (try keys([value]), true)
+        case (.notEqual, .literal(let value, _)): return (try keys([value]), false)
+        case (.in, .list(let values, _)): return (try keys(values), true)
+        default: throw QueryError.at(position, "compare a property of the linking objects, their @count, or the objects themselves with ==, != or IN")
         }
     }
 

@@ -232,6 +232,22 @@ struct PredicateCompiler {
         case .mixed: .mixed(.null)
         }
         try check(probe, against: left, comparison)
+        let textual: Set<_StorageKind> = [.string, .data]
+        if textual.contains(leftKind), textual.contains(rightKind),
+           op.isStringOperator || comparison.caseInsensitive || comparison.diacriticInsensitive {
+            // Text against text: the operator on the (folded) bytes of both columns.
+            let fold = Self.folding(caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+            let folds = comparison.caseInsensitive || comparison.diacriticInsensitive
+            return { row in
+                if row.isNull(left) || row.isNull(right) {
+                    return Self.test(op, nil, lhsNull: row.isNull(left), rhsNull: row.isNull(right))
+                }
+                guard folds else { return Self.testBytes(op, row.columnBytes(left), row.columnBytes(right)) }
+                let lhs = Array(fold(String(decoding: row.columnBytes(left), as: UTF8.self)).utf8)
+                let rhs = Array(fold(String(decoding: row.columnBytes(right), as: UTF8.self)).utf8)
+                return lhs.withUnsafeBytes { l in rhs.withUnsafeBytes { Self.testBytes(op, l, $0) } }
+            }
+        }
         return { row in
             let lhs = row.value(left, kind: leftKind), rhs = row.value(right, kind: rightKind)
             return Self.test(op, ValueComparator.compare(lhs, rhs), lhsNull: lhs.isNull, rhsNull: rhs.isNull)

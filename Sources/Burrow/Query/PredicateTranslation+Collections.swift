@@ -51,7 +51,12 @@ extension PredicatePath {
         let isCollection = type is any PredicateCollection.Type
         if let object = type as? ObjectBase.Type { return (object, isCollection) }
         if let linkable = type as? any _QueryLinkable.Type { return (linkedClass(linkable), isCollection) }
+        if let collection = type as? any RealmCollection.Type { return (elementType(collection) as? ObjectBase.Type, isCollection) }
         return (nil, isCollection)
+    }
+
+    private static func elementType<Collection: RealmCollection>(_: Collection.Type) -> Any.Type {
+        Collection.Element.self
     }
 
     private static func linkedClass<Linkable: _QueryLinkable>(_: Linkable.Type) -> ObjectBase.Type {

@@ -46,10 +46,19 @@ extension Query where T: _Persistable, T.PersistedType: _QueryComparable {
     }
 }
 
-extension Query where T: _Persistable, T.PersistedType: _QueryString {
+extension Query where T: _Persistable, T.PersistedType: _QueryBinary {
     /// Contains `value` (`CONTAINS`).
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.contains("ex", options: .caseInsensitive) }
+    /// ```
     public func contains(_ value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.contains, value._persistedValue, options: options)
+    }
+
+    /// Contains the value of another property.
+    public func contains<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.contains, column, options: options)
     }
 
     /// Starts with `value` (`BEGINSWITH`).
@@ -57,9 +66,19 @@ extension Query where T: _Persistable, T.PersistedType: _QueryString {
         compare(.beginsWith, value._persistedValue, options: options)
     }
 
+    /// Starts with the value of another property.
+    public func starts<U>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.beginsWith, column, options: options)
+    }
+
     /// Ends with `value` (`ENDSWITH`).
     public func ends(with value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.endsWith, value._persistedValue, options: options)
+    }
+
+    /// Ends with the value of another property.
+    public func ends<U>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.endsWith, column, options: options)
     }
 
     /// Equal to `value` under `options`.
@@ -67,15 +86,62 @@ extension Query where T: _Persistable, T.PersistedType: _QueryString {
         compare(.equal, value._persistedValue, options: options)
     }
 
+    /// Equal to the value of another property under `options`.
+    public func equals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.equal, column, options: options)
+    }
+
     /// Not equal to `value` under `options`.
     public func notEquals(_ value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.notEqual, value._persistedValue, options: options)
     }
 
+    /// Not equal to the value of another property under `options`.
+    public func notEquals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
+        compare(.notEqual, column, options: options)
+    }
+}
+
+extension Query where T: _Persistable, T.PersistedType: _QueryString {
     /// Matches a wildcard pattern: `*` any run of characters, `?` one character (`LIKE`).
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.like("R?x*", caseInsensitive: true) }
+    /// ```
     public func like(_ value: T, caseInsensitive: Bool = false) -> Query<Bool> {
         compare(.like, value._persistedValue, options: caseInsensitive ? .caseInsensitive : [])
     }
+
+    /// Matches the pattern another property holds.
+    public func like<U>(_ column: Query<U>, caseInsensitive: Bool = false) -> Query<Bool> {
+        compare(.like, column, options: caseInsensitive ? .caseInsensitive : [])
+    }
+}
+
+extension Query where T: _Persistable & OptionalProtocol, T.Wrapped: Comparable & _Persistable {
+    /// Between the bounds, both included, for an optional property (`nil` is in no range).
+    ///
+    /// ```swift
+    /// dogs.where { $0.weight.contains(10.0...20.0) }
+    /// ```
+    public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
+        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.lessOrEqual, range.upperBound._persistedValue)
+    }
+
+    /// At least the lower bound and below the upper bound, for an optional property.
+    public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
+        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.less, range.upperBound._persistedValue)
+    }
+}
+
+extension Query where T: _HasPersistedType {
+    /// The stored form of the values, to query what the stored type allows: a range of a
+    /// ``CustomPersistable`` type's stored integers, a prefix of an enum's raw strings.
+    ///
+    /// ```swift
+    /// things.where { $0.size.persistableValue > 10 }
+    /// ```
+    public var persistableValue: Query<T.PersistedType> { retyped() }
 }
 
 extension Query where T == Bool {
@@ -121,11 +187,26 @@ extension Query where T: _OptionalPersistableEnum {
     public var rawValue: Query<T._Enum.RawValue?> { retyped() }
 }
 
-extension Query where T: _QueryCollection, T._QueryElement: PersistableEnum, T._QueryElement.RawValue: RealmCollectionValue {
+extension Query where T: RealmCollection, T.Element: PersistableEnum, T.Element.RawValue: RealmCollectionValue {
     /// The raw values of a collection of enums.
     ///
     /// ```swift
     /// things.where { $0.moods.rawValue.contains("calm") }
     /// ```
-    public var rawValue: Query<List<T._QueryElement.RawValue>> { retyped() }
+    public var rawValue: Query<AnyRealmCollection<T.Element.RawValue>> { retyped() }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value: PersistableEnum, T.Value.RawValue: RealmCollectionValue {
+    /// The raw values of a map of enums.
+    public var rawValue: Query<Map<T.Key, T.Value.RawValue>> { retyped() }
+}
+
+extension Query where T: RealmCollection, T.Element: _OptionalPersistableEnum, T.Element._Enum.RawValue: RealmCollectionValue {
+    /// The raw values of a collection of optional enums, `nil` included.
+    public var rawValue: Query<AnyRealmCollection<T.Element._Enum.RawValue?>> { retyped() }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value: _OptionalPersistableEnum, T.Value._Enum.RawValue: RealmCollectionValue {
+    /// The raw values of a map of optional enums, `nil` included.
+    public var rawValue: Query<Map<T.Key, T.Value._Enum.RawValue?>> { retyped() }
 }

@@ -19,6 +19,9 @@ public struct Query<T> {
         case keyPath(String, owner: ClassInfo)
         /// The value under `key` of a map property, and a key path into it for a map of objects.
         case mapValue(map: String, key: String, rest: String?, owner: ClassInfo)
+        /// A value nested in the lists and dictionaries an `AnyRealmValue` property holds
+        /// (`value[0]['key']`).
+        case mixedPath(property: String, steps: [NestedStep], owner: ClassInfo)
         /// How many objects of a collection match a condition on them (`SUBQUERY(…).@count`).
         case subqueryCount(collection: String, predicate: PredicateNode)
         /// A condition.
@@ -37,6 +40,7 @@ public struct Query<T> {
         case .root(let info): Query<U>(.root(info))
         case .keyPath(let name, let owner): Query<U>(.keyPath(name, owner: owner))
         case .mapValue(let map, let key, let rest, let owner): Query<U>(.mapValue(map: map, key: key, rest: rest, owner: owner))
+        case .mixedPath(let property, let steps, let owner): Query<U>(.mixedPath(property: property, steps: steps, owner: owner))
         case .subqueryCount(let collection, let predicate): Query<U>(.subqueryCount(collection: collection, predicate: predicate))
         case .predicate(let node): Query<U>(.predicate(node))
         }
@@ -55,6 +59,7 @@ public struct Query<T> {
         switch expression {
         case .mapValue(let map, let key, let rest, _): return .mapValue(map: map, key: key, rest: rest, position: 0)
         case .subqueryCount(let collection, let predicate): return .subqueryCount(collection: collection, predicate: predicate, position: 0)
+        case .mixedPath(let property, let steps, _): return .mixedPath(property: property, steps: steps, position: 0)
         default: return .keyPath(keyPathName, position: 0)
         }
     }
@@ -63,7 +68,7 @@ public struct Query<T> {
     var node: PredicateNode {
         switch expression {
         case .predicate(let node): node
-        case .keyPath, .mapValue, .subqueryCount: .comparison(Comparison(lhs: lhsOperand, op: .equal, rhs: .literal(.bool(true), position: 0)))
+        case .keyPath, .mapValue, .mixedPath, .subqueryCount: .comparison(Comparison(lhs: lhsOperand, op: .equal, rhs: .literal(.bool(true), position: 0)))
         case .root: .constant(true)
         }
     }
@@ -76,9 +81,10 @@ public struct Query<T> {
     }
 
     /// `self op other`, two properties.
-    func compare<U>(_ op: ComparisonOperator, _ other: Query<U>) -> Query<Bool> {
+    func compare<U>(_ op: ComparisonOperator, _ other: Query<U>, options: StringOptions = []) -> Query<Bool> {
         Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: lhsOperand, op: op, rhs: other.lhsOperand))))
+            lhs: lhsOperand, op: op, rhs: other.lhsOperand,
+            caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))
     }
 }
 
@@ -110,14 +116,24 @@ extension String: _QueryComparable {}
 extension Decimal: _QueryComparable {}
 extension Decimal128: _QueryComparable {}
 extension ObjectId: _QueryComparable {}
+extension Data: _QueryComparable {}
+extension AnyRealmValue: _QueryComparable {}
 extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
 
-/// Types with string operators in queries: `String`, `String?`, `Data` and `Data?`.
+/// Types with the operators of bytes in queries (`contains`, `starts(with:)`, `ends(with:)`,
+/// `equals`, ordering): `String`, `Data` and their optionals.
 ///
 /// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
-public protocol _QueryString: _Persistable {}
+public protocol _QueryBinary: _QueryComparable {}
+extension Data: _QueryBinary {}
+extension Optional: _QueryBinary where Wrapped: _QueryBinary {}
+
+/// Types with the operators of text in queries, `like` besides those of bytes: `String` and
+/// `String?`.
+///
+/// Implementation detail of Burrow: conformances and members of this protocol are for Burrow's use, not yours.
+public protocol _QueryString: _QueryBinary {}
 extension String: _QueryString {}
-extension Data: _QueryString {}
 extension Optional: _QueryString where Wrapped: _QueryString {}
 
 extension Query where T: ObjectBase {
