@@ -56,14 +56,23 @@ extension DynamicObject {
         }
     }
 
-    /// The collection property `name`, checked to be of `kind` and to hold objects.
+    /// The collection property `name`, checked to be of `kind`, typed as a collection of
+    /// dynamic objects. A collection of values comes typed so too, as RealmSwift gives it: its
+    /// count and notifications work, and reading an element traps.
     func objectCollection(_ name: String, _ kind: _CollectionKind, as description: String) -> Any {
         guard let management else { burrowPreconditionFailure("\(description) of '\(name)' can only be read from an object of a realm.") }
         let (column, property) = storedProperty(name, management)
-        guard property.collection == kind, property.kind == .link else {
-            burrowPreconditionFailure("Property '\(management.bound.layout.className).\(name)' is not a \(description.lowercased()) of objects.")
+        guard property.collection == kind else {
+            burrowPreconditionFailure("Property '\(management.bound.layout.className).\(name)' is not a \(description.lowercased()).")
         }
-        return collection(column: column, property: property)
+        guard property.kind != .link else { return collection(column: column, property: property) }
+        // Not cached with the object's collections: those are typed by their values.
+        switch kind {
+        case .list: return List<DynamicObject>(managed: ManagedList(owner: self, column: column, targetType: nil))
+        case .set: return MutableSet<DynamicObject>(managed: ManagedSet(owner: self, column: column, targetType: nil))
+        case .map: return Map<String, DynamicObject?>(managed: ManagedMap(owner: self, column: column, targetType: nil))
+        case .linkingObjects: burrowPreconditionFailure("Linking objects are read with dynamic access, not as a \(description).")
+        }
     }
 }
 

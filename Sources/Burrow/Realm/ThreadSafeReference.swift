@@ -105,13 +105,17 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         var isResolved: Bool { state.withLock { $0.value == nil } }
 
         func take(for core: RealmCore) -> (any RealmBound)? {
-            burrowPrecondition(core.configuration.identity == identity,
-                               "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
             let taken = state.withLock { state in
                 defer { state = (nil, nil) }
                 return state
             }
             guard let source = taken.value else { burrowPreconditionFailure("Can only resolve a thread safe reference once.") }
+            // Another file holds other objects: nothing to resolve there, and the reference is
+            // spent, as RealmSwift's is.
+            guard core.configuration.identity == identity else {
+                taken.pin?.release().abort()
+                return nil
+            }
             core.moveForResolving(madeAt: version, pinned: taken.pin?.release())
             return source.moved(to: core)
         }
@@ -126,8 +130,9 @@ extension Realm {
     /// ```
     /// A realm at an older version than the reference's source, or one that has read nothing
     /// since it opened, first moves to the source's version (see ``ThreadSafeReference``);
-    /// inside a write the value is read in the write. Traps when the reference was resolved
-    /// already, and when this realm has another configuration than the source's.
+    /// inside a write the value is read in the write. A realm of another file than the
+    /// source's resolves nothing (`nil`), and spends the reference. Traps when the reference
+    /// was resolved already.
     public func resolve<Confined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         reference.resolve(in: self)
     }

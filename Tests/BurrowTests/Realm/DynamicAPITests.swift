@@ -312,8 +312,23 @@ private final class BreederAddress: EmbeddedObject {
             }
         }
         expectMessage(wrongClass, "Object of type 'Breeder' cannot be added to 'Breeder.hounds', a collection of 'Hound'.")
+        // A collection of values read as one of objects counts, and traps at its elements.
+        let valuesAsObjects = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
+            let breeder = realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 1)!
+            guard breeder.dynamicMutableSet("tags").count == 2 else { return }
+            _ = breeder.dynamicMutableSet("tags").first
+        }
+        expectMessage(valuesAsObjects, "'Breeder.tags' holds string values, not objects: read it with its value type, as object[\"tags\"].")
+        let notASet = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
+            _ = realm.dynamicObject(ofType: "Breeder", forPrimaryKey: 1)!.dynamicMutableSet("hounds")
+        }
+        expectMessage(notASet, "Property 'Breeder.hounds' is not a mutableset.")
         // A primary key that is taken is the data's fault: the write throws.
         let dynamicRealm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: []))
+        let ann = try #require(dynamicRealm.dynamicObject(ofType: "Breeder", forPrimaryKey: 1))
+        #expect(ann.dynamicList("nicknames").count == 2 && ann.dynamicMutableSet("tags").count == 2 && ann.dynamicMap("scores").count == 1)
         let existingKey = try #require(throws: Realm.Error.self) {
             try dynamicRealm.write { _ = dynamicRealm.dynamicCreate("Breeder", value: ["id": 1, "name": "Again"]) }
         }

@@ -258,14 +258,28 @@ import Testing
         expectMessage(result, "Can only resolve a thread safe reference once.")
     }
 
-    @Test func resolvingInAnotherConfigurationTraps() async {
+    @Test func aRealmOfAnotherFileResolvesNothingAndSpendsTheReference() throws {
+        let realm = try directory.realm()
+        let dog = Dog(value: ["name": "Rex"])
+        try realm.write { realm.add(dog) }
+        let elsewhere = TestDirectory()
+        let reference = ThreadSafeReference(to: dog)
+        #expect(try elsewhere.realm().resolve(reference) == nil)
+        #expect(reference.isInvalidated)
+    }
+
+    @Test func resolvingASpentReferenceTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = MisuseTests.freshRealm()
+            let directory = TestDirectory()
+            let realm = try! directory.realm()
             let dog = Dog()
             try! realm.write { realm.add(dog) }
-            _ = MisuseTests.freshRealm().resolve(ThreadSafeReference(to: dog))
+            let reference = ThreadSafeReference(to: dog)
+            let elsewhere = TestDirectory()
+            _ = try! elsewhere.realm().resolve(reference)
+            _ = realm.resolve(reference)
         }
-        expectMessage(result, "Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
+        expectMessage(result, "Can only resolve a thread safe reference once.")
     }
 
     @Test func referencingAnUnmanagedObjectTraps() async {

@@ -176,6 +176,10 @@ class ManagedCollection {
             }
             return AnyRealmValue(stored: inner, realm: realm, location: location()) as! E
         }
+        if E._linkedType != nil {
+            burrowPreconditionFailure("'\(layout.className).\(layout.storedClass.properties[column].name)' holds \(kind) values, not objects: "
+                                      + "read it with its value type, as object[\"\(layout.storedClass.properties[column].name)\"].")
+        }
         return E._fromPersisted(value)
     }
 }
