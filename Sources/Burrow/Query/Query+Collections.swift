@@ -33,7 +33,7 @@ extension Query where T: RealmCollection {
     /// ```swift
     /// kennels.where { $0.tags.contains("small") }
     /// ```
-    public func contains(_ value: T.Element) -> Query<Bool> { compare(.equal, queryArgument(value)) }
+    public func contains(_ value: T.Element) -> Query<Bool> { containing(queryArgument(value)) }
 
     /// Whether any element is one of `values` (`ANY collection IN {…}`).
     ///
@@ -150,7 +150,9 @@ extension Query {
         guard case .keyPath(let path, let owner) = expression else {
             burrowPreconditionFailure("'\(member)' in where { } needs a collection property.")
         }
-        return Query<V>(.keyPath(path + "." + member, owner: owner))
+        // An aggregate reads one value of the collection; its keys and values are many.
+        let requiresAny = member == "@allKeys" || member == "@allValues"
+        return spelled(Query<V>(.keyPath(path + "." + member, owner: owner))) { $0.appending(member, requiresAny: requiresAny) }
     }
 
     /// An aggregate of the objects of the collection the key path starts with: `aggregate`
@@ -159,13 +161,20 @@ extension Query {
         guard case .keyPath(let path, let owner) = expression else {
             burrowPreconditionFailure("'\(aggregate)' in where { } needs a property of the objects of a collection.")
         }
-        guard let dot = path.firstIndex(of: ".") else { return Query(.keyPath(path + "." + aggregate, owner: owner)) }
-        return Query(.keyPath(path[..<dot] + "." + aggregate + path[dot...], owner: owner))
+        let aggregated = path.firstIndex(of: ".").map { path[..<$0] + "." + aggregate + path[$0...] } ?? path + "." + aggregate
+        return spelled(Query(.keyPath(aggregated, owner: owner))) { .path(aggregated, arguments: $0.arguments, requiresAny: false) }
     }
 
     /// Whether any element is one of `values` (`ANY collection IN {…}`).
     func anyElement(in values: [_PersistedValue]) -> Query<Bool> {
-        Query<Bool>(.predicate(.comparison(Comparison(lhs: lhsOperand, op: .in, rhs: .list(values, position: 0), quantifier: .any))))
+        spelled(Query<Bool>(.predicate(.comparison(Comparison(lhs: lhsOperand, op: .in, rhs: .list(values, position: 0), quantifier: .any))))) {
+            QuerySpelling.path($0.format, arguments: $0.arguments, requiresAny: true).comparing("IN", value: values.map { $0.anyValue ?? NSNull() })
+        }
+    }
+
+    /// Whether the collection holds `value` (`value IN collection`).
+    func containing(_ value: _PersistedValue) -> Query<Bool> {
+        spelled(compare(.equal, value)) { $0.comparison("%@ IN " + $0.format, arguments: [value.anyValue ?? NSNull()]) }
     }
 
     /// Whether every element lies between the bounds: `@min >= lower && @max <(=) upper`.

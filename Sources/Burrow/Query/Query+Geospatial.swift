@@ -14,6 +14,8 @@ extension Query where T: _QueryLinkable & ExpressibleByNilLiteral, T._LinkedObje
         guard let shape = GeoShape(shape) else {
             burrowPreconditionFailure("geoWithin needs a GeoBox, GeoCircle or GeoPolygon, not a \(U.self).")
         }
-        return Query<Bool>(.predicate(.comparison(Comparison(lhs: lhsOperand, op: .geoWithin, rhs: .shape(shape, position: 0)))))
+        return spelled(Query<Bool>(.predicate(.comparison(Comparison(lhs: lhsOperand, op: .geoWithin, rhs: .shape(shape, position: 0)))))) {
+            $0.comparing("IN", value: shape)
+        }
     }
 }

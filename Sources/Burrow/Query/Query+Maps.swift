@@ -11,7 +11,7 @@ extension Query where T: RealmKeyedCollection {
     /// ```swift
     /// ledgers.where { $0.scores.contains(1200) }
     /// ```
-    public func contains(_ value: T.Value) -> Query<Bool> { compare(.equal, queryArgument(value)) }
+    public func contains(_ value: T.Value) -> Query<Bool> { containing(queryArgument(value)) }
 
     /// Whether any value is one of `values` (`ANY map IN {…}`).
     public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T.Value {
@@ -34,7 +34,9 @@ extension Query where T: RealmKeyedCollection {
         guard case .keyPath(let path, let owner) = expression else {
             burrowPreconditionFailure("A map subscript in where { } needs a map property.")
         }
-        return Query<T.Value>(.mapValue(map: path, key: member._mapKey, rest: nil, owner: owner))
+        return spelled(Query<T.Value>(.mapValue(map: path, key: member._mapKey, rest: nil, owner: owner))) {
+            .path($0.format + "[%@]", arguments: $0.arguments + [member._mapKey], requiresAny: false)
+        }
     }
 }
 

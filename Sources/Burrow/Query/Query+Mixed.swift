@@ -18,6 +18,14 @@ extension Query where T == AnyRealmValue {
     public subscript(key: String) -> Query<AnyRealmValue> { nested(.key(key)) }
 
     private func nested(_ step: NestedStep) -> Query<AnyRealmValue> {
+        let argument: Any = switch step {
+        case .index(let index): index
+        case .key(let key): key
+        }
+        return spelled(nestedExpression(step)) { .path($0.format + "[%@]", arguments: $0.arguments + [argument], requiresAny: false) }
+    }
+
+    private func nestedExpression(_ step: NestedStep) -> Query<AnyRealmValue> {
         switch expression {
         case .keyPath(let property, let owner):
             if case .key(let key) = step { return Query(.mapValue(map: property, key: key, rest: nil, owner: owner)) }

@@ -16,8 +16,31 @@ extension Query where T: _Persistable {
     /// people.where { $0.id.in([1, 2, 3]) }
     /// ```
     public func `in`<C: Sequence>(_ collection: C) -> Query<Bool> where C.Element == T {
-        Query<Bool>(.predicate(.comparison(Comparison(
-            lhs: lhsOperand, op: .in, rhs: .list(collection.map(queryArgument), position: 0)))))
+        let values = collection.map(queryArgument)
+        return spelled(Query<Bool>(.predicate(.comparison(Comparison(lhs: lhsOperand, op: .in, rhs: .list(values, position: 0)))))) {
+            $0.comparing("IN", value: values.map { $0.anyValue ?? NSNull() })
+        }
+    }
+}
+
+extension Query {
+    /// Equal to `value`, for generic code that knows `T` only as a stored type
+    /// (`T: _RealmSchemaDiscoverable`), as RealmSwift's `==` accepts it.
+    ///
+    /// ```swift
+    /// func isNil<T: _RealmSchemaDiscoverable & ExpressibleByNilLiteral>(_ q: Query<T>) -> Query<Bool> { q == nil }
+    /// ```
+    @_disfavoredOverload
+    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.equal, anyQueryArgument(rhs)) }
+    /// Not equal to `value`, for generic code (see ``==(_:_:)``).
+    @_disfavoredOverload
+    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, anyQueryArgument(rhs)) }
+
+    private static func anyQueryArgument(_ value: T) -> _PersistedValue {
+        guard let persistable = value as? any _Persistable else {
+            burrowPreconditionFailure("A value of \(T.self) cannot be compared in where { }: it is not a stored type.")
+        }
+        return queryArgument(persistable)
     }
 }
 
@@ -37,7 +60,7 @@ extension Query where T: _Persistable, T.PersistedType: _QueryComparable {
     /// dogs.where { $0.age.contains(1...3) }
     /// ```
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable {
-        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.lessOrEqual, range.upperBound._persistedValue)
+        between(range.lowerBound._persistedValue, range.upperBound._persistedValue)
     }
 
     /// At least the lower bound and below the upper bound.
@@ -125,7 +148,7 @@ extension Query where T: _Persistable & OptionalProtocol, T.Wrapped: Comparable 
     /// dogs.where { $0.weight.contains(10.0...20.0) }
     /// ```
     public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
-        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.lessOrEqual, range.upperBound._persistedValue)
+        between(range.lowerBound._persistedValue, range.upperBound._persistedValue)
     }
 
     /// At least the lower bound and below the upper bound, for an optional property.
@@ -147,17 +170,22 @@ extension Query where T: _HasPersistedType {
 extension Query where T == Bool {
     /// Both conditions hold.
     public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        Query<Bool>(.predicate(.and(lhs.node, rhs.node)))
+        Query<Bool>(.predicate(.and(lhs.node, rhs.node)), spelling: joined(lhs, "&&", rhs))
     }
 
     /// Either condition holds.
     public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        Query<Bool>(.predicate(.or(lhs.node, rhs.node)))
+        Query<Bool>(.predicate(.or(lhs.node, rhs.node)), spelling: joined(lhs, "||", rhs))
     }
 
     /// The condition does not hold.
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
-        Query<Bool>(.predicate(.not(query.node)))
+        query.spelled(Query<Bool>(.predicate(.not(query.node)))) { $0.negated }
+    }
+
+    private static func joined(_ lhs: Query<Bool>, _ op: String, _ rhs: Query<Bool>) -> QuerySpelling? {
+        guard let left = lhs.spelling, let right = rhs.spelling else { return nil }
+        return .joining(left, op, right)
     }
 }
 

@@ -34,9 +34,10 @@ extension Query {
         burrowPrecondition(keyPath is ReferenceWritableKeyPath<Linked, V>,
                            "where { } on '\(target.className)' reads a property that is not @Persisted: \(keyPath).")
         let name = target.propertyName(of: keyPath)
+        let spell = { (spelling: QuerySpelling) in spelling.appending(name, requiresAny: spelling.requiresAny || isCollection(V.self)) }
         if case .mapValue(let map, let key, let rest, _) = expression {
-            return Query<V>(.mapValue(map: map, key: key, rest: rest.map { $0 + "." + name } ?? name, owner: target))
+            return spelled(Query<V>(.mapValue(map: map, key: key, rest: rest.map { $0 + "." + name } ?? name, owner: target)), spell)
         }
-        return Query<V>(.keyPath(keyPathName + "." + name, owner: target))
+        return spelled(Query<V>(.keyPath(keyPathName + "." + name, owner: target)), spell)
     }
 }

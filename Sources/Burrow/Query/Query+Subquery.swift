@@ -13,7 +13,12 @@ extension Query where T == Bool {
         guard let collection else {
             burrowPreconditionFailure("count in where { } needs a condition on the objects of a collection, such as ($0.dogs.age > 5).count.")
         }
-        return Query<Int>(.subqueryCount(collection: collection, predicate: relative))
+        return spelled(Query<Int>(.subqueryCount(collection: collection, predicate: relative))) { spelling in
+            // RealmSwift names the element `$col1` and reads the collection's key paths from it.
+            let inner = spelling.condition.replacingOccurrences(of: "ANY \(collection).", with: "$col1.")
+                .replacingOccurrences(of: "\(collection).", with: "$col1.")
+            return .path("SUBQUERY(\(collection), $col1, \(inner)).@count", arguments: spelling.arguments, requiresAny: false)
+        }
     }
 
     /// `node` with its key paths made relative to the collection they start with; traps when

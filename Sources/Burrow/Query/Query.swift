@@ -29,13 +29,23 @@ public struct Query<T> {
     }
 
     let expression: Expression
+    /// How RealmSwift's query builder writes this expression; only kept for a query built from
+    /// ``_constructForTesting()``.
+    var spelling: QuerySpelling?
 
-    init(_ expression: Expression) {
+    init(_ expression: Expression, spelling: QuerySpelling? = nil) {
         self.expression = expression
+        self.spelling = spelling
     }
 
     /// The same expression, seen as a query on values of `U` (an enum as its raw value).
     func retyped<U>(as type: U.Type = U.self) -> Query<U> {
+        var retyped = retypedExpression(as: U.self)
+        retyped.spelling = spelling
+        return retyped
+    }
+
+    private func retypedExpression<U>(as type: U.Type) -> Query<U> {
         switch expression {
         case .root(let info): Query<U>(.root(info))
         case .keyPath(let name, let owner): Query<U>(.keyPath(name, owner: owner))
@@ -75,16 +85,26 @@ public struct Query<T> {
 
     /// `self op value`.
     func compare(_ op: ComparisonOperator, _ value: _PersistedValue, options: StringOptions = []) -> Query<Bool> {
-        Query<Bool>(.predicate(.comparison(Comparison(
+        spelled(Query<Bool>(.predicate(.comparison(Comparison(
             lhs: lhsOperand, op: op, rhs: .literal(value, position: 0),
-            caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))
+            caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))) {
+            $0.comparing(op.rawValue, options: options, value: value.anyValue ?? NSNull())
+        }
+    }
+
+    /// Between the bounds, both included (`BETWEEN {lower, upper}`).
+    func between(_ lower: _PersistedValue, _ upper: _PersistedValue) -> Query<Bool> {
+        let both = compare(.greaterOrEqual, lower) && compare(.lessOrEqual, upper)
+        return spelled(both) { $0.comparison($0.operand + " BETWEEN {%@, %@}", arguments: []).adding([lower.anyValue ?? NSNull(), upper.anyValue ?? NSNull()]) }
     }
 
     /// `self op other`, two properties.
     func compare<U>(_ op: ComparisonOperator, _ other: Query<U>, options: StringOptions = []) -> Query<Bool> {
-        Query<Bool>(.predicate(.comparison(Comparison(
+        spelled(Query<Bool>(.predicate(.comparison(Comparison(
             lhs: lhsOperand, op: op, rhs: other.lhsOperand,
-            caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))
+            caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))) {
+            $0.comparing(op.rawValue, options: options, other.spelling ?? .path(other.keyPathName, requiresAny: false))
+        }
     }
 }
 
@@ -143,7 +163,8 @@ extension Query where T: ObjectBase {
             burrowPreconditionFailure("Key path \(keyPath) in where { } must start from the object.")
         }
         burrowPrecondition(keyPath is ReferenceWritableKeyPath<T, V>, "where { } on '\(info.className)' reads a property that is not @Persisted: \(keyPath).")
-        return Query<V>(.keyPath(info.propertyName(of: keyPath), owner: info))
+        let name = info.propertyName(of: keyPath)
+        return spelled(Query<V>(.keyPath(name, owner: info))) { $0.appending(name, requiresAny: isCollection(V.self)) }
     }
 }
 

@@ -184,3 +184,56 @@ import Testing
         #expect(all.where { $0.int.persistableValue == 0 }.count == 2)
     }
 }
+
+/// `_constructPredicate()` writes a query as RealmSwift's query builder does, which its test
+/// suite compares text for text.
+@Suite struct QuerySpellingTests {
+    private func spell<Root: Object>(_ query: (Query<Root>) -> Query<Bool>) -> (String, Int) {
+        let (text, values) = query(Query<Root>._constructForTesting())._constructPredicate()
+        return (text, values.count)
+    }
+
+    @Test func comparisonsAndConditions() {
+        #expect(spell { (q: Query<Puppy>) in q.age > 3 } == ("(age > %@)", 1))
+        #expect(spell { (q: Query<Puppy>) in q.name.contains("x", options: [.caseInsensitive, .diacriticInsensitive]) } == ("(name CONTAINS[cd] %@)", 1))
+        #expect(spell { (q: Query<Puppy>) in !q.name.starts(with: "R") } == ("(NOT name BEGINSWITH %@)", 1))
+        #expect(spell { (q: Query<Puppy>) in q.age.contains(1...3) } == ("(age BETWEEN {%@, %@})", 2))
+        #expect(spell { (q: Query<Puppy>) in q.age.contains(1..<3) } == ("((age >= %@) && (age < %@))", 2))
+        #expect(spell { (q: Query<Puppy>) in q.age.in([1, 2, 3]) } == ("(age IN %@)", 1))
+        #expect(spell { (q: Query<Puppy>) in q.owner.name == "Ann" } == ("(owner.name == %@)", 1))
+        #expect(spell { (q: Query<AllTypes>) in q.bool } == ("bool == true", 0))
+        #expect(spell { (q: Query<AllTypes>) in !q.bool } == ("bool == false", 0))
+        #expect(spell { (q: Query<AllTypes>) in q.bool && q.int > 1 } == ("(bool == true && (int > %@))", 1))
+        #expect(spell { (q: Query<AllTypes>) in !(q.int > 1 || q.int < 0) } == ("NOT ((int > %@) || (int < %@))", 2))
+        #expect(spell { (q: Query<AllTypes>) in q.string == q.string } == ("(string == string)", 0))
+        #expect(spell { (q: Query<AllTypes>) in q.optInt == nil } == ("(optInt == %@)", 1))
+    }
+
+    @Test func collectionsMapsAndNestedValues() {
+        #expect(spell { (q: Query<Kennel>) in q.dogs.age > 5 } == ("(ANY dogs.age > %@)", 1))
+        #expect(spell { (q: Query<Kennel>) in q.tags == "a" } == ("(ANY tags == %@)", 1))
+        #expect(spell { (q: Query<Kennel>) in q.tags.contains("a") } == ("(%@ IN tags)", 1))
+        #expect(spell { (q: Query<Kennel>) in !q.tags.contains("a") } == ("(NOT %@ IN tags)", 1))
+        #expect(spell { (q: Query<Kennel>) in q.tags.containsAny(in: ["a", "b"]) } == ("(ANY tags IN %@)", 1))
+        #expect(spell { (q: Query<Kennel>) in q.tags.count == 2 } == ("(tags.@count == %@)", 1))
+        #expect(spell { (q: Query<Kennel>) in q.dogs.age.avg == 2 } == ("(dogs.@avg.age == %@)", 1))
+        #expect(spell { (q: Query<Kennel>) in q.scores.contains(1...3) } == ("((scores.@min >= %@) && (scores.@max <= %@))", 2))
+        #expect(spell { (q: Query<Kennel>) in (q.dogs.age != 2).count > 1 } == ("(SUBQUERY(dogs, $col1, ($col1.age != %@)).@count > %@)", 2))
+        #expect(spell { (q: Query<Ledger>) in q.scores["chess"] == 1 } == ("(scores[%@] == %@)", 2))
+        #expect(spell { (q: Query<Ledger>) in q.scores.keys == "chess" } == ("(ANY scores.@allKeys == %@)", 1))
+        #expect(spell { (q: Query<Ledger>) in q.scores.values > 1 } == ("(ANY scores.@allValues > %@)", 1))
+        #expect(spell { (q: Query<Setting>) in q.value[0]["k"] == .int(1) } == ("(value[%@][%@] == %@)", 3))
+    }
+
+    @Test func aQueryOfARealmGivesItsQueryTextWithItsValues() throws {
+        let directory = TestDirectory()
+        let realm = try Realm(configuration: directory.configuration(objectTypes: [Puppy.self, Owner.self, Kennel.self]))
+        var spelled: (String, [Any]) = ("", [0])
+        _ = realm.objects(Puppy.self).where { query in
+            let condition = query.age > 3 && query.name == "Rex"
+            spelled = condition._constructPredicate()
+            return condition
+        }
+        #expect(spelled.0 == "(age > 3 AND name == \"Rex\")" && spelled.1.isEmpty)
+    }
+}
