@@ -5,7 +5,7 @@ import Foundation
 /// status (0 done, 1 failed, 2 misused).
 enum BurrowTool {
     /// The tool's version, which is the package's (CHANGELOG.md).
-    static let version = "0.20.0"
+    static let version = "0.21.0"
 
     static let usage = """
         usage: burrow <command> [arguments]      burrow <command> --help: that command's help

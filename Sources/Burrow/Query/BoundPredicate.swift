@@ -55,7 +55,7 @@ struct BoundComparison {
         /// `value.@size` of an `AnyRealmValue` property.
         case mixedAggregate(column: Int, name: String, position: Int)
         /// `value['key'][0]…` of an `AnyRealmValue` property.
-        case mixedMember(column: Int, steps: [NestedStep], position: Int)
+        case mixedMember(column: Int, steps: [MixedPathStep], position: Int)
         /// `map['key']`, then perhaps a key path into the object it holds.
         case mapValue(column: Int, key: String, rest: String?, position: Int)
         /// `SUBQUERY(collection, $x, predicate).@count`.

@@ -62,6 +62,17 @@ struct PredicateBinder {
         if case .subqueryCount(_, _, let position) = comparison.rhs {
             throw QueryError.at(position, "put SUBQUERY(…).@count on the left of the comparison")
         }
+        if case .literal(let value, let valuePosition) = comparison.lhs, case .keyPath(let path, let position) = comparison.rhs,
+           !storedClass.properties.contains(where: { $0.name == Self.split(path).0 }), linkingObjects(named: Self.split(path).0) != nil {
+            // `obj IN linkingObjects`, `obj == linkingObjects`: the linking objects on the left.
+            guard !comparison.op.isStringOperator else {
+                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
+            }
+            var mirrored = comparison
+            (mirrored.lhs, mirrored.rhs) = (.keyPath(path, position: position), .literal(value, position: valuePosition))
+            mirrored.op = comparison.op == .in ? .equal : comparison.op.mirrored
+            return try bind(mirrored)
+        }
         if case .keyPath(let path, let position) = comparison.lhs {
             let (head, rest) = Self.split(path)
             let column = storedClass.properties.firstIndex { $0.name == head }

@@ -33,7 +33,7 @@ extension Operand {
         case .keyPathArgument(let index, _): "%K\(index)"
         case .subqueryCount(let collection, let predicate, _): "SUBQUERY(\(collection), $x, \(predicate.queryText)).@count"
         case .mapValue(let map, let key, let rest, _): "\(map)[\(_PersistedValue.string(key).queryText)]" + (rest.map { "." + $0 } ?? "")
-        case .mixedPath(let property, let steps, _): property + steps.map { "[\($0)]" }.joined()
+        case .mixedPath(let property, let steps, _): property + steps.map(\.queryText).joined()
         case .shape(let shape, _): shape.queryText
         }
     }

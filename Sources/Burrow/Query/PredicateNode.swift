@@ -79,7 +79,7 @@ enum Operand: Sendable {
     /// `map['key']`, optionally followed by a key path into the object it holds.
     case mapValue(map: String, key: String, rest: String?, position: Int)
     /// `value['key'][0]…`: a value nested in the lists and dictionaries an `AnyRealmValue` holds.
-    case mixedPath(property: String, steps: [NestedStep], position: Int)
+    case mixedPath(property: String, steps: [MixedPathStep], position: Int)
     /// The right side of `GEOWITHIN`: a box, circle or polygon.
     case shape(GeoShape, position: Int)
 
@@ -93,6 +93,23 @@ enum Operand: Sendable {
         case .keyPath(_, let position), .literal(_, let position), .list(_, let position), .argument(_, let position),
              .keyPathArgument(_, let position), .listArgument(_, let position), .subqueryCount(_, _, let position),
              .mapValue(_, _, _, let position), .mixedPath(_, _, let position), .shape(_, let position): position
+        }
+    }
+}
+
+/// One step into the lists and dictionaries an `AnyRealmValue` holds, in a query: an index, a
+/// key, or every element at once (`[*]`, which a comparison matches when any element does).
+enum MixedPathStep: Equatable, Sendable {
+    case index(Int)
+    case key(String)
+    case all
+
+    /// The step as the query language writes it.
+    var queryText: String {
+        switch self {
+        case .index(let index): "[\(index)]"
+        case .key(let key): "[\(_PersistedValue.string(key).queryText)]"
+        case .all: "[*]"
         }
     }
 }

@@ -17,15 +17,26 @@ extension Query where T == AnyRealmValue {
     /// holds no dictionary or not that key.
     public subscript(key: String) -> Query<AnyRealmValue> { nested(.key(key)) }
 
-    private func nested(_ step: NestedStep) -> Query<AnyRealmValue> {
-        let argument: Any = switch step {
-        case .index(let index): index
-        case .key(let key): key
+    /// Every element or entry of the list or dictionary the value holds (`value[*]`): a
+    /// comparison matches when it matches any of them.
+    ///
+    /// ```swift
+    /// things.where { $0.value.any == .string("red") }
+    /// things.where { $0.value["sizes"].any > .int(3) }
+    /// ```
+    public var any: Query<AnyRealmValue> { nested(.all) }
+
+    private func nested(_ step: MixedPathStep) -> Query<AnyRealmValue> {
+        spelled(nestedExpression(step)) { spelling in
+            switch step {
+            case .index(let index): .path(spelling.format + "[%@]", arguments: spelling.arguments + [index], requiresAny: false)
+            case .key(let key): .path(spelling.format + "[%@]", arguments: spelling.arguments + [key], requiresAny: false)
+            case .all: .path(spelling.format + "[%K]", arguments: spelling.arguments + ["#any"], requiresAny: false)
+            }
         }
-        return spelled(nestedExpression(step)) { .path($0.format + "[%@]", arguments: $0.arguments + [argument], requiresAny: false) }
     }
 
-    private func nestedExpression(_ step: NestedStep) -> Query<AnyRealmValue> {
+    private func nestedExpression(_ step: MixedPathStep) -> Query<AnyRealmValue> {
         switch expression {
         case .keyPath(let property, let owner):
             if case .key(let key) = step { return Query(.mapValue(map: property, key: key, rest: nil, owner: owner)) }

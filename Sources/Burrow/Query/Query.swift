@@ -21,7 +21,7 @@ public struct Query<T> {
         case mapValue(map: String, key: String, rest: String?, owner: ClassInfo)
         /// A value nested in the lists and dictionaries an `AnyRealmValue` property holds
         /// (`value[0]['key']`).
-        case mixedPath(property: String, steps: [NestedStep], owner: ClassInfo)
+        case mixedPath(property: String, steps: [MixedPathStep], owner: ClassInfo)
         /// How many objects of a collection match a condition on them (`SUBQUERY(…).@count`).
         case subqueryCount(collection: String, predicate: PredicateNode)
         /// A condition.

@@ -7,7 +7,7 @@ struct QueryLexer {
         case keyword(String)        // upper-cased: AND, OR, NOT, TRUEPREDICATE, …
         case number(String)
         case string(String)
-        case symbol(String)         // == != <= >= < > = ! && || ( ) [ ] , { }
+        case symbol(String)         // == != <= >= < > = ! && || ( ) [ ] , { } *
         case argument(Int?)         // %@, or %N@ for argument N
         case keyPathArgument        // %K
         case literal(_PersistedValue) // dates, uuid(…), oid(…), B64"…"
@@ -104,7 +104,7 @@ struct QueryLexer {
             let canonical = ["=<": "<=", "=>": ">=", "<>": "!="][symbol] ?? symbol
             return Token(kind: .symbol(canonical), position: start)
         }
-        if "<>=!()[],{}".contains(c) {
+        if "<>=!()[],{}*".contains(c) {
             index += 1
             return Token(kind: .symbol(String(c)), position: start)
         }

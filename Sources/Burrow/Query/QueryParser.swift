@@ -339,10 +339,11 @@ struct QueryParser {
     }
 
     /// The step of `['key']` or `[index]` starting at token `start` (its `[`), if it is one.
-    private func subscriptStep(at start: Int) -> NestedStep? {
+    private func subscriptStep(at start: Int) -> MixedPathStep? {
         guard tokens.count > start + 2, tokens[start + 2].kind == .symbol("]") else { return nil }
         switch tokens[start + 1].kind {
         case .string(let key): return .key(key)
+        case .symbol("*"): return .all
         case .number(let text): return Int(text).flatMap { $0 >= 0 ? .index($0) : nil }
         default: return nil
         }
@@ -363,7 +364,7 @@ struct QueryParser {
         case .identifier(let name) where ["GEOBOX", "GEOCIRCLE", "GEOPOLYGON"].contains(name.uppercased()) && current.kind == .symbol("("):
             return .shape(try parseShape(name.uppercased(), at: token.position), position: token.position)
         case .identifier(let name) where current.kind == .symbol("[") && subscriptStep(at: position) != nil:
-            var steps: [NestedStep] = []
+            var steps: [MixedPathStep] = []
             while current.kind == .symbol("["), let step = subscriptStep(at: position) {
                 advance(); advance(); advance()
                 steps.append(step)

@@ -142,6 +142,15 @@ import Testing
         #expect(settings.where { $0.value["key0"]["🐶"] == .string("é") }.map(\.name) == ["dict"])
         #expect(settings.where { $0.value[5] == .int(99) }.isEmpty)
         #expect(settings.where { $0.value > .int(98) }.map(\.name) == ["plain"])
+        // [*]: any element or entry, at any depth.
+        #expect(settings.where { $0.value.any == .int(99) }.map(\.name) == ["list"])
+        #expect(settings.where { $0.value[0].any == .string("john") }.map(\.name) == ["list"])
+        #expect(settings.where { $0.value["key0"].any >= .int(99) }.map(\.name) == ["dict"])
+        #expect(settings.where { $0.value.any.any == .bool(false) }.map(\.name) == ["list"])
+        #expect(settings.where { $0.value.any != .int(99) }.map(\.name) == ["list", "dict"])
+        #expect(settings.filter("value[*] == 99").map(\.name) == ["list"])
+        #expect(settings.filter("value['key0'][*] == 99").map(\.name) == ["dict"])
+        #expect(settings.filter("value[*][*] == 'é'").map(\.name) == ["dict"])
         // The same query as the string language's.
         #expect(settings.where { $0.value["key0"]["key3"] == .int(99) }.map(\.name)
                 == settings.filter("value['key0']['key3'] == 99").map(\.name))
@@ -163,6 +172,12 @@ import Testing
         #expect(owners.where { $0.puppies.count == 0 }.map(\.id) == [2])
         #expect(owners.where { $0.puppies.age.max > 5 }.map(\.id) == [1])
         #expect(owners.where { $0.puppies.name == "Fido" }.map(\.id) == [1])
+        // The same in the query language.
+        #expect(owners.filter("%@ IN puppies", rex).map(\.id) == [1])
+        #expect(owners.filter("NONE puppies == %@", rex).map(\.id) == [2])
+        #expect(owners.filter("ANY puppies IN %@", [rex]).map(\.id) == [1])
+        #expect(owners.filter("puppies.@max.age > 5").map(\.id) == [1])
+        #expect(owners.filter("puppies.@sum.age == 12").map(\.id) == [1])
     }
 
     @Test func storedFormsAndPropertyOperandsOfTextOperators() throws {
@@ -223,6 +238,7 @@ import Testing
         #expect(spell { (q: Query<Ledger>) in q.scores.keys == "chess" } == ("(ANY scores.@allKeys == %@)", 1))
         #expect(spell { (q: Query<Ledger>) in q.scores.values > 1 } == ("(ANY scores.@allValues > %@)", 1))
         #expect(spell { (q: Query<Setting>) in q.value[0]["k"] == .int(1) } == ("(value[%@][%@] == %@)", 3))
+        #expect(spell { (q: Query<Setting>) in q.value[0].any == .int(1) } == ("(value[%@][%K] == %@)", 3))
     }
 
     @Test func aQueryOfARealmGivesItsQueryTextWithItsValues() throws {
