@@ -54,19 +54,6 @@ extension Query where T: _Persistable, T.PersistedType: _QueryComparable {
     public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.greater, rhs) }
     public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
 
-    /// Between the bounds, both included (`BETWEEN`).
-    ///
-    /// ```swift
-    /// dogs.where { $0.age.contains(1...3) }
-    /// ```
-    public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable {
-        between(range.lowerBound._persistedValue, range.upperBound._persistedValue)
-    }
-
-    /// At least the lower bound and below the upper bound.
-    public func contains(_ range: Range<T>) -> Query<Bool> where T: Comparable {
-        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.less, range.upperBound._persistedValue)
-    }
 }
 
 extension Query where T: _Persistable, T.PersistedType: _QueryBinary {
@@ -141,19 +128,35 @@ extension Query where T: _Persistable, T.PersistedType: _QueryString {
     }
 }
 
-extension Query where T: _Persistable & OptionalProtocol, T.Wrapped: Comparable & _Persistable {
+extension Query where T: Comparable {
+    /// Between the bounds, both included (`BETWEEN`).
+    ///
+    /// ```swift
+    /// dogs.where { $0.age.contains(1...3) }
+    /// ```
+    public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
+        between(persistedBound(range.lowerBound), persistedBound(range.upperBound))
+    }
+
+    /// At least the lower bound and below the upper bound.
+    public func contains(_ range: Range<T>) -> Query<Bool> {
+        compare(.greaterOrEqual, persistedBound(range.lowerBound)) && compare(.less, persistedBound(range.upperBound))
+    }
+}
+
+extension Query where T: OptionalProtocol, T.Wrapped: Comparable {
     /// Between the bounds, both included, for an optional property (`nil` is in no range).
     ///
     /// ```swift
     /// dogs.where { $0.weight.contains(10.0...20.0) }
     /// ```
     public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
-        between(range.lowerBound._persistedValue, range.upperBound._persistedValue)
+        between(persistedBound(range.lowerBound), persistedBound(range.upperBound))
     }
 
     /// At least the lower bound and below the upper bound, for an optional property.
     public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
-        compare(.greaterOrEqual, range.lowerBound._persistedValue) && compare(.less, range.upperBound._persistedValue)
+        compare(.greaterOrEqual, persistedBound(range.lowerBound)) && compare(.less, persistedBound(range.upperBound))
     }
 }
 

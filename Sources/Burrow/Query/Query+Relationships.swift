@@ -35,6 +35,8 @@ extension Query {
                            "where { } on '\(target.className)' reads a property that is not @Persisted: \(keyPath).")
         let name = target.propertyName(of: keyPath)
         let spell = { (spelling: QuerySpelling) in spelling.appending(name, requiresAny: spelling.requiresAny || isCollection(V.self)) }
+        // The optional objects of a map's results, queried as themselves.
+        if case .root = expression { return spelled(Query<V>(.keyPath(name, owner: target)), spell) }
         if case .mapValue(let map, let key, let rest, _) = expression {
             return spelled(Query<V>(.mapValue(map: map, key: key, rest: rest.map { $0 + "." + name } ?? name, owner: target)), spell)
         }

@@ -92,6 +92,14 @@ public struct Query<T> {
         }
     }
 
+    /// The stored form of a range's bound; traps for a type no property stores.
+    func persistedBound(_ bound: Any) -> _PersistedValue {
+        guard let persistable = bound as? any _Persistable else {
+            burrowPreconditionFailure("A range of \(type(of: bound)) cannot bound a query: it is not a stored type.")
+        }
+        return queryArgument(persistable)
+    }
+
     /// Between the bounds, both included (`BETWEEN {lower, upper}`).
     func between(_ lower: _PersistedValue, _ upper: _PersistedValue) -> Query<Bool> {
         let both = compare(.greaterOrEqual, lower) && compare(.lessOrEqual, upper)

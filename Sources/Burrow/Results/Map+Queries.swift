@@ -34,7 +34,10 @@ extension Map: _QueryableCollection {
 extension Map where Value: _OptionalObject {
 
     /// The objects that match a type-safe query.
-    public func `where`(_ isIncluded: (Query<Value._Wrapped>) -> Query<Bool>) -> Results<Value> {
+    ///
+    /// The closure is given a query on the map's values, `Value` (an optional object), as
+    /// RealmSwift gives it.
+    public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
         _results.where(isIncluded)
     }
 
@@ -50,8 +53,8 @@ extension Results where Element: _OptionalObject {
     /// ```swift
     /// person.pets.filter("age > 1").where { $0.name.starts(with: "R") }
     /// ```
-    public func `where`(_ isIncluded: (Query<Element._Wrapped>) -> Query<Bool>) -> Results<Element> {
-        with(core.query.filtered(by: isIncluded(Query<Element._Wrapped>(.root(core.info))).node))
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        with(core.query.filtered(by: isIncluded(Query<Element>(.root(core.info))).node))
     }
 
     /// The results sorted by the property `keyPath` reads.

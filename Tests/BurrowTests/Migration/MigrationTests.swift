@@ -126,6 +126,18 @@ import Testing
         expectError(.schemaMismatch) { try Realm.performMigration(for: configuration([Member.self], version: 1)) }
     }
 
+    @Test func schemaVersionAtURLOfNoFileOrOfSomethingElseThrows() {
+        let missing = directory.file("missing.realm")
+        let error = #expect(throws: Realm.Error.self) { try schemaVersionAtURL(missing) }
+        #expect(error?.code == .invalidDatabase)
+        #expect(error?.message == "Realm at path '\(missing.path)' has not been initialized.")
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "asking created the file")
+        let device = #expect(throws: Realm.Error.self) { try schemaVersionAtURL(URL(fileURLWithPath: "/dev/null")) }
+        #expect(device?.code == .fileAccess)
+        let folder = #expect(throws: Realm.Error.self) { try schemaVersionAtURL(directory.url) }
+        #expect(folder?.code == .fileAccess)
+    }
+
     @Test func asyncOpenMigratesOffTheCallersThreadAndDeliversOnTheQueue() throws {
         try writeVersion0People()
         final class Member: Object {
