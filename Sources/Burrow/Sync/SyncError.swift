@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error of sync, as the configuration's error handler receives it: what went wrong, in a
 /// form code can match, and a message that names the cause.
 ///
@@ -71,4 +73,9 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension SyncError: LocalizedError {
+    /// ``message``, so that `localizedDescription` (and a log that prints it) names the cause.
+    public var errorDescription: String? { message }
 }
