@@ -65,13 +65,7 @@ struct PredicateBinder {
         if case .literal(let value, let valuePosition) = comparison.lhs, case .keyPath(let path, let position) = comparison.rhs,
            !storedClass.properties.contains(where: { $0.name == Self.split(path).0 }), linkingObjects(named: Self.split(path).0) != nil {
             // `obj IN linkingObjects`, `obj == linkingObjects`: the linking objects on the left.
-            guard !comparison.op.isStringOperator else {
-                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
-            }
-            var mirrored = comparison
-            (mirrored.lhs, mirrored.rhs) = (.keyPath(path, position: position), .literal(value, position: valuePosition))
-            mirrored.op = comparison.op == .in ? .equal : comparison.op.mirrored
-            return try bind(mirrored)
+            return try bind(Self.turnedAround(comparison, path: path, at: position, value: value, at: valuePosition))
         }
         if case .keyPath(let path, let position) = comparison.lhs {
             let (head, rest) = Self.split(path)
@@ -133,13 +127,7 @@ struct PredicateBinder {
         case .literal(let value, let valuePosition):
             // `'x' IN owner.tags`, `5 < owner.age`: the same comparison with the key path on the left.
             guard case .keyPath(let path, let position) = comparison.rhs, linkHead(path, at: position) != nil else { return nil }
-            guard !comparison.op.isStringOperator else {
-                throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
-            }
-            var mirrored = comparison
-            (mirrored.lhs, mirrored.rhs) = (.keyPath(path, position: position), .literal(value, position: valuePosition))
-            mirrored.op = comparison.op == .in ? .equal : comparison.op.mirrored
-            return try boundThroughLink(mirrored)
+            return try boundThroughLink(Self.turnedAround(comparison, path: path, at: position, value: value, at: valuePosition))
         default:
             return nil
         }
@@ -260,6 +248,19 @@ struct PredicateBinder {
     }
 
     /// A key path's first name and the rest after its first dot.
+    /// `value op path` (`'x' IN tags`, `5 < age`) as `path op' value`: `IN` becomes `==` (any
+    /// element), an ordering its mirror. Text operators need the property on their left.
+    private static func turnedAround(_ comparison: Comparison, path: String, at position: Int,
+                                     value: _PersistedValue, at valuePosition: Int) throws(Realm.Error) -> Comparison {
+        guard !comparison.op.isStringOperator else {
+            throw QueryError.at(comparison.position, "'\(comparison.op.rawValue)' needs the property on its left")
+        }
+        var mirrored = comparison
+        (mirrored.lhs, mirrored.rhs) = (.keyPath(path, position: position), .literal(value, position: valuePosition))
+        mirrored.op = comparison.op == .in ? .equal : comparison.op.mirrored
+        return mirrored
+    }
+
     private static func split(_ path: String) -> (head: String, rest: String?) {
         guard let dot = path.utf8.firstIndex(of: UInt8(ascii: ".")) else { return (path, nil) }
         return (String(path[..<dot]), String(path[path.utf8.index(after: dot)...]))
