@@ -116,13 +116,13 @@ extension Query where T: RealmCollection, T.Element: Comparable {
 extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element.Wrapped: Comparable {
     /// Every element within the bounds, both included, for a collection of optionals.
     public func contains(_ range: ClosedRange<T.Element.Wrapped>) -> Query<Bool> {
-        everyElement(from: persistedBound(range.lowerBound), to: persistedBound(range.upperBound), including: true)
+        everyElement(from: queryArgument(of: range.lowerBound), to: queryArgument(of: range.upperBound), including: true)
     }
 
     /// Every element at least the lower bound and below the upper one, for a collection of
     /// optionals.
     public func contains(_ range: Range<T.Element.Wrapped>) -> Query<Bool> {
-        everyElement(from: persistedBound(range.lowerBound), to: persistedBound(range.upperBound), including: false)
+        everyElement(from: queryArgument(of: range.lowerBound), to: queryArgument(of: range.upperBound), including: false)
     }
 }
 

@@ -94,12 +94,12 @@ extension Query where T: RealmKeyedCollection, T.Value: Comparable {
 extension Query where T: RealmKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: Comparable {
     /// Every value within the bounds, both included, for a map of optionals.
     public func contains(_ range: ClosedRange<T.Value.Wrapped>) -> Query<Bool> {
-        everyElement(from: persistedBound(range.lowerBound), to: persistedBound(range.upperBound), including: true)
+        everyElement(from: queryArgument(of: range.lowerBound), to: queryArgument(of: range.upperBound), including: true)
     }
 
     /// Every value at least the lower bound and below the upper one, for a map of optionals.
     public func contains(_ range: Range<T.Value.Wrapped>) -> Query<Bool> {
-        everyElement(from: persistedBound(range.lowerBound), to: persistedBound(range.upperBound), including: false)
+        everyElement(from: queryArgument(of: range.lowerBound), to: queryArgument(of: range.upperBound), including: false)
     }
 }
 

@@ -31,17 +31,10 @@ extension Query {
     /// func isNil<T: _RealmSchemaDiscoverable & ExpressibleByNilLiteral>(_ q: Query<T>) -> Query<Bool> { q == nil }
     /// ```
     @_disfavoredOverload
-    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.equal, anyQueryArgument(rhs)) }
+    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.equal, queryArgument(of: rhs)) }
     /// Not equal to `value`, for generic code (see ``==(_:_:)``).
     @_disfavoredOverload
-    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, anyQueryArgument(rhs)) }
-
-    private static func anyQueryArgument(_ value: T) -> _PersistedValue {
-        guard let persistable = value as? any _Persistable else {
-            burrowPreconditionFailure("A value of \(T.self) cannot be compared in where { }: it is not a stored type.")
-        }
-        return queryArgument(persistable)
-    }
+    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, queryArgument(of: rhs)) }
 }
 
 extension Query where T: _Persistable, T.PersistedType: _QueryComparable {
@@ -135,12 +128,12 @@ extension Query where T: Comparable {
     /// dogs.where { $0.age.contains(1...3) }
     /// ```
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
-        between(persistedBound(range.lowerBound), persistedBound(range.upperBound))
+        between(queryArgument(of: range.lowerBound), queryArgument(of: range.upperBound))
     }
 
     /// At least the lower bound and below the upper bound.
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        compare(.greaterOrEqual, persistedBound(range.lowerBound)) && compare(.less, persistedBound(range.upperBound))
+        compare(.greaterOrEqual, queryArgument(of: range.lowerBound)) && compare(.less, queryArgument(of: range.upperBound))
     }
 }
 
@@ -151,12 +144,12 @@ extension Query where T: OptionalProtocol, T.Wrapped: Comparable {
     /// dogs.where { $0.weight.contains(10.0...20.0) }
     /// ```
     public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
-        between(persistedBound(range.lowerBound), persistedBound(range.upperBound))
+        between(queryArgument(of: range.lowerBound), queryArgument(of: range.upperBound))
     }
 
     /// At least the lower bound and below the upper bound, for an optional property.
     public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
-        compare(.greaterOrEqual, persistedBound(range.lowerBound)) && compare(.less, persistedBound(range.upperBound))
+        compare(.greaterOrEqual, queryArgument(of: range.lowerBound)) && compare(.less, queryArgument(of: range.upperBound))
     }
 }
 

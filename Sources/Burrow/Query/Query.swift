@@ -40,20 +40,15 @@ public struct Query<T> {
 
     /// The same expression, seen as a query on values of `U` (an enum as its raw value).
     func retyped<U>(as type: U.Type = U.self) -> Query<U> {
-        var retyped = retypedExpression(as: U.self)
-        retyped.spelling = spelling
-        return retyped
-    }
-
-    private func retypedExpression<U>(as type: U.Type) -> Query<U> {
-        switch expression {
-        case .root(let info): Query<U>(.root(info))
-        case .keyPath(let name, let owner): Query<U>(.keyPath(name, owner: owner))
-        case .mapValue(let map, let key, let rest, let owner): Query<U>(.mapValue(map: map, key: key, rest: rest, owner: owner))
-        case .mixedPath(let property, let steps, let owner): Query<U>(.mixedPath(property: property, steps: steps, owner: owner))
-        case .subqueryCount(let collection, let predicate): Query<U>(.subqueryCount(collection: collection, predicate: predicate))
-        case .predicate(let node): Query<U>(.predicate(node))
+        let retyped: Query<U>.Expression = switch expression {
+        case .root(let info): .root(info)
+        case .keyPath(let name, let owner): .keyPath(name, owner: owner)
+        case .mapValue(let map, let key, let rest, let owner): .mapValue(map: map, key: key, rest: rest, owner: owner)
+        case .mixedPath(let property, let steps, let owner): .mixedPath(property: property, steps: steps, owner: owner)
+        case .subqueryCount(let collection, let predicate): .subqueryCount(collection: collection, predicate: predicate)
+        case .predicate(let node): .predicate(node)
         }
+        return Query<U>(retyped, spelling: spelling)
     }
 
     /// The property name of a key-path expression.
@@ -90,14 +85,6 @@ public struct Query<T> {
             caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))))) {
             $0.comparing(op.rawValue, options: options, value: value.anyValue ?? NSNull())
         }
-    }
-
-    /// The stored form of a range's bound; traps for a type no property stores.
-    func persistedBound(_ bound: Any) -> _PersistedValue {
-        guard let persistable = bound as? any _Persistable else {
-            burrowPreconditionFailure("A range of \(type(of: bound)) cannot bound a query: it is not a stored type.")
-        }
-        return queryArgument(persistable)
     }
 
     /// Between the bounds, both included (`BETWEEN {lower, upper}`).
@@ -174,6 +161,15 @@ extension Query where T: ObjectBase {
         let name = info.propertyName(of: keyPath)
         return spelled(Query<V>(.keyPath(name, owner: info))) { $0.appending(name, requiresAny: isCollection(V.self)) }
     }
+}
+
+/// ``queryArgument(_:)`` of a value generic code knows only as `Any` (a range's bound, a `T`
+/// known as `_RealmSchemaDiscoverable`); traps for a type no property stores.
+func queryArgument(of value: Any) -> _PersistedValue {
+    guard let persistable = value as? any _Persistable else {
+        burrowPreconditionFailure("A value of \(type(of: value)) cannot be compared in where { }: it is not a stored type.")
+    }
+    return queryArgument(persistable)
 }
 
 /// A constant of `where { }` as a query compares it: an object as the object it is, with its
